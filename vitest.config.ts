@@ -1,0 +1,39 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// Tests import sibling packages from source, so `vitest` needs no build step.
+const packagesDir = fileURLToPath(new URL('./packages', import.meta.url));
+const alias = Object.fromEntries(
+  readdirSync(packagesDir).map((dir) => [`@chaoskit/${dir}`, `${packagesDir}/${dir}/src/index.ts`]),
+);
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts'],
+          exclude: ['packages/*/src/**/*.cluster.test.ts', '**/node_modules/**'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'cluster',
+          // One disposable local cluster serves every file; files that need a cluster of
+          // their own start one.
+          include: ['packages/*/src/**/*.cluster.test.ts'],
+          globalSetup: ['packages/cluster/src/test-global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          // 2 cores: the control plane needs one of them.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});

@@ -4,9 +4,13 @@ import { defineConfig } from 'vitest/config';
 
 // Tests import sibling packages from source, so `vitest` needs no build step.
 const packagesDir = fileURLToPath(new URL('./packages', import.meta.url));
-const alias = Object.fromEntries(
-  readdirSync(packagesDir).map((dir) => [`@chaoskit/${dir}`, `${packagesDir}/${dir}/src/index.ts`]),
-);
+const alias = {
+  // Test-only helpers of the cluster package (not part of its published API).
+  '@chaoskit/cluster/testing': `${packagesDir}/cluster/src/testing.ts`,
+  ...Object.fromEntries(
+    readdirSync(packagesDir).map((dir) => [`@chaoskit/${dir}`, `${packagesDir}/${dir}/src/index.ts`]),
+  ),
+};
 
 export default defineConfig({
   resolve: { alias },
@@ -27,7 +31,7 @@ export default defineConfig({
           // One disposable local cluster serves every file; files that need a cluster of
           // their own start one.
           include: ['packages/*/src/**/*.cluster.test.ts'],
-          globalSetup: ['packages/cluster/src/test-global-setup.ts'],
+          globalSetup: ['packages/cluster/src/vitest-global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
           // 2 cores: the control plane needs one of them.

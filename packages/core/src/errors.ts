@@ -16,7 +16,12 @@ export type ApiErrorCode =
   | 'Timeout'
   | 'ApiError';
 
-export type ErrorCode = 'ActivityFailed' | 'InvalidArgument' | 'InvalidExperiment' | 'ConfigurationError' | ApiErrorCode;
+export type ErrorCode =
+  | 'ActivityFailed'
+  | 'InvalidArgument'
+  | 'InvalidExperiment'
+  | 'ConfigurationError'
+  | ApiErrorCode;
 
 export class ChaosError extends Error {
   readonly [BRAND] = true;
@@ -125,7 +130,11 @@ export function isChaosError(error: unknown, code?: ErrorCode): error is ChaosEr
 }
 
 export function isApiError(error: unknown, code?: ApiErrorCode): error is ApiError {
-  return isChaosError(error) && typeof (error as ApiError).status === 'number' && (code === undefined || error.code === code);
+  return (
+    isChaosError(error) &&
+    typeof (error as ApiError).status === 'number' &&
+    (code === undefined || error.code === code)
+  );
 }
 
 const BY_STATUS: Record<number, ApiErrorCode> = {
@@ -165,11 +174,13 @@ export function toApiError(error: unknown, context: ApiRequestContext = {}): unk
   if (isChaosError(error)) return error;
   if (typeof error !== 'object' || error === null) return error;
   const e = error as { code?: unknown; statusCode?: unknown; body?: unknown };
-  const status = typeof e.code === 'number' ? e.code : typeof e.statusCode === 'number' ? e.statusCode : undefined;
+  const status =
+    typeof e.code === 'number' ? e.code : typeof e.statusCode === 'number' ? e.statusCode : undefined;
   if (status === undefined || status < 400) return error;
   const body = parseBody(e.body);
   const reason = typeof body?.reason === 'string' ? body.reason : '';
-  const serverMessage = typeof body?.message === 'string' ? body.message : typeof e.body === 'string' ? e.body : '';
+  const serverMessage =
+    typeof body?.message === 'string' ? body.message : typeof e.body === 'string' ? e.body : '';
   const code = BY_REASON[reason] ?? BY_STATUS[status] ?? (status >= 500 ? 'Unavailable' : 'ApiError');
   return new ApiError(code, { status, reason, serverMessage, body: body ?? e.body }, context);
 }

@@ -1,1 +1,12 @@
-export {};
+export * from './configuration.js';
+export * from './define-activity.js';
+export * from './errors.js';
+export * from './label-selector.js';
+export * from './parse-since.js';
+export * from './random.js';
+export { redact, redactValue, registerSecret } from './redact.js';
+export * from './registry.js';
+export * from './secrets.js';
+export * from './select-nodes.js';
+export * from './select-pods.js';
+export * from './substitute.js';

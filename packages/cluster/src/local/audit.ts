@@ -1,0 +1,45 @@
+import { readFile } from 'node:fs/promises';
+
+export interface AuditEvent {
+  auditID: string;
+  stage: string;
+  verb: string;
+  requestURI: string;
+  user: { username: string; groups?: string[] };
+  userAgent?: string;
+  objectRef?: {
+    resource?: string;
+    namespace?: string;
+    name?: string;
+    apiGroup?: string;
+    subresource?: string;
+  };
+  responseStatus?: { code?: number };
+  requestReceivedTimestamp: string;
+}
+
+const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+/** Events of the apiserver's JSON audit log, optionally only those of one user after a time. */
+export async function readAuditLog(
+  path: string,
+  filter: { user?: string; since?: Date } = {},
+): Promise<AuditEvent[]> {
+  const text = await readFile(path, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as AuditEvent)
+    .filter((e) => e.stage === 'ResponseComplete')
+    .filter((e) => !filter.user || e.user.username === filter.user)
+    .filter((e) => !filter.since || new Date(e.requestReceivedTimestamp) >= filter.since);
+}
+
+/** Requests that could change the cluster (a server-side dry run included: the URI says so). */
+export function isMutation(event: AuditEvent): boolean {
+  return MUTATING.has(event.verb);
+}
+
+export function isDryRun(event: AuditEvent): boolean {
+  return /[?&]dryRun=All\b/.test(event.requestURI);
+}

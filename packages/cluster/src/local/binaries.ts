@@ -1,0 +1,164 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Versions of what the local provider runs. Each is built from the Go module proxy through
+// the wrapper modules under packages/cluster/go (committed with their go.sum).
+export const KUBERNETES_VERSION = 'v1.33.13';
+export const ETCD_VERSION = 'v3.5.24';
+export const KWOK_VERSION = 'v0.7.0';
+
+export interface Binaries {
+  etcd: string;
+  kwok: string;
+  kubeApiserver: string;
+  kubeControllerManager: string;
+  kubeScheduler: string;
+  kubectl: string;
+}
+
+export function cacheDir(): string {
+  return (
+    process.env.CHAOSKIT_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'chaoskit')
+  );
+}
+
+const goDir = fileURLToPath(new URL('../../go/', import.meta.url));
+
+interface Target {
+  component: 'kubernetes' | 'etcd' | 'kwok';
+  dir: string;
+  packages: string[];
+  /** The binaries `go build` leaves in `dir`, one per package. */
+  outputs: string[];
+  ldflags: string;
+}
+
+const K8S_COMMANDS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl'];
+
+function targets(): Target[] {
+  const stamp = ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version']
+    .flatMap((p) => [
+      `-X ${p}.gitVersion=${KUBERNETES_VERSION}`,
+      `-X ${p}.gitMajor=1`,
+      `-X ${p}.gitMinor=33`,
+      `-X ${p}.gitTreeState=clean`,
+    ])
+    .join(' ');
+  const bin = join(cacheDir(), 'bin');
+  return [
+    {
+      component: 'etcd',
+      dir: join(bin, `etcd-${ETCD_VERSION}`),
+      packages: ['go.etcd.io/etcd/server/v3'],
+      outputs: ['etcd'],
+      ldflags: `-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=${ETCD_VERSION}`,
+    },
+    {
+      component: 'kwok',
+      dir: join(bin, `kwok-${KWOK_VERSION}`),
+      packages: ['sigs.k8s.io/kwok/cmd/kwok'],
+      outputs: ['kwok'],
+      ldflags: '-s -w',
+    },
+    {
+      component: 'kubernetes',
+      dir: join(bin, `kubernetes-${KUBERNETES_VERSION}`),
+      packages: K8S_COMMANDS.map((c) => `k8s.io/kubernetes/cmd/${c}`),
+      outputs: K8S_COMMANDS,
+      ldflags: `-s -w ${stamp}`,
+    },
+  ];
+}
+
+function binaryNames(t: Target): string[] {
+  return t.outputs.map((name) => join(t.dir, name));
+}
+
+export function binaryPaths(): Binaries {
+  const [etcd, kwok, k8s] = targets() as [Target, Target, Target];
+  return {
+    etcd: join(etcd.dir, 'etcd'),
+    kwok: join(kwok.dir, 'kwok'),
+    kubeApiserver: join(k8s.dir, 'kube-apiserver'),
+    kubeControllerManager: join(k8s.dir, 'kube-controller-manager'),
+    kubeScheduler: join(k8s.dir, 'kube-scheduler'),
+    kubectl: join(k8s.dir, 'kubectl'),
+  };
+}
+
+export function missingBinaries(): string[] {
+  return targets()
+    .flatMap(binaryNames)
+    .filter((p) => !existsSync(p));
+}
+
+export type ProgressSink = (line: string) => void;
+
+const stderrProgress: ProgressSink = (line) => process.stderr.write(`${line}\n`);
+
+/**
+ * Builds whatever is missing from the cache (a cold build of the control plane takes 15–30
+ * minutes on 2 cores; a warm one is a no-op). Prints a progress line while building.
+ */
+export async function ensureBinaries(progress: ProgressSink = stderrProgress): Promise<Binaries> {
+  for (const t of targets()) {
+    if (binaryNames(t).every((p) => existsSync(p))) continue;
+    await build(t, progress);
+  }
+  return binaryPaths();
+}
+
+async function build(t: Target, progress: ProgressSink): Promise<void> {
+  const names = t.outputs.join(', ');
+  const started = Date.now();
+  progress(`chaoskit: building ${t.component} (${names}) from the Go module proxy into ${t.dir}`);
+  // Build into a scratch directory and rename: a concurrent or interrupted build never
+  // leaves a half-written binary where start() looks for it.
+  const scratch = `${t.dir}.tmp-${process.pid}`;
+  await rm(scratch, { recursive: true, force: true });
+  await mkdir(scratch, { recursive: true });
+  const timer = setInterval(() => {
+    const s = Math.round((Date.now() - started) / 1000);
+    progress(
+      `chaoskit: still building ${t.component} … ${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`,
+    );
+  }, 30_000);
+  try {
+    await run('go', ['build', '-trimpath', '-ldflags', t.ldflags, '-o', `${scratch}/`, ...t.packages], {
+      cwd: join(goDir, t.component),
+      env: {
+        ...process.env,
+        GOTOOLCHAIN: 'local',
+        GOWORK: 'off',
+        CGO_ENABLED: '0',
+        GOFLAGS: '-mod=readonly',
+      },
+    });
+    // etcd's main package is its module root (`…/server/v3`), so `go build` names it `server`.
+    if (t.component === 'etcd') await rename(join(scratch, 'server'), join(scratch, 'etcd'));
+    await rm(t.dir, { recursive: true, force: true });
+    await rename(scratch, t.dir);
+  } finally {
+    clearInterval(timer);
+    await rm(scratch, { recursive: true, force: true });
+  }
+  progress(`chaoskit: built ${t.component} in ${Math.round((Date.now() - started) / 1000)}s`);
+}
+
+function run(cmd: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { ...options, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', (err) =>
+      reject(new Error(`cannot run '${cmd}' (is Go installed and on PATH?): ${err.message}`, { cause: err })),
+    );
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`'${cmd} ${args.slice(0, 1).join(' ')}' failed with exit code ${code}`)),
+    );
+  });
+}

@@ -1,0 +1,345 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
+import { dump } from 'js-yaml';
+import { applyCrds } from '../mesh.js';
+import type { LocalCluster, NodeSpec, StartOptions } from '../types.js';
+import { ensureBinaries, KUBERNETES_VERSION } from './binaries.js';
+import { AUDIT_POLICY, criLogLine, kwokConfig } from './kwok-config.js';
+import { ADMIN_CERT_USER, ADMIN_USER, COMPONENTS_USER, issuePki, UNPRIVILEGED_USER } from './pki.js';
+import { freePorts } from './ports.js';
+import { ProcessGroup } from './processes.js';
+
+const CONTEXT = 'chaoskit-local';
+
+// Components talk to each other on loopback only; a proxy from the environment must not
+// capture those connections.
+const componentEnv = {
+  ...process.env,
+  NO_PROXY: '127.0.0.1,localhost',
+  no_proxy: '127.0.0.1,localhost',
+  HTTP_PROXY: '',
+  HTTPS_PROXY: '',
+  http_proxy: '',
+  https_proxy: '',
+};
+
+export async function startLocal(options: StartOptions = {}): Promise<LocalCluster> {
+  const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const bin = await ensureBinaries(progress);
+  const dir = await mkdtemp(join(tmpdir(), 'chaoskit-cluster-'));
+  const group = new ProcessGroup(dir);
+  try {
+    return await boot(dir, group, bin, options);
+  } catch (err) {
+    const logs = group.allTails();
+    await group.stop(1000);
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`local cluster failed to start: ${(err as Error).message}\n${logs}`, { cause: err });
+  }
+}
+
+async function boot(
+  dir: string,
+  group: ProcessGroup,
+  bin: Awaited<ReturnType<typeof ensureBinaries>>,
+  options: StartOptions,
+): Promise<LocalCluster> {
+  const [etcdPort, etcdPeerPort, apiPort, kcmPort, schedPort, kwokPort] = (await freePorts(6)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const pki = await issuePki(dir);
+  const server = `https://127.0.0.1:${apiPort}`;
+  const certDir = join(dir, 'pki');
+  const caFile = join(certDir, 'apiserver.crt');
+  const auditLogPath = join(dir, 'audit.log');
+  const auditPolicy = join(dir, 'audit-policy.yaml');
+  const podLogFile = join(dir, 'logs', 'pod.log');
+  const previousPodLogFile = join(dir, 'logs', 'pod-previous.log');
+  const execDir = join(dir, 'exec');
+  await Promise.all([mkdir(certDir), mkdir(join(dir, 'logs')), mkdir(execDir)]);
+  await writeFile(auditPolicy, AUDIT_POLICY);
+  await writeFile(podLogFile, criLogLine('chaoskit fake pod started'));
+  await writeFile(previousPodLogFile, criLogLine('chaoskit fake pod previous run'));
+
+  group.start(
+    'etcd',
+    bin.etcd,
+    [
+      '--name=chaoskit',
+      `--data-dir=${join(dir, 'etcd')}`,
+      `--listen-client-urls=http://127.0.0.1:${etcdPort}`,
+      `--advertise-client-urls=http://127.0.0.1:${etcdPort}`,
+      `--listen-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
+      `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
+      `--initial-cluster=chaoskit=http://127.0.0.1:${etcdPeerPort}`,
+      '--initial-cluster-state=new',
+      // Disposable data: fsync only slows tests down.
+      '--unsafe-no-fsync=true',
+      '--log-level=warn',
+    ],
+    componentEnv,
+  );
+  await waitFor('etcd', group, () => get(`http://127.0.0.1:${etcdPort}/health`), 30_000);
+
+  group.start(
+    'kube-apiserver',
+    bin.kubeApiserver,
+    [
+      `--etcd-servers=http://127.0.0.1:${etcdPort}`,
+      '--bind-address=127.0.0.1',
+      '--advertise-address=127.0.0.1',
+      `--secure-port=${apiPort}`,
+      // A loopback advertise address is not a valid Endpoints IP.
+      '--endpoint-reconciler-type=none',
+      `--cert-dir=${certDir}`,
+      '--service-cluster-ip-range=10.96.0.0/16',
+      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+      `--service-account-key-file=${pki.serviceAccountPubFile}`,
+      `--service-account-signing-key-file=${pki.serviceAccountKeyFile}`,
+      `--token-auth-file=${pki.tokenFile}`,
+      `--client-ca-file=${pki.clientCaFile}`,
+      `--authorization-mode=${options.rbac === false ? 'AlwaysAllow' : 'Node,RBAC'}`,
+      '--allow-privileged=true',
+      // Logs and exec go to kwok at the node's address, which kwok sets to 127.0.0.1.
+      '--kubelet-preferred-address-types=InternalIP,Hostname',
+      '--enable-priority-and-fairness=false',
+      '--profiling=false',
+      `--audit-policy-file=${auditPolicy}`,
+      `--audit-log-path=${auditLogPath}`,
+      '--audit-log-format=json',
+      '--audit-log-mode=blocking',
+    ],
+    componentEnv,
+  );
+  await waitFor(
+    'kube-apiserver',
+    group,
+    async () =>
+      existsSync(caFile) &&
+      (await get(`${server}/readyz`, { ca: await readFile(caFile), token: pki.adminToken })),
+    90_000,
+  );
+
+  const kubeconfigFor = (user: Record<string, string>) =>
+    dump({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: CONTEXT, cluster: { server, 'certificate-authority': caFile } }],
+      users: [{ name: CONTEXT, user }],
+      contexts: [{ name: CONTEXT, context: { cluster: CONTEXT, user: CONTEXT, namespace: 'default' } }],
+      'current-context': CONTEXT,
+    });
+  const kubeconfig = kubeconfigFor({ token: pki.adminToken });
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  const componentsKubeconfig = join(dir, 'components.kubeconfig');
+  await writeFile(kubeconfigPath, kubeconfig, { mode: 0o600 });
+  await writeFile(componentsKubeconfig, kubeconfigFor({ token: pki.componentsToken }), { mode: 0o600 });
+  const componentAuth = [
+    `--kubeconfig=${componentsKubeconfig}`,
+    `--authentication-kubeconfig=${componentsKubeconfig}`,
+    `--authorization-kubeconfig=${componentsKubeconfig}`,
+    '--bind-address=127.0.0.1',
+    '--leader-elect=false',
+  ];
+
+  group.start(
+    'kube-controller-manager',
+    bin.kubeControllerManager,
+    [
+      ...componentAuth,
+      `--secure-port=${kcmPort}`,
+      `--service-account-private-key-file=${pki.serviceAccountKeyFile}`,
+      `--root-ca-file=${caFile}`,
+      '--node-monitor-period=5s',
+    ],
+    componentEnv,
+  );
+  group.start(
+    'kube-scheduler',
+    bin.kubeScheduler,
+    [...componentAuth, `--secure-port=${schedPort}`],
+    componentEnv,
+  );
+
+  const kwokConfigPath = join(dir, 'kwok.yaml');
+  await writeFile(kwokConfigPath, kwokConfig({ podLogFile, previousPodLogFile, execDir }));
+  group.start(
+    'kwok',
+    bin.kwok,
+    [
+      `--kubeconfig=${componentsKubeconfig}`,
+      `--config=${kwokConfigPath}`,
+      '--manage-all-nodes=true',
+      '--node-ip=127.0.0.1',
+      '--node-name=localhost',
+      `--node-port=${kwokPort}`,
+      `--server-address=127.0.0.1:${kwokPort}`,
+      // Non-zero: kwok 0.7 otherwise picks the heartbeat without leases and nodes go NotReady.
+      '--node-lease-duration-seconds=40',
+      '--cidr=10.244.0.1/16',
+    ],
+    componentEnv,
+  );
+
+  const kc = new KubeConfig();
+  kc.loadFromString(kubeconfig);
+  const core = kc.makeApiClient(CoreV1Api);
+
+  const nodeSpecs = nodeList(options);
+  for (const spec of nodeSpecs) {
+    await core.createNode({ body: nodeBody(spec, options.nodeLabels) });
+  }
+  const nodes = nodeSpecs.map((s) => s.name);
+  await waitFor(
+    'kwok nodes Ready',
+    group,
+    async () => {
+      const list = await core.listNode();
+      const ready = list.items.filter(
+        (n) => isReady(n) && !n.spec?.taints?.some((t) => t.key === 'node.kubernetes.io/not-ready'),
+      );
+      return ready.length >= nodes.length;
+    },
+    60_000,
+  );
+  // Pods are refused until the namespace's default service account exists.
+  await waitFor(
+    'default service account',
+    group,
+    async () =>
+      (await core.listNamespacedServiceAccount({ namespace: 'default' })).items.some(
+        (sa) => sa.metadata?.name === 'default',
+      ),
+    60_000,
+  );
+
+  const mesh = typeof options.mesh === 'object' ? options.mesh : { enabled: options.mesh !== false };
+  if (mesh.enabled !== false) await applyCrds(kc, mesh.crdsPath);
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await group.stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+  return {
+    provider: 'local',
+    kubeconfig,
+    kubeconfigPath,
+    context: CONTEXT,
+    server,
+    dir,
+    credentials: {
+      server,
+      caFile,
+      token: pki.adminToken,
+      clientCertFile: pki.clientCertFile,
+      clientKeyFile: pki.clientKeyFile,
+      unprivilegedToken: pki.unprivilegedToken,
+    },
+    users: {
+      token: ADMIN_USER,
+      clientCert: ADMIN_CERT_USER,
+      unprivileged: UNPRIVILEGED_USER,
+      components: COMPONENTS_USER,
+    },
+    auditLogPath,
+    nodes,
+    kubernetesVersion: KUBERNETES_VERSION,
+    podLogFile,
+    previousPodLogFile,
+    kubectl: bin.kubectl,
+    pids: group.pids,
+    componentLogs: group.logFiles,
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+function nodeList(options: StartOptions): Array<Required<Pick<NodeSpec, 'name'>> & NodeSpec> {
+  const given = options.nodes ?? 2;
+  const specs: NodeSpec[] = typeof given === 'number' ? Array.from({ length: given }, () => ({})) : given;
+  return specs.map((s, i) => ({ ...s, name: s.name ?? `kwok-node-${i}` }));
+}
+
+function nodeBody(spec: NodeSpec & { name: string }, common: Record<string, string> = {}): V1Node {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: spec.name,
+      labels: {
+        'kubernetes.io/hostname': spec.name,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        type: 'kwok',
+        ...common,
+        ...spec.labels,
+      },
+      annotations: { 'kwok.x-k8s.io/node': 'fake' },
+    },
+  };
+}
+
+function isReady(node: V1Node): boolean {
+  return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+}
+
+async function waitFor(
+  what: string,
+  group: ProcessGroup,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    group.assertRunning();
+    try {
+      if (await check()) return;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(
+    `timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`,
+  );
+}
+
+/** GET on loopback; true on a 200. Used only for start-up readiness checks. */
+function get(url: string, tls?: { ca: Buffer; token: string }): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = tls
+      ? httpsRequest(url, { ca: tls.ca, headers: { authorization: `Bearer ${tls.token}` }, timeout: 2000 })
+      : httpRequest(url, { timeout: 2000 });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
+}
+
+/** Appends lines to the log every kwok pod serves (kubectl logs / read_pod_logs). */
+export async function writePodLog(
+  cluster: Pick<LocalCluster, 'podLogFile'>,
+  lines: Array<{ text: string; stream?: 'stdout' | 'stderr'; at?: Date }>,
+): Promise<void> {
+  await writeFile(cluster.podLogFile, lines.map((l) => criLogLine(l.text, l.stream, l.at)).join(''), {
+    flag: 'a',
+  });
+}

@@ -1,0 +1,134 @@
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+export interface Pki {
+  /** CA that signs client certificates (the apiserver's --client-ca-file). */
+  clientCaFile: string;
+  clientCertFile: string;
+  clientKeyFile: string;
+  serviceAccountKeyFile: string;
+  serviceAccountPubFile: string;
+  tokenFile: string;
+  adminToken: string;
+  componentsToken: string;
+  unprivilegedToken: string;
+}
+
+export const ADMIN_USER = 'chaoskit-admin';
+export const ADMIN_CERT_USER = 'chaoskit-admin-cert';
+export const COMPONENTS_USER = 'chaoskit-components';
+export const UNPRIVILEGED_USER = 'chaoskit-unprivileged';
+
+function token(): string {
+  return randomBytes(24).toString('hex');
+}
+
+async function openssl(args: string[], cwd: string): Promise<void> {
+  try {
+    await execFileAsync('openssl', args, { cwd });
+  } catch (err) {
+    throw new Error(`openssl ${args[0]} failed (is openssl installed?): ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+}
+
+/**
+ * Issues everything the control plane and the tests authenticate with: static bearer tokens
+ * (admin, components, and one user with no RBAC bindings), a client certificate in
+ * system:masters signed by a throwaway CA, and the service-account signing key pair.
+ */
+export async function issuePki(dir: string): Promise<Pki> {
+  const sa = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  const serviceAccountKeyFile = join(dir, 'sa.key');
+  const serviceAccountPubFile = join(dir, 'sa.pub');
+  await writeFile(serviceAccountKeyFile, sa.privateKey, { mode: 0o600 });
+  await writeFile(serviceAccountPubFile, sa.publicKey);
+
+  // EC keys are fast to generate; the CA is valid for two days, enough for any test run.
+  await openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'client-ca.key'], dir);
+  await openssl(
+    [
+      'req',
+      '-x509',
+      '-new',
+      '-key',
+      'client-ca.key',
+      '-subj',
+      '/CN=chaoskit-client-ca',
+      '-days',
+      '2',
+      '-out',
+      'client-ca.crt',
+    ],
+    dir,
+  );
+  await openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'admin.key'], dir);
+  await openssl(
+    [
+      'req',
+      '-new',
+      '-key',
+      'admin.key',
+      '-subj',
+      `/O=system:masters/CN=${ADMIN_CERT_USER}`,
+      '-out',
+      'admin.csr',
+    ],
+    dir,
+  );
+  await openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      'admin.csr',
+      '-CA',
+      'client-ca.crt',
+      '-CAkey',
+      'client-ca.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-out',
+      'admin.crt',
+    ],
+    dir,
+  );
+
+  const adminToken = token();
+  const componentsToken = token();
+  const unprivilegedToken = token();
+  const tokenFile = join(dir, 'tokens.csv');
+  await writeFile(
+    tokenFile,
+    [
+      `${adminToken},${ADMIN_USER},uid-admin,"system:masters"`,
+      `${componentsToken},${COMPONENTS_USER},uid-components,"system:masters"`,
+      `${unprivilegedToken},${UNPRIVILEGED_USER},uid-unprivileged`,
+      '',
+    ].join('\n'),
+    { mode: 0o600 },
+  );
+
+  return {
+    clientCaFile: join(dir, 'client-ca.crt'),
+    clientCertFile: join(dir, 'admin.crt'),
+    clientKeyFile: join(dir, 'admin.key'),
+    serviceAccountKeyFile,
+    serviceAccountPubFile,
+    tokenFile,
+    adminToken,
+    componentsToken,
+    unprivilegedToken,
+  };
+}

@@ -1,0 +1,20 @@
+import { startK3s } from './k3s-provider.js';
+import { startFromKubeconfig } from './kubeconfig-provider.js';
+import { startLocal } from './local/local-cluster.js';
+import type { Cluster, LocalCluster, StartOptions } from './types.js';
+
+export function start(options: StartOptions & { provider: 'local' }): Promise<LocalCluster>;
+export function start(options?: StartOptions): Promise<Cluster>;
+/** Starts (or, for `kubeconfig`, attaches to) a cluster. `stop()` undoes everything start did. */
+export function start(options: StartOptions = {}): Promise<Cluster> {
+  switch (options.provider ?? 'local') {
+    case 'local':
+      return startLocal(options);
+    case 'k3s':
+      return startK3s(options);
+    case 'kubeconfig':
+      return startFromKubeconfig(options);
+    default:
+      throw new Error(`unknown cluster provider '${options.provider}': expected local, k3s or kubeconfig`);
+  }
+}

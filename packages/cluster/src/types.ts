@@ -1,0 +1,75 @@
+export type ProviderName = 'local' | 'k3s' | 'kubeconfig';
+
+export interface NodeSpec {
+  name?: string;
+  labels?: Record<string, string>;
+}
+
+export interface MeshOptions {
+  /** Apply the mesh CRDs (Istio's VirtualService and friends). Default true. */
+  enabled?: boolean;
+  /** A YAML file of CustomResourceDefinitions; defaults to Istio's CRDs shipped with chaoskit's tests. */
+  crdsPath?: string;
+}
+
+export interface StartOptions {
+  provider?: ProviderName;
+  /** local: how many kwok nodes (default 2), or their names and labels. */
+  nodes?: number | NodeSpec[];
+  /** Labels put on every kwok node (local). */
+  nodeLabels?: Record<string, string>;
+  mesh?: MeshOptions | boolean;
+  /** local: RBAC authorization (default true); false means AlwaysAllow. */
+  rbac?: boolean;
+  /** kubeconfig: the file (default: KUBECONFIG, then ~/.kube/config). */
+  kubeconfigPath?: string;
+  /** kubeconfig: the context; required, so a test run never lands on a cluster by accident. */
+  context?: string;
+  /** k3s: the image (default rancher/k3s matching the local provider's Kubernetes minor). */
+  image?: string;
+  /** Where progress lines go (binary builds, waiting). Default: stderr. */
+  progress?: (line: string) => void;
+}
+
+export interface Cluster extends AsyncDisposable {
+  readonly provider: ProviderName;
+  /** A kubeconfig (YAML text) for an admin of this cluster. */
+  readonly kubeconfig: string;
+  /** The same kubeconfig, written to a file that lives as long as the cluster. */
+  readonly kubeconfigPath: string;
+  readonly context: string;
+  readonly server: string;
+  stop(): Promise<void>;
+}
+
+export interface LocalCredentials {
+  server: string;
+  /** The apiserver's serving certificate (self-signed; it is its own CA). */
+  caFile: string;
+  /** Static bearer token of a user in system:masters. */
+  token: string;
+  /** Client certificate and key of a user in system:masters. */
+  clientCertFile: string;
+  clientKeyFile: string;
+  /** Static bearer token of a user with no RBAC bindings at all. */
+  unprivilegedToken: string;
+}
+
+export interface LocalCluster extends Cluster {
+  readonly provider: 'local';
+  /** The temporary directory holding data, logs and credentials; removed by stop(). */
+  readonly dir: string;
+  readonly credentials: LocalCredentials;
+  /** JSON-lines audit log of every request the apiserver served (level Metadata). */
+  readonly auditLogPath: string;
+  readonly nodes: string[];
+  readonly kubernetesVersion: string;
+  /** The file every kwok pod's logs are served from (CRI format); see writePodLog. */
+  readonly podLogFile: string;
+  readonly previousPodLogFile: string;
+  readonly kubectl: string;
+  readonly pids: number[];
+  readonly componentLogs: Record<string, string>;
+  /** The audit user names of this cluster's identities. */
+  readonly users: { token: string; clientCert: string; unprivileged: string; components: string };
+}

@@ -1,3 +1,6 @@
+export * from './api.js';
+export * from './args.js';
+export * from './cluster-client.js';
 export * from './configuration.js';
 export * from './define-activity.js';
 export * from './errors.js';

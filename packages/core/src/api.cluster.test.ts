@@ -1,0 +1,119 @@
+import { readAuditLog } from '@chaoskit/cluster';
+import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAll, watchUntil } from './api.js';
+import { ActivityFailed } from './errors.js';
+
+const cluster = sharedCluster();
+const core = cluster.kc.makeApiClient(CoreV1Api);
+let ns: Awaited<ReturnType<typeof testNamespace>>;
+beforeAll(async () => {
+  ns = await testNamespace(cluster.kc, 'api');
+});
+afterAll(async () => {
+  await ns.remove();
+});
+
+const configMap = (name: string, data: Record<string, string> = {}) => ({
+  metadata: { name, labels: { set: 'api' } },
+  data,
+});
+
+describe('listAll on the cluster', () => {
+  it('reads every object page by page (the audit log shows one list request per page)', async () => {
+    await Promise.all(
+      Array.from({ length: 7 }, (_, i) =>
+        core.createNamespacedConfigMap({ namespace: ns.name, body: configMap(`cm-${i}`) }),
+      ),
+    );
+    const since = new Date();
+    const items = await listAll(
+      (page) => core.listNamespacedConfigMap({ namespace: ns.name, labelSelector: 'set=api', ...page }),
+      { limit: 2 },
+    );
+    expect(items.map((c) => c.metadata?.name).sort()).toEqual(Array.from({ length: 7 }, (_, i) => `cm-${i}`));
+    const lists = (await readAuditLog(cluster.auditLogPath, { user: cluster.users.token, since })).filter(
+      (e) => e.verb === 'list' && e.objectRef?.resource === 'configmaps' && e.objectRef.namespace === ns.name,
+    );
+    expect(lists).toHaveLength(4);
+  });
+});
+
+describe('watchUntil on the cluster', () => {
+  const path = () => `/api/v1/namespaces/${ns.name}/configmaps`;
+  const list = () =>
+    core.listNamespacedConfigMap({ namespace: ns.name, fieldSelector: 'metadata.name=flag' });
+
+  it('returns as soon as the condition holds, not at a poll interval', async () => {
+    await core.createNamespacedConfigMap({ namespace: ns.name, body: configMap('flag', { state: 'off' }) });
+    const started = Date.now();
+    const waiting = watchUntil<V1ConfigMap, string>({
+      kubeConfig: cluster.kc,
+      path: path(),
+      fieldSelector: 'metadata.name=flag',
+      list,
+      until: (items) => (items[0]?.data?.state === 'on' ? 'on' : undefined),
+      timeoutMs: 20_000,
+      onTimeout: () => new ActivityFailed('never on'),
+    });
+    setTimeout(() => {
+      core
+        .replaceNamespacedConfigMap({
+          name: 'flag',
+          namespace: ns.name,
+          body: configMap('flag', { state: 'on' }),
+        })
+        .catch(() => undefined);
+    }, 500);
+    expect(await waiting).toBe('on');
+    // Logged, not asserted: timing is for benchmarks.
+    console.log(`watchUntil returned ${Date.now() - started} ms after start (change made at 500 ms)`);
+  });
+
+  it('throws the caller’s error when the total timeout passes', async () => {
+    const err = await watchUntil<V1ConfigMap, string>({
+      kubeConfig: cluster.kc,
+      path: path(),
+      fieldSelector: 'metadata.name=flag',
+      list,
+      until: (items) => (items[0]?.data?.state === 'never' ? 'x' : undefined),
+      timeoutMs: 1500,
+      onTimeout: (items) => new ActivityFailed(`flag is ${items[0]?.data?.state}, expected never`),
+    }).catch((e: unknown) => e);
+    expect((err as Error).message).toBe('flag is on, expected never');
+  });
+
+  it('re-opens the watch when the server closes it and still sees a later change', async () => {
+    const progress: number[] = [];
+    const waiting = watchUntil<V1ConfigMap, string>({
+      kubeConfig: cluster.kc,
+      path: path(),
+      fieldSelector: 'metadata.name=flag',
+      list,
+      until: (items) => (items[0]?.data?.state === 'late' ? 'late' : undefined),
+      timeoutMs: 20_000,
+      onTimeout: () => new ActivityFailed('missed'),
+      serverTimeoutSeconds: 1,
+      progress: (elapsed) => progress.push(elapsed),
+      progressEveryMs: 500,
+    });
+    const since = new Date();
+    setTimeout(() => {
+      core
+        .replaceNamespacedConfigMap({
+          name: 'flag',
+          namespace: ns.name,
+          body: configMap('flag', { state: 'late' }),
+        })
+        .catch(() => undefined);
+    }, 3500);
+    expect(await waiting).toBe('late');
+    const watches = (await readAuditLog(cluster.auditLogPath, { user: cluster.users.token, since })).filter(
+      (e) =>
+        e.verb === 'watch' && e.objectRef?.resource === 'configmaps' && e.objectRef.namespace === ns.name,
+    );
+    expect(watches.length).toBeGreaterThanOrEqual(3);
+    expect(progress.length).toBeGreaterThanOrEqual(5);
+  });
+});

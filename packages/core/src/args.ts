@@ -1,0 +1,111 @@
+// Argument schemas shared by many activities, declared once: the names, defaults, docs and
+// local checks of `ns`, `label_selector`, `name_pattern` and the pod selection family.
+// Everything here is checked by `validate`, before any request reaches the cluster.
+
+import { z } from 'zod';
+import { LabelSelectorError, parseLabelSelector } from './label-selector.js';
+import { MAX_SEED } from './random.js';
+
+// RFC 1123 label, as Kubernetes requires of namespace names.
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** `ns`: a namespace name. */
+export function namespaceArg(doc = 'Namespace of the objects.') {
+  return z
+    .string()
+    .superRefine((value, ctx) => {
+      if (value.length > 63 || !DNS_LABEL.test(value)) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'a namespace name: lower-case letters, digits and "-", at most 63, starting and ending alphanumeric',
+        });
+      }
+    })
+    .default('default')
+    .describe(doc);
+}
+
+function labelSelectorCheck(value: string, ctx: z.core.$RefinementCtx<string>): void {
+  try {
+    parseLabelSelector(value);
+  } catch (err) {
+    const detail = err instanceof LabelSelectorError ? err.message : String(err);
+    ctx.addIssue({
+      code: 'custom',
+      message: `a Kubernetes label selector such as "app=web,tier in (a,b)" (${detail})`,
+    });
+  }
+}
+
+/** A label selector string, parsed locally so a typo is refused with its position. */
+export function labelSelectorString() {
+  return z.string().superRefine(labelSelectorCheck);
+}
+
+function regexCheck(value: string, ctx: z.core.$RefinementCtx<string>): void {
+  try {
+    new RegExp(value);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: `a regular expression (${(err as Error).message})` });
+  }
+}
+
+/** A regular expression, compiled locally. */
+export function regexString() {
+  return z.string().superRefine(regexCheck);
+}
+
+/** The pod selection arguments of the cluster seed (terminate_pods, exec_in_pods). */
+export function podSelectionArgs() {
+  return {
+    label_selector: labelSelectorString()
+      .nullable()
+      .default(null)
+      .describe(
+        'Label selector of the pods; with neither this nor name_pattern, every pod of the namespace.',
+      ),
+    name_pattern: regexString()
+      .nullable()
+      .default(null)
+      .describe('Regular expression searched in pod names (a match anywhere, unless anchored with ^ or $).'),
+    all: z
+      .boolean()
+      .default(false)
+      .describe('Select every matching pod (qty, mode and rand are then ignored).'),
+    rand: z.boolean().default(false).describe('Pick the pods at random instead of the first ones.'),
+    seed: z
+      .int()
+      .min(0)
+      .max(MAX_SEED)
+      .nullable()
+      .default(null)
+      .describe(
+        'Seed of the random choice (with rand); the seed used is part of the result, to repeat a run.',
+      ),
+    mode: z
+      .enum(['fixed', 'percentage'])
+      .default('fixed')
+      .describe("'fixed': qty pods; 'percentage': qty percent of them."),
+    qty: z
+      .int()
+      .min(0)
+      .default(1)
+      .describe(
+        'How many pods (mode fixed), or which percentage of them, 1 to 100, rounded up (mode percentage).',
+      ),
+    order: z
+      .enum(['alphabetic', 'oldest'])
+      .default('alphabetic')
+      .describe("'alphabetic': by name; 'oldest': by creation time, oldest first."),
+    ns: namespaceArg(),
+  };
+}
+
+/** Cross-argument rule of the selection family: a percentage is 1 to 100. */
+export function checkPodSelection(args: { mode: string; qty: number }) {
+  if (args.mode === 'percentage' && (args.qty < 1 || args.qty > 100)) {
+    return { argument: 'qty' as const, accepted: "an integer from 1 to 100 with mode 'percentage'" };
+  }
+  return undefined;
+}

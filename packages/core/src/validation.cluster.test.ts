@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { readAuditLog } from '@chaoskit/cluster';
+import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { listAll } from './api.js';
+import { checkPodSelection, podSelectionArgs } from './args.js';
+import { createClusterClient } from './cluster-client.js';
+import { defineActivity } from './define-activity.js';
+import { isChaosError } from './errors.js';
+import { parseSince } from './parse-since.js';
+import { resolveSecrets, secretsFor } from './secrets.js';
+import { selectPods } from './select-pods.js';
+
+// A fixture activity made only of core's shared pieces, as an activity package would be.
+const selectAndCount = defineActivity({
+  name: 'select_and_count',
+  kind: 'probe',
+  module: 'chaoskit.fixture.probes',
+  doc: 'Selects pods like terminate_pods does and returns their names (a test fixture).',
+  args: {
+    ...podSelectionArgs(),
+    since: z
+      .string()
+      .nullable()
+      .default(null)
+      .superRefine((v, ctx) => {
+        if (v === null) return;
+        try {
+          parseSince('chaoskit.fixture.probes.select_and_count', v);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: "a duration such as '90s', '5 minutes' or '1h30m'" });
+        }
+      })
+      .describe('Only pods this recent.'),
+    grace_period: z.int().default(-1).describe('Grace period in seconds; negative means the pod default.'),
+  },
+  check: checkPodSelection,
+  rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }],
+  async run(args, ctx) {
+    const kc = createClusterClient(ctx.secrets).kubeConfig;
+    const core = kc.makeApiClient(CoreV1Api);
+    const pods = await listAll(
+      (page) =>
+        core.listNamespacedPod({
+          namespace: args.ns,
+          ...(args.label_selector ? { labelSelector: args.label_selector } : {}),
+          ...page,
+        }),
+      { context: { verb: 'list', resource: 'pods', namespace: args.ns } },
+    );
+    ctx.log(`listed ${pods.length} pods in ${args.ns}`);
+    const { selected } = selectPods(pods, {
+      ...args,
+      seed: args.seed ?? undefined,
+      activity: 'chaoskit.fixture.probes.select_and_count',
+    });
+    return selected.map((p) => p.metadata?.name);
+  },
+});
+
+const cluster = sharedCluster();
+let ns: Awaited<ReturnType<typeof testNamespace>>;
+let secrets: Record<string, unknown>;
+let identity: string;
+const began = new Date();
+
+beforeAll(async () => {
+  ns = await testNamespace(cluster.kc, 'validation');
+  const core = cluster.kc.makeApiClient(CoreV1Api);
+  await core.createNamespacedServiceAccount({ namespace: ns.name, body: { metadata: { name: 'prober' } } });
+  await cluster.kc.makeApiClient(RbacAuthorizationV1Api).createNamespacedRoleBinding({
+    namespace: ns.name,
+    body: {
+      metadata: { name: 'prober' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'ServiceAccount', name: 'prober', namespace: ns.name }],
+    },
+  });
+  const token = await core.createNamespacedServiceAccountToken({
+    name: 'prober',
+    namespace: ns.name,
+    body: { spec: { audiences: [] } },
+  });
+  identity = `system:serviceaccount:${ns.name}:prober`;
+  secrets = {
+    CLUSTER_HOST: cluster.credentials.server,
+    CLUSTER_API_KEY: token.status!.token!,
+    CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
+  };
+});
+afterAll(async () => {
+  await ns.remove();
+});
+
+const bad: Array<[string, Record<string, unknown> | unknown, string]> = [
+  ['an unknown argument', { labelselector: 'app=web' }, 'labelselector'],
+  ['secrets given as an argument', { secrets: {} }, 'secrets'],
+  ['qty as a string', { qty: '3' }, 'qty'],
+  ['a negative qty', { qty: -1 }, 'qty'],
+  ['a fractional qty', { qty: 1.5 }, 'qty'],
+  ['an unknown mode', { mode: 'random' }, 'mode'],
+  ['an unknown order', { order: 'newest' }, 'order'],
+  ['percentage 0', { mode: 'percentage', qty: 0 }, 'qty'],
+  ['percentage 150', { mode: 'percentage', qty: 150 }, 'qty'],
+  ['an unterminated regex group', { name_pattern: '([a-z' }, 'name_pattern'],
+  ['a regex starting with a quantifier', { name_pattern: '*web' }, 'name_pattern'],
+  ['a selector value with a space', { label_selector: 'app=we b' }, 'label_selector'],
+  ['an unterminated set', { label_selector: 'app in (a,b' }, 'label_selector'],
+  ['a selector with no key', { label_selector: '=web' }, 'label_selector'],
+  ['a dangling operator', { label_selector: 'app!' }, 'label_selector'],
+  ['a selector key over 63 characters', { label_selector: `${'k'.repeat(64)}=v` }, 'label_selector'],
+  ['a selector that is a number', { label_selector: 42 }, 'label_selector'],
+  ['all as a string', { all: 'yes' }, 'all'],
+  ['rand as a number', { rand: 1 }, 'rand'],
+  ['a negative seed', { seed: -5 }, 'seed'],
+  ['a seed that is text', { seed: 'abc' }, 'seed'],
+  ['an upper-case namespace', { ns: 'Default' }, 'ns'],
+  ['an empty namespace', { ns: '' }, 'ns'],
+  ['a 64-character namespace', { ns: 'a'.repeat(64) }, 'ns'],
+  ['a namespace that is a number', { ns: 7 }, 'ns'],
+  ['an unparseable duration', { since: 'garbage' }, 'since'],
+  ['a duration in the future', { since: 'in 5 minutes' }, 'since'],
+  ['a grace period that is text', { grace_period: 'soon' }, 'grace_period'],
+  ['arguments that are a list', ['qty', 1], ''],
+];
+
+describe('bad input is refused before any request', () => {
+  it.each(bad)('refuses %s with InvalidArgument naming the argument', async (_what, args, argument) => {
+    const err = await selectAndCount.call(args, { secrets }).catch((e: unknown) => e);
+    expect(isChaosError(err, 'InvalidArgument'), String(err)).toBe(true);
+    const message = (err as Error).message;
+    expect(message).toContain('chaoskit.fixture.probes.select_and_count');
+    if (argument) expect(message).toContain(`'${argument}'`);
+    expect(message).toMatch(/expected .+/);
+  });
+
+  it(`left no trace in the apiserver's audit log (${bad.length} bad inputs), while a valid call does`, async () => {
+    const before = await readAuditLog(cluster.auditLogPath, { user: identity, since: began });
+    expect(before).toEqual([]);
+    expect(await selectAndCount.call({ ns: ns.name }, { secrets })).toEqual([]);
+    const after = await readAuditLog(cluster.auditLogPath, { user: identity, since: began });
+    expect(after.map((e) => `${e.verb} ${e.objectRef?.resource}`)).toEqual(['list pods']);
+  });
+});
+
+describe('secrets never appear in output', () => {
+  it('keeps an environment secret out of errors and log lines', async () => {
+    const value = `tok-${randomBytes(12).toString('hex')}`;
+    const env = { CHAOSKIT_TEST_SECRET: value };
+    const resolved = secretsFor(
+      resolveSecrets({ creds: { CLUSTER_API_KEY: { type: 'env', key: 'CHAOSKIT_TEST_SECRET' } } }, env),
+      ['creds'],
+    );
+    const output: string[] = [];
+    const capture = (chunk: unknown) => {
+      output.push(String(chunk));
+      return true;
+    };
+    const originalWrite = process.stderr.write.bind(process.stderr);
+    process.stderr.write = capture as typeof process.stderr.write;
+    try {
+      // The secret as an argument value: refused, and the message masks it.
+      const invalid = await selectAndCount
+        .call({ label_selector: `app=${value} x` }, { secrets: { ...secrets, ...resolved } })
+        .catch((e: unknown) => e);
+      output.push((invalid as Error).message);
+      // The secret as a (wrong) credential: the server refuses it, and nothing echoes it.
+      const refused = await selectAndCount
+        .call(
+          { ns: ns.name },
+          { secrets: { ...secrets, ...resolved, CLUSTER_VERIFY_SSL: 'false' }, log: (m) => output.push(m) },
+        )
+        .catch((e: unknown) => e);
+      expect(isChaosError(refused, 'Unauthorized'), String(refused)).toBe(true);
+      output.push((refused as Error).message, JSON.stringify(refused), String((refused as Error).stack));
+    } finally {
+      process.stderr.write = originalWrite;
+    }
+    expect(output.join('\n')).toContain('***');
+    expect(output.join('\n')).not.toContain(value);
+  });
+});

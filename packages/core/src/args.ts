@@ -109,3 +109,46 @@ export function checkPodSelection(args: { mode: string; qty: number }) {
   }
   return undefined;
 }
+
+/** The default selector of the seed's name-based activities: a label `name` equal to `name`. */
+export const NAME_SELECTOR_TEMPLATE = 'name in ({name})';
+
+/**
+ * `label_selector` of the name-based activities: `{name}` in it is replaced by the `name`
+ * argument (a selector without `{name}` is used as given). Checked after the replacement, by
+ * `checkNameSelector`.
+ */
+export function nameSelectorArg(defaultTemplate: string | null = NAME_SELECTOR_TEMPLATE) {
+  const schema = z
+    .string()
+    .describe(
+      `Label selector; {name} is replaced by the name argument${defaultTemplate ? ` (default "${defaultTemplate}": pods labelled name=<name>)` : ''}.`,
+    );
+  return defaultTemplate === null ? schema.nullable().default(null) : schema.default(defaultTemplate);
+}
+
+export function formatNameSelector(template: string, name: string | null | undefined): string {
+  return template.split('{name}').join(name ?? '');
+}
+
+/** A `check` hook: the selector must parse once `{name}` is replaced, and needs a name if it uses one. */
+export function checkNameSelector(args: { name?: string | null; label_selector?: string | null }) {
+  const template = args.label_selector;
+  if (!template) return undefined;
+  if (template.includes('{name}') && !args.name) {
+    return {
+      argument: 'name' as const,
+      accepted: `a name, which label_selector "${template}" refers to`,
+      value: args.name,
+    };
+  }
+  try {
+    parseLabelSelector(formatNameSelector(template, args.name));
+  } catch (err) {
+    return {
+      argument: 'label_selector' as const,
+      accepted: `a Kubernetes label selector once {name} is replaced (${(err as Error).message})`,
+    };
+  }
+  return undefined;
+}

@@ -1,5 +1,8 @@
+// One zod for every chaoskit package: argument schemas are built with core's copy.
+export { z } from 'zod';
 export * from './api.js';
 export * from './args.js';
+export * from './bulk.js';
 export * from './cluster-client.js';
 export * from './configuration.js';
 export * from './define-activity.js';

@@ -1,0 +1,320 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readAuditLog } from '@chaoskit/cluster';
+import { type AnyActivity, isChaosError } from '@chaoskit/core';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  type KubeConfig,
+  RbacAuthorizationV1Api,
+  type V1Node,
+  type V1Pod,
+} from '@kubernetes/client-node';
+import type { ConformanceCase } from './case.js';
+
+/** What a case knows of the cluster it runs on. */
+export interface ClusterInfo {
+  provider: 'local' | 'k3s' | 'kubeconfig';
+  /** An admin kubeconfig, for fixtures and assertions (never given to the activity). */
+  kc: KubeConfig;
+  server: string;
+  /** PEM file of the server's CA, when the activity must be given one explicitly. */
+  caFile?: string;
+  /** The apiserver's audit log, where the kit can read it (local provider). */
+  auditLogPath?: string;
+  /** Whether the cluster's nodes are kwok's: cases may then create and delete nodes. */
+  fakeNodes: boolean;
+  /** kwok's pod log file (CRI format), where a case can write log lines (local provider). */
+  podLogFile?: string;
+}
+
+export const CASE_LABEL = 'chaoskit.io/conformance';
+
+/**
+ * The world of one case: its own namespace, an identity holding exactly the RBAC rules the
+ * activity declares, helpers to build fixtures, and a cleanup that removes all of it.
+ */
+export class CaseContext {
+  readonly core: CoreV1Api;
+  readonly apps: AppsV1Api;
+  readonly id: string;
+  /** Where the case's identity lives. */
+  readonly home: string;
+  /** The current scenario's own namespace (fresh for every scenario). */
+  ns: string;
+  private scenarios = 0;
+  private clusterWide = false;
+  /** Credentials of the case's identity, as an experiment's secrets would give them. */
+  secrets: Record<string, unknown> = {};
+  /** The audit user name of the case's identity. */
+  identity = '';
+  private readonly cleanups: Array<() => Promise<unknown>> = [];
+
+  constructor(
+    readonly cluster: ClusterInfo,
+    readonly activity: AnyActivity,
+    readonly log: (line: string) => void = () => {},
+  ) {
+    this.core = cluster.kc.makeApiClient(CoreV1Api);
+    this.apps = cluster.kc.makeApiClient(AppsV1Api);
+    this.id = `${activity.name.replace(/_/g, '-').slice(0, 30)}-${randomBytes(3).toString('hex')}`;
+    this.home = `ck-${this.id}`;
+    this.ns = this.home;
+  }
+
+  get kc(): KubeConfig {
+    return this.cluster.kc;
+  }
+
+  static async create(
+    cluster: ClusterInfo,
+    c: ConformanceCase,
+    log?: (line: string) => void,
+  ): Promise<CaseContext> {
+    const t = new CaseContext(cluster, c.activity, log);
+    await t.setUp();
+    return t;
+  }
+
+  private async setUp(): Promise<void> {
+    await this.createNamespace(this.home);
+    await this.createIdentity();
+  }
+
+  private async createNamespace(name: string): Promise<void> {
+    await this.core.createNamespace({ body: { metadata: { name, labels: { [CASE_LABEL]: this.id } } } });
+    this.onCleanup(() => this.core.deleteNamespace({ name }));
+    await this.until('the default service account', async () =>
+      (await this.core.listNamespacedServiceAccount({ namespace: name })).items.some(
+        (s) => s.metadata?.name === 'default',
+      ),
+    );
+  }
+
+  /** A fresh namespace for the next scenario, where the case identity holds its rules. */
+  async beginScenario(): Promise<void> {
+    this.ns = `${this.home}-${++this.scenarios}`;
+    await this.createNamespace(this.ns);
+    if (!this.clusterWide) await this.bindIn(this.ns);
+  }
+
+  private async bindIn(namespace: string): Promise<void> {
+    const rbac = this.kc.makeApiClient(RbacAuthorizationV1Api);
+    const name = `chaoskit-${this.id}`;
+    await rbac.createNamespacedRoleBinding({
+      namespace,
+      body: {
+        metadata: { name, labels: { [CASE_LABEL]: this.id } },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
+        subjects: [{ kind: 'ServiceAccount', name: 'activity', namespace: this.home }],
+      },
+    });
+  }
+
+  /** A ServiceAccount bound to a ClusterRole made of the activity's declared rules, only. */
+  private async createIdentity(): Promise<void> {
+    const rbac = this.kc.makeApiClient(RbacAuthorizationV1Api);
+    const name = `chaoskit-${this.id}`;
+    const labels = { [CASE_LABEL]: this.id };
+    await this.core.createNamespacedServiceAccount({
+      namespace: this.home,
+      body: { metadata: { name: 'activity', labels } },
+    });
+    await rbac.createClusterRole({
+      body: { metadata: { name, labels }, rules: this.activity.rbac.map((r) => ({ ...r })) },
+    });
+    this.onCleanup(() => rbac.deleteClusterRole({ name }));
+    // Namespaced rules apply in the scenarios' namespaces only; activities on cluster-wide
+    // objects (nodes and the pods on them, CRDs) get a cluster-wide binding.
+    this.clusterWide = this.activity.rbac.some((r) =>
+      r.resources.some((res) => ['nodes', 'customresourcedefinitions', '*'].includes(res)),
+    );
+    if (this.clusterWide) {
+      const roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name };
+      const subjects = [{ kind: 'ServiceAccount', name: 'activity', namespace: this.home }];
+      await rbac.createClusterRoleBinding({ body: { metadata: { name, labels }, roleRef, subjects } });
+      this.onCleanup(() => rbac.deleteClusterRoleBinding({ name }));
+    }
+    const token = await this.core.createNamespacedServiceAccountToken({
+      name: 'activity',
+      namespace: this.home,
+      body: { spec: { audiences: [], expirationSeconds: 3600 } },
+    });
+    this.identity = `system:serviceaccount:${this.home}:activity`;
+    this.secrets = {
+      CLUSTER_HOST: this.cluster.server,
+      CLUSTER_API_KEY: token.status!.token!,
+      ...(this.cluster.caFile ? { CLUSTER_CA_CERT_FILE: this.cluster.caFile } : {}),
+    };
+  }
+
+  onCleanup(fn: () => Promise<unknown>): void {
+    this.cleanups.push(fn);
+  }
+
+  async dispose(): Promise<void> {
+    for (const fn of this.cleanups.reverse()) await fn().catch(() => undefined);
+    this.cleanups.length = 0;
+  }
+
+  /** Calls the case's activity (or another one) as an experiment would, with the case identity. */
+  call(args: Record<string, unknown> | undefined, activity: AnyActivity = this.activity): Promise<unknown> {
+    return activity.call(args ?? {}, {
+      secrets: this.secrets,
+      log: (m) => this.log(`${activity.name}: ${m}`),
+    });
+  }
+
+  /**
+   * Calls the activity with bad arguments and asserts it is refused with InvalidArgument naming
+   * `argument`, and that the identity sent no request at all (the audit log says so, where the
+   * kit can read it).
+   */
+  async expectRefused(
+    args: Record<string, unknown>,
+    argument: string,
+    activity: AnyActivity = this.activity,
+  ): Promise<void> {
+    const since = new Date(Date.now() - 1000);
+    const before = this.cluster.auditLogPath ? await this.requestsSince(since) : [];
+    const err = await this.call(args, activity).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(
+      isChaosError(err, 'InvalidArgument'),
+      `expected InvalidArgument for ${JSON.stringify(args)}, got ${String(err)}`,
+    );
+    assert.match((err as Error).message, new RegExp(`'${argument}'`));
+    if (this.cluster.auditLogPath) {
+      const after = await this.requestsSince(since);
+      assert.deepEqual(
+        after.length,
+        before.length,
+        `the refused call sent ${after.length - before.length} request(s)`,
+      );
+    }
+  }
+
+  /** Requests made by the case identity (local provider). */
+  async requestsSince(since: Date) {
+    assert.ok(this.cluster.auditLogPath, 'no audit log on this provider');
+    return readAuditLog(this.cluster.auditLogPath, { user: this.identity, since });
+  }
+
+  async until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await check().catch(() => undefined);
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  // ----- fixtures ---------------------------------------------------------------------------
+
+  /** Bare pods (no controller), Running, in the case namespace; created in order. */
+  async createPods(
+    names: string[],
+    labels: Record<string, string> = {},
+    spec: Partial<V1Pod['spec']> = {},
+  ): Promise<V1Pod[]> {
+    for (const name of names) {
+      await this.core.createNamespacedPod({
+        namespace: this.ns,
+        body: {
+          metadata: { name, labels: { ...labels } },
+          spec: {
+            terminationGracePeriodSeconds: 30,
+            containers: [{ name: 'main', image: 'example.invalid/main:1' }],
+            ...spec,
+          },
+        },
+      });
+    }
+    return this.until(`${names.length} running pods`, async () => {
+      const pods = (await this.core.listNamespacedPod({ namespace: this.ns })).items.filter(
+        (p) => names.includes(p.metadata!.name!) && p.status?.phase === 'Running',
+      );
+      return pods.length === names.length ? pods : undefined;
+    });
+  }
+
+  /** A Deployment whose pods are Running and available. */
+  async deploy(
+    name: string,
+    replicas: number,
+    extra: { labels?: Record<string, string>; podSpec?: Partial<V1Pod['spec']> } = {},
+  ) {
+    const labels = { app: name, ...extra.labels };
+    await this.apps.createNamespacedDeployment({
+      namespace: this.ns,
+      body: {
+        metadata: { name, labels },
+        spec: {
+          replicas,
+          selector: { matchLabels: { app: name } },
+          template: {
+            metadata: { labels },
+            spec: {
+              terminationGracePeriodSeconds: 1,
+              containers: [{ name: 'app', image: 'example.invalid/app:1' }],
+              ...extra.podSpec,
+            },
+          },
+        },
+      },
+    });
+    await this.until(`deployment ${name} available`, async () => {
+      const d = await this.apps.readNamespacedDeployment({ name, namespace: this.ns });
+      return (d.status?.availableReplicas ?? 0) === replicas && (d.status?.updatedReplicas ?? 0) === replicas;
+    });
+  }
+
+  async podNames(labelSelector?: string, includeTerminating = false): Promise<string[]> {
+    const pods = await this.core.listNamespacedPod({
+      namespace: this.ns,
+      ...(labelSelector ? { labelSelector } : {}),
+    });
+    return pods.items
+      .filter((p) => includeTerminating || !p.metadata?.deletionTimestamp)
+      .map((p) => p.metadata!.name!)
+      .sort();
+  }
+
+  /**
+   * kwok nodes of the case's own, Ready, labelled `chaoskit.io/conformance=<id>` and tainted so
+   * that only pods that tolerate the taint (the case's) land there. Local provider only.
+   */
+  async createNodes(count: number, labels: Record<string, string> = {}): Promise<string[]> {
+    assert.ok(this.cluster.fakeNodes, 'node cases need a cluster whose nodes are kwok nodes');
+    const names = Array.from({ length: count }, (_, i) => `${this.id}-n${i}`);
+    for (const name of names) {
+      const body: V1Node = {
+        metadata: {
+          name,
+          labels: { [CASE_LABEL]: this.id, 'kubernetes.io/hostname': name, type: 'kwok', ...labels },
+          annotations: { 'kwok.x-k8s.io/node': 'fake' },
+        },
+        spec: { taints: [{ key: CASE_LABEL, value: this.id, effect: 'NoSchedule' }] },
+      };
+      await this.core.createNode({ body });
+      this.onCleanup(() => this.core.deleteNode({ name }));
+    }
+    await this.until('case nodes Ready', async () => {
+      const nodes = await this.core.listNode({ labelSelector: `${CASE_LABEL}=${this.id}` });
+      return (
+        nodes.items.filter((n) =>
+          n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+        ).length === count
+      );
+    });
+    return names;
+  }
+
+  /** The pod spec fields that place a pod on one of the case's nodes. */
+  onNode(node: string): Partial<V1Pod['spec']> {
+    return { nodeName: node, tolerations: [{ key: CASE_LABEL, operator: 'Exists', effect: 'NoSchedule' }] };
+  }
+}

@@ -1,0 +1,7 @@
+import type { ConformanceCase } from '../case.js';
+import { deploymentCases } from './deployment/index.js';
+import { nodeCases } from './node/index.js';
+import { podCases } from './pod/index.js';
+
+/** One case per activity. The coverage guard checks this against every registered activity. */
+export const cases: readonly ConformanceCase[] = [...podCases, ...nodeCases, ...deploymentCases];

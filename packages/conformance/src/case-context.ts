@@ -7,7 +7,6 @@ import {
   CoreV1Api,
   type KubeConfig,
   RbacAuthorizationV1Api,
-  type V1Node,
   type V1Pod,
 } from '@kubernetes/client-node';
 import type { ConformanceCase } from './case.js';
@@ -281,36 +280,6 @@ export class CaseContext {
       .filter((p) => includeTerminating || !p.metadata?.deletionTimestamp)
       .map((p) => p.metadata!.name!)
       .sort();
-  }
-
-  /**
-   * kwok nodes of the case's own, Ready, labelled `chaoskit.io/conformance=<id>` and tainted so
-   * that only pods that tolerate the taint (the case's) land there. Local provider only.
-   */
-  async createNodes(count: number, labels: Record<string, string> = {}): Promise<string[]> {
-    assert.ok(this.cluster.fakeNodes, 'node cases need a cluster whose nodes are kwok nodes');
-    const names = Array.from({ length: count }, (_, i) => `${this.id}-n${i}`);
-    for (const name of names) {
-      const body: V1Node = {
-        metadata: {
-          name,
-          labels: { [CASE_LABEL]: this.id, 'kubernetes.io/hostname': name, type: 'kwok', ...labels },
-          annotations: { 'kwok.x-k8s.io/node': 'fake' },
-        },
-        spec: { taints: [{ key: CASE_LABEL, value: this.id, effect: 'NoSchedule' }] },
-      };
-      await this.core.createNode({ body });
-      this.onCleanup(() => this.core.deleteNode({ name }));
-    }
-    await this.until('case nodes Ready', async () => {
-      const nodes = await this.core.listNode({ labelSelector: `${CASE_LABEL}=${this.id}` });
-      return (
-        nodes.items.filter((n) =>
-          n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
-        ).length === count
-      );
-    });
-    return names;
   }
 
   /** The pod spec fields that place a pod on one of the case's nodes. */

@@ -399,6 +399,7 @@ describe('fn: the camelCase export', () => {
       configuration?: Record<string, unknown>;
       signal?: AbortSignal;
       log?: (message: string) => void;
+      dryRun?: boolean;
     }>();
     expectTypeOf(terminatePods.fn).parameter(0).toEqualTypeOf<
       | {
@@ -415,6 +416,7 @@ describe('fn: the camelCase export', () => {
           configuration?: Record<string, unknown>;
           signal?: AbortSignal;
           log?: (message: string) => void;
+          dryRun?: boolean;
         }
       | undefined
     >();

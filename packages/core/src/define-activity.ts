@@ -32,6 +32,11 @@ export interface ActivityContext {
   signal?: AbortSignal;
   /** Log a message; the text passes through `redact` before it is written anywhere. */
   log: (message: string) => void;
+  /**
+   * Plan mode (`chaoskit plan`): select as usual, send every mutation as a server-side dry
+   * run (`dryRunParam`), and skip waiting for effects that will not happen.
+   */
+  dryRun?: boolean;
 }
 
 /** The argument schemas of an activity: experiment argument name → zod schema. */
@@ -61,6 +66,7 @@ export interface CallOptions {
   configuration?: Record<string, unknown>;
   signal?: AbortSignal;
   log?: (message: string) => void;
+  dryRun?: boolean;
 }
 
 /** The options object of an activity's camelCase export. */
@@ -156,7 +162,7 @@ export function camelCase(name: string): string {
 const SNAKE_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const MODULE_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 // Given to the camelCase export next to the arguments, so no argument may be called so.
-const RESERVED = new Set(['secrets', 'configuration', 'signal', 'log']);
+const RESERVED = new Set(['secrets', 'configuration', 'signal', 'log', 'dry_run']);
 
 // ---------------------------------------------------------------------------------------------
 // defineActivity
@@ -260,7 +266,8 @@ export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefin
   };
 
   const fn = async (options: Record<string, unknown> = {}) => {
-    const { secrets, configuration, signal, log, ...rest } = options as CallOptions & Record<string, unknown>;
+    const { secrets, configuration, signal, log, dryRun, ...rest } = options as CallOptions &
+      Record<string, unknown>;
     const snake: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(rest)) {
       if (value === undefined) continue;
@@ -273,6 +280,7 @@ export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefin
     if (configuration !== undefined) ctx.configuration = configuration;
     if (signal !== undefined) ctx.signal = signal;
     if (log !== undefined) ctx.log = log;
+    if (dryRun !== undefined) ctx.dryRun = dryRun;
     return invoke(snake, ctx, camelNaming);
   };
 
@@ -800,4 +808,9 @@ function levenshtein(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length] ?? 0;
+}
+
+/** The request parameter of a mutation: a server-side dry run in plan mode, nothing otherwise. */
+export function dryRunParam(ctx: Pick<ActivityContext, 'dryRun'>): { dryRun?: string } {
+  return ctx.dryRun ? { dryRun: 'All' } : {};
 }

@@ -1,2 +1,18 @@
-// Filled by a later issue; see README.md.
-export {};
+export { InvalidExperiment } from './errors.js';
+export {
+  type Experiment,
+  loadExperiment,
+  type Prepared,
+  prepareExperiment,
+  type Vars,
+} from './experiment.js';
+export { ACTIVITY_PACKAGES, loadPackage, packageFor, resolveActivity } from './resolve-activity.js';
+export {
+  type HypothesisStrategy,
+  type Journal,
+  type RollbackStrategy,
+  type RunOptions,
+  runExperiment,
+} from './run.js';
+export { validateTolerance, withinTolerance } from './tolerance.js';
+export { loadVarFiles, parseVar } from './vars.js';

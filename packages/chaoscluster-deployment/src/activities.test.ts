@@ -1,0 +1,184 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isChaosError } from '@chaoskit/core';
+import type { V1Deployment } from '@kubernetes/client-node';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  activities,
+  createDeploymentActivity,
+  deleteDeploymentActivity,
+  scaleDeploymentActivity,
+} from './index.js';
+import { holds, timeoutMessage } from './wait-for-deployment.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'chaoskit-activities-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function refusal(validate: () => unknown): Error & { argument?: string } {
+  try {
+    validate();
+  } catch (err) {
+    expect(isChaosError(err, 'InvalidArgument')).toBe(true);
+    return err as Error & { argument?: string };
+  }
+  throw new Error('expected InvalidArgument');
+}
+
+describe('the seed table', () => {
+  it('declares every operation with its arguments and defaults, exactly as in the seed', () => {
+    const shape = Object.fromEntries(
+      activities.map((a) => [
+        `${a.module}.${a.name}`,
+        a.arguments.map((arg) =>
+          arg.required ? `${arg.name}*` : `${arg.name}=${JSON.stringify(arg.default)}`,
+        ),
+      ]),
+    );
+    expect(shape).toEqual({
+      'chaoscluster.deployment.actions.create_deployment': ['spec_path*', 'ns="default"'],
+      'chaoscluster.deployment.actions.delete_deployment': [
+        'name*',
+        'ns="default"',
+        'label_selector="name in ({name})"',
+      ],
+      'chaoscluster.deployment.actions.scale_deployment': ['name*', 'replicas*', 'ns="default"'],
+      'chaoscluster.deployment.probes.deployment_available_and_healthy': [
+        'name*',
+        'ns="default"',
+        'label_selector=null',
+      ],
+      'chaoscluster.deployment.probes.deployment_fully_available': [
+        'name*',
+        'ns="default"',
+        'label_selector=null',
+        'timeout=30',
+      ],
+      'chaoscluster.deployment.probes.deployment_not_fully_available': [
+        'name*',
+        'ns="default"',
+        'label_selector=null',
+        'timeout=30',
+      ],
+    });
+    for (const a of activities) {
+      expect(a.kind).toBe(a.module.endsWith('.actions') ? 'action' : 'probe');
+      for (const arg of a.arguments) expect(arg.description, `${a.name}.${arg.name}`).toBeTruthy();
+      expect(a.rbac.every((r) => r.apiGroups.join() === 'apps' && r.resources.join() === 'deployments')).toBe(
+        true,
+      );
+    }
+  });
+
+  it('describes spec_path as a string in the JSON Schema, though run receives the parsed file', () => {
+    const schema = createDeploymentActivity.jsonSchema() as {
+      properties: Record<string, { type?: string }>;
+      required: string[];
+    };
+    expect(schema.properties.spec_path?.type).toBe('string');
+    expect(schema.required).toEqual(['spec_path']);
+  });
+});
+
+describe('create_deployment validation (no cluster involved)', () => {
+  const write = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const doc = (ns?: string) =>
+    JSON.stringify({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', ...(ns ? { namespace: ns } : {}) },
+      spec: { selector: { matchLabels: { app: 'web' } } },
+    });
+
+  it('gives run the parsed document', () => {
+    const path = write('ok.json', doc());
+    const args = createDeploymentActivity.validate({ spec_path: path, ns: 'team' });
+    expect(args.spec_path.format).toBe('json');
+    expect(args.spec_path.body.metadata?.name).toBe('web');
+    expect(args.ns).toBe('team');
+  });
+
+  it('refuses a bad file as a bad spec_path, with the reason and the path', () => {
+    const missing = join(dir, 'missing.yaml');
+    const err = refusal(() => createDeploymentActivity.validate({ spec_path: missing }));
+    expect(err.argument).toBe('spec_path');
+    expect(err.message).toBe(
+      `chaoscluster.deployment.actions.create_deployment: argument 'spec_path': expected a .json, .yaml or .yml file holding one apps/v1 Deployment; no such file (got the string '${missing}')`,
+    );
+    expect(
+      refusal(() => createDeploymentActivity.validate({ spec_path: write('a.txt', doc()) })).message,
+    ).toMatch(/'\.txt' is neither/);
+    expect(
+      refusal(() => createDeploymentActivity.validate({ spec_path: write('b.yaml', 'a: [') })).message,
+    ).toMatch(/not valid YAML/);
+    expect(refusal(() => createDeploymentActivity.validate({ spec_path: 3 })).argument).toBe('spec_path');
+    expect(refusal(() => createDeploymentActivity.validate({})).message).toMatch(/required/);
+  });
+
+  it('refuses a file whose namespace is not ns, naming ns; a file with the same namespace is fine', () => {
+    const path = write('prod.json', doc('prod'));
+    const err = refusal(() => createDeploymentActivity.validate({ spec_path: path }));
+    expect(err.argument).toBe('ns');
+    expect(err.message).toMatch(/expected 'prod', the namespace that the file at spec_path/);
+    expect(err.message).toMatch(/got the string 'default'/);
+    expect(createDeploymentActivity.validate({ spec_path: path, ns: 'prod' }).ns).toBe('prod');
+  });
+});
+
+describe('argument checks of the other activities', () => {
+  it('delete_deployment checks the selector once {name} is replaced', () => {
+    expect(refusal(() => deleteDeploymentActivity.validate({ name: 'a b' })).argument).toBe('label_selector');
+    expect(refusal(() => deleteDeploymentActivity.validate({ name: '' })).argument).toBe('name');
+    expect(deleteDeploymentActivity.validate({ name: 'web', label_selector: 'app=x' }).label_selector).toBe(
+      'app=x',
+    );
+  });
+
+  it('scale_deployment takes a whole, non-negative number of replicas and a deployment name', () => {
+    expect(refusal(() => scaleDeploymentActivity.validate({ name: 'web', replicas: -1 })).argument).toBe(
+      'replicas',
+    );
+    expect(refusal(() => scaleDeploymentActivity.validate({ name: 'web', replicas: 1.5 })).argument).toBe(
+      'replicas',
+    );
+    expect(refusal(() => scaleDeploymentActivity.validate({ name: 'Web!', replicas: 1 })).argument).toBe(
+      'name',
+    );
+    expect(scaleDeploymentActivity.validate({ name: 'web', replicas: 0 }).replicas).toBe(0);
+  });
+});
+
+describe('the waits', () => {
+  const d = (replicas: number | undefined, ready: number | undefined): V1Deployment => ({
+    metadata: { name: 'web' },
+    spec: { ...(replicas === undefined ? {} : { replicas }), selector: {}, template: {} },
+    status: ready === undefined ? {} : { readyReplicas: ready },
+  });
+
+  it('compare readyReplicas (absent: 0) with spec.replicas', () => {
+    expect(holds('fully available', d(3, 3))).toBe(true);
+    expect(holds('fully available', d(3, 1))).toBe(false);
+    expect(holds('fully available', d(0, undefined))).toBe(true);
+    expect(holds('not fully available', d(3, undefined))).toBe(true);
+    expect(holds('not fully available', d(2, 2))).toBe(false);
+    expect(holds('fully available', undefined)).toBe(false);
+    expect(holds('not fully available', undefined)).toBe(false);
+  });
+
+  it('say which deployment and which condition failed', () => {
+    const args = { name: 'web', ns: 'shop', label_selector: null, timeout: 30 };
+    expect(timeoutMessage('fully available', args, null, d(3, 1))).toBe(
+      "deployment 'web' failed to recover within 30s: 1 of 3 replicas ready",
+    );
+    expect(timeoutMessage('not fully available', args, null, d(1, 1))).toBe(
+      "deployment 'web' failed to stop running within 30s: 1 of 1 replica ready, it stayed fully available",
+    );
+    expect(timeoutMessage('fully available', args, 'app=web', undefined)).toBe(
+      "deployment 'web' failed to recover within 30s: it was not found in namespace 'shop' matching label selector 'app=web'",
+    );
+  });
+});

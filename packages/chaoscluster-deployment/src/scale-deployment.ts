@@ -1,0 +1,46 @@
+import { ActivityFailed, defineActivity, isApiError, namespaceArg, toApiError, z } from '@chaoskit/core';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { ACTIONS, appsApi, deploymentNameArg } from './deployments.js';
+
+// Deployments' replicas are an int32.
+const MAX_REPLICAS = 2_147_483_647;
+
+export const scaleDeploymentActivity = defineActivity({
+  name: 'scale_deployment',
+  kind: 'action',
+  module: ACTIONS,
+  doc: 'Scales the deployment up or down by setting its spec.replicas. Returns the name and the replicas now asked for.',
+  args: {
+    name: deploymentNameArg('Name of the deployment (its own name, not a label).'),
+    replicas: z.int().min(0).max(MAX_REPLICAS).describe('Number of replicas to ask for (0 stops every pod).'),
+    ns: namespaceArg('Namespace of the deployment.'),
+  },
+  rbac: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['patch'] }],
+  async run(args, ctx) {
+    const { apps } = appsApi(ctx.secrets);
+    try {
+      await apps.patchNamespacedDeployment(
+        { name: args.name, namespace: args.ns, body: { spec: { replicas: args.replicas } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+    } catch (err) {
+      const apiError = toApiError(err, {
+        verb: 'scale',
+        resource: 'deployment',
+        name: args.name,
+        namespace: args.ns,
+      });
+      if (isApiError(apiError, 'NotFound')) {
+        throw new ActivityFailed(
+          `failed to scale '${args.name}' to ${args.replicas} replicas: there is no deployment '${args.name}' in namespace '${args.ns}'`,
+          { cause: apiError },
+        );
+      }
+      throw apiError;
+    }
+    ctx.log(`scaled deployment ${args.name} of namespace ${args.ns} to ${args.replicas} replica(s)`);
+    return { name: args.name, replicas: args.replicas };
+  },
+});
+
+export const scaleDeployment = scaleDeploymentActivity.fn;

@@ -1,0 +1,84 @@
+import { bulk, defineActivity, toApiError, z } from '@chaoskit/core';
+import {
+  checkHostingPods,
+  findNodes,
+  hostingPodArgs,
+  isNotFound,
+  nodeApi,
+  nodeName,
+  nodeSeedArg,
+  nodeSelectorArg,
+} from './nodes.js';
+
+export const deleteNodesActivity = defineActivity({
+  name: 'delete_nodes',
+  kind: 'action',
+  module: 'chaoscluster.node.actions',
+  doc: 'Deletes nodes (the API objects: they are not drained first, nor restarted), chosen among those matching label_selector (every node when absent) and, with pod_label_selector and pod_namespace, hosting a matching pod. all: every one; rand: one at random; count ≥ 1: that many at random (fewer when fewer match); otherwise the first. A node is never picked twice. Returns the names of the nodes deleted (and the seed of a random choice); none matching is an ActivityFailed.',
+  args: {
+    label_selector: nodeSelectorArg('Label selector of the candidate nodes; every node when absent.'),
+    all: z
+      .boolean()
+      .default(false)
+      .describe('Delete every candidate node (rand and count are then ignored).'),
+    rand: z.boolean().default(false).describe('Delete one candidate node picked at random.'),
+    count: z
+      .int()
+      .min(0)
+      .nullable()
+      .default(null)
+      .describe(
+        'Delete this many distinct candidate nodes picked at random (all of them when fewer match); 0 or absent: the first candidate, unless all or rand.',
+      ),
+    grace_period_seconds: z
+      .int()
+      .min(0)
+      .nullable()
+      .default(null)
+      .describe("Grace period of the deletion in seconds; absent: the server's default."),
+    ...hostingPodArgs(),
+    seed: nodeSeedArg(
+      'Seed of the random choice (rand, count); the seed used is part of the result, to repeat a run.',
+    ),
+  },
+  check: checkHostingPods,
+  rbac: [
+    { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'delete'] },
+    { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
+  ],
+  async run(args, ctx) {
+    const { core } = nodeApi(ctx.secrets);
+    const { nodes, seed } = await findNodes(core, {
+      labelSelector: args.label_selector,
+      podLabelSelector: args.pod_label_selector,
+      podNamespace: args.pod_namespace,
+      all: args.all,
+      rand: args.rand,
+      count: args.count,
+      seed: args.seed,
+    });
+    const deleted = await bulk(
+      nodes,
+      async (node) => {
+        try {
+          await core.deleteNode({
+            name: nodeName(node),
+            ...(args.grace_period_seconds === null ? {} : { gracePeriodSeconds: args.grace_period_seconds }),
+          });
+        } catch (err) {
+          // Already gone is what was asked for.
+          if (isNotFound(err)) ctx.log(`node ${nodeName(node)} was already gone`);
+          else throw toApiError(err, { verb: 'delete', resource: 'node', name: nodeName(node) });
+        }
+      },
+      { name: nodeName, verb: 'delete node' },
+    );
+    const names = deleted.map(nodeName);
+    ctx.log(
+      `deleted ${names.length} node(s): ${names.join(', ')}${seed === undefined ? '' : ` (random choice, seed ${seed})`}`,
+    );
+    return seed === undefined ? { nodes: names } : { nodes: names, seed };
+  },
+});
+
+export const deleteNodes = deleteNodesActivity.fn;

@@ -1,0 +1,36 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONTAINER_ANNOTATION, defaultContainer, hasContainer } from './containers.js';
+
+const pod = (containers: string[], annotated?: string): V1Pod => ({
+  metadata: {
+    name: 'p',
+    ...(annotated ? { annotations: { [DEFAULT_CONTAINER_ANNOTATION]: annotated } } : {}),
+  },
+  spec: { containers: containers.map((name) => ({ name })) },
+});
+
+describe('defaultContainer', () => {
+  it('is the first container when there is no annotation', () => {
+    expect(defaultContainer(pod(['app', 'sidecar']))).toBe('app');
+  });
+
+  it('is the container the default-container annotation names', () => {
+    expect(defaultContainer(pod(['app', 'sidecar'], 'sidecar'))).toBe('sidecar');
+  });
+
+  it('falls back to the first when the annotation names no container of the pod (as kubectl)', () => {
+    expect(defaultContainer(pod(['app', 'sidecar'], 'gone'))).toBe('app');
+  });
+
+  it('is undefined for a pod without containers', () => {
+    expect(defaultContainer({ metadata: { name: 'p' } })).toBeUndefined();
+  });
+});
+
+describe('hasContainer', () => {
+  it('matches container names exactly', () => {
+    expect(hasContainer(pod(['app']), 'app')).toBe(true);
+    expect(hasContainer(pod(['app']), 'App')).toBe(false);
+  });
+});

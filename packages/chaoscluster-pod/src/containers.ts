@@ -1,0 +1,19 @@
+import type { V1Pod } from '@kubernetes/client-node';
+
+/** The annotation kubectl reads to pick a pod's container when none is named. */
+export const DEFAULT_CONTAINER_ANNOTATION = 'kubectl.kubernetes.io/default-container';
+
+/**
+ * The container kubectl would use (D4): the one the default-container annotation names when
+ * the pod has it, else the first. Undefined for a pod without containers.
+ */
+export function defaultContainer(pod: V1Pod): string | undefined {
+  const names = (pod.spec?.containers ?? []).map((c) => c.name);
+  const annotated = pod.metadata?.annotations?.[DEFAULT_CONTAINER_ANNOTATION];
+  if (annotated && names.includes(annotated)) return annotated;
+  return names[0];
+}
+
+export function hasContainer(pod: V1Pod, name: string): boolean {
+  return (pod.spec?.containers ?? []).some((c) => c.name === name);
+}

@@ -1,0 +1,34 @@
+import { defineActivity, labelSelectorString, namespaceArg } from '@chaoskit/core';
+import { coreApi, listPods } from './list-pods.js';
+import { phaseArg } from './pod-state.js';
+
+export const countPodsActivity = defineActivity({
+  name: 'count_pods',
+  kind: 'probe',
+  module: 'chaoscluster.pod.probes',
+  doc: 'Counts the pods matching the label selector, only those in the given phase when one is given. Returns an integer.',
+  args: {
+    label_selector: labelSelectorString().describe(
+      'Label selector of the pods to count ("" counts every pod of the namespace).',
+    ),
+    phase: phaseArg('Count only the pods in this phase; null: every phase.').nullable().default(null),
+    ns: namespaceArg('Namespace of the pods.'),
+  },
+  rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }],
+  async run(args, ctx): Promise<number> {
+    const { core } = coreApi(ctx.secrets);
+    // The phase is filtered on the server (pods support the status.phase field selector).
+    const pods = await listPods(
+      core,
+      args.ns,
+      args.label_selector,
+      args.phase ? `status.phase=${args.phase}` : undefined,
+    );
+    ctx.log(
+      `${pods.length} pod(s)${args.phase ? ` in phase ${args.phase}` : ''} match '${args.label_selector}' in namespace ${args.ns}`,
+    );
+    return pods.length;
+  },
+});
+
+export const countPods = countPodsActivity.fn;

@@ -1,0 +1,261 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readAuditLog } from '@chaoskit/cluster';
+import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { dump } from 'js-yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The CLI as users run it (built by `./dev test` before the tests).
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const cluster = sharedCluster();
+let dir: string;
+let ns: Awaited<ReturnType<typeof testNamespace>>;
+let identity: string;
+let env: NodeJS.ProcessEnv;
+const began = new Date();
+
+function chaoskit(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cli, ...args], { env, cwd: dir }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const base = () => ({
+  title: 'kill a web pod',
+  description: 'a pod of web is killed',
+  secrets: {
+    k8s: {
+      CLUSTER_HOST: cluster.credentials.server,
+      CLUSTER_API_KEY: { type: 'env', key: 'BAD_EXPERIMENTS_TOKEN' },
+      CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
+    },
+  },
+  method: [
+    {
+      type: 'action',
+      name: 'kill',
+      provider: {
+        type: 'python',
+        module: 'chaoscluster.pod.actions',
+        func: 'terminate_pods',
+        secrets: ['k8s'],
+        arguments: { ns: 'NS', label_selector: 'app=web', grace_period: 0 },
+      },
+    },
+  ],
+});
+
+type Experiment = ReturnType<typeof base> & Record<string, unknown>;
+const edit = (fn: (e: Experiment) => void) => {
+  const e = base() as Experiment;
+  fn(e);
+  return e;
+};
+const args = (e: Experiment) => e.method[0]!.provider.arguments as Record<string, unknown>;
+const probe = (tolerance: unknown) => ({
+  title: 'web is there',
+  probes: [{ type: 'probe', name: 'count', tolerance, provider: { type: 'process', path: 'true' } }],
+});
+
+const cases: Array<[string, string | Experiment, RegExp, string?]> = [
+  ['no title', edit((e) => delete (e as Partial<Experiment>).title), /experiment requires a title/],
+  [
+    'no description',
+    edit((e) => delete (e as Partial<Experiment>).description),
+    /experiment requires a description/,
+  ],
+  ['no method', edit((e) => delete (e as Partial<Experiment>).method), /requires a method/],
+  [
+    'a method that is not a list',
+    edit((e) => ((e as Record<string, unknown>).method = { kill: 1 })),
+    /method must be a list/,
+  ],
+  [
+    'an unknown module',
+    edit((e) => (e.method[0]!.provider.module = 'chaoscluster.nope.actions')),
+    /module 'chaoscluster.nope.actions' is not a chaoskit module/,
+  ],
+  ['an unknown func', edit((e) => (e.method[0]!.provider.func = 'nuke_pods')), /has no function 'nuke_pods'/],
+  [
+    'an unknown argument',
+    edit((e) => (args(e).labelselector = 'app=web')),
+    /argument 'labelselector'.*did you mean 'label_selector'/,
+  ],
+  ['a wrong type', edit((e) => (args(e).qty = 'three')), /argument 'qty': expected an integer/],
+  [
+    'an undefined ${var}',
+    edit((e) => (args(e).ns = '${target_namespace}')),
+    /\$\{target_namespace\}, defined neither in the configuration nor in the secrets/,
+  ],
+  [
+    'a missing environment secret',
+    edit((e) => (e.secrets.k8s.CLUSTER_API_KEY = { type: 'env', key: 'NOT_SET_ANYWHERE' })),
+    /NOT_SET_ANYWHERE/,
+  ],
+  [
+    'a missing environment configuration',
+    edit(
+      (e) => ((e as Record<string, unknown>).configuration = { ns: { type: 'env', key: 'ALSO_NOT_SET' } }),
+    ),
+    /ALSO_NOT_SET/,
+  ],
+  ['malformed YAML', 'title: [unclosed\nmethod: - x', /failed parsing YAML/, 'yaml'],
+  ['malformed JSON', '{"title": "x",', /failed parsing JSON/, 'json'],
+  ['an unsupported extension', 'title: x', /only files with json, yaml or yml extensions/, 'txt'],
+  [
+    'a float tolerance',
+    edit((e) => ((e as Record<string, unknown>)['steady-state-hypothesis'] = probe(0.5))),
+    /tolerance/,
+  ],
+  [
+    'a regex tolerance that does not compile',
+    edit(
+      (e) =>
+        ((e as Record<string, unknown>)['steady-state-hypothesis'] = probe({ type: 'regex', pattern: '([' })),
+    ),
+    /pattern/,
+  ],
+  [
+    'a jsonpath tolerance without path',
+    edit((e) => ((e as Record<string, unknown>)['steady-state-hypothesis'] = probe({ type: 'jsonpath' }))),
+    /path/,
+  ],
+  [
+    'a range of three values',
+    edit(
+      (e) =>
+        ((e as Record<string, unknown>)['steady-state-hypothesis'] = probe({
+          type: 'range',
+          range: [1, 2, 3],
+        })),
+    ),
+    /range/,
+  ],
+  [
+    'a hypothesis probe without tolerance',
+    edit(
+      (e) =>
+        ((e as Record<string, unknown>)['steady-state-hypothesis'] = {
+          title: 't',
+          probes: [{ type: 'probe', name: 'p', provider: { type: 'process', path: 'true' } }],
+        }),
+    ),
+    /must have a tolerance/,
+  ],
+  [
+    'a misspelt activity type',
+    edit((e) => ((e.method[0] as Record<string, unknown>).type = 'actoin')),
+    /type must be 'probe' or 'action'/,
+  ],
+  [
+    'an unknown provider type',
+    edit((e) => ((e.method[0]!.provider as Record<string, unknown>).type = 'ruby')),
+    /unknown provider type "ruby"/,
+  ],
+  ['an unknown secret group', edit((e) => (e.method[0]!.provider.secrets = ['k9s'])), /k9s/],
+  [
+    'a reference to nothing',
+    edit((e) => (e.method as unknown[]).push({ ref: 'ghost' })),
+    /referenced activity 'ghost' could not be found/,
+  ],
+  [
+    'a pause that is not a number',
+    edit((e) => ((e.method[0] as Record<string, unknown>).pauses = { after: 'soon' })),
+    /pauses.after must be a number/,
+  ],
+  [
+    'tags that are not strings',
+    edit((e) => ((e as Record<string, unknown>).tags = ['ok', 3])),
+    /tags must be a list of non-empty strings/,
+  ],
+  [
+    'an action declared as a probe',
+    edit((e) => ((e.method[0] as Record<string, unknown>).type = 'probe')),
+    /terminate_pods is a action, but the activity says probe/,
+  ],
+  [
+    'a bad label selector',
+    edit((e) => (args(e).label_selector = 'app in (web')),
+    /argument 'label_selector'/,
+  ],
+];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'chaoskit-bad-'));
+  ns = await testNamespace(cluster.kc, 'bad-experiments');
+  const core = cluster.kc.makeApiClient(CoreV1Api);
+  await core.createNamespacedServiceAccount({
+    namespace: ns.name,
+    body: { metadata: { name: 'experimenter' } },
+  });
+  await cluster.kc.makeApiClient(RbacAuthorizationV1Api).createNamespacedRoleBinding({
+    namespace: ns.name,
+    body: {
+      metadata: { name: 'experimenter' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+      subjects: [{ kind: 'ServiceAccount', name: 'experimenter', namespace: ns.name }],
+    },
+  });
+  const token = await core.createNamespacedServiceAccountToken({
+    name: 'experimenter',
+    namespace: ns.name,
+    body: { spec: { audiences: [] } },
+  });
+  identity = `system:serviceaccount:${ns.name}:experimenter`;
+  env = {
+    ...process.env,
+    BAD_EXPERIMENTS_TOKEN: token.status!.token!,
+    KUBECONFIG: '/nonexistent',
+    CLUSTERCONFIG: '',
+  };
+  delete env.CLUSTERCONFIG;
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await ns.remove();
+});
+
+const withNamespace = (e: string | Experiment) =>
+  typeof e === 'string' ? e : JSON.parse(JSON.stringify(e).replaceAll('"NS"', JSON.stringify(ns.name)));
+
+describe(`${cases.length} bad experiment files`, () => {
+  it.each(cases)(
+    '%s: validate and run both refuse it, naming the problem',
+    async (what, experiment, expected, ext = 'yaml') => {
+      const file = join(dir, `${what.replace(/\W+/g, '-')}.${ext}`);
+      const content = withNamespace(experiment);
+      await writeFile(
+        file,
+        typeof content === 'string' ? content : ext === 'json' ? JSON.stringify(content) : dump(content),
+      );
+      const validate = await chaoskit(['validate', file]);
+      expect(validate.code, validate.stderr).toBe(1);
+      expect(validate.stderr).toMatch(expected);
+      const journal = join(dir, `${what.replace(/\W+/g, '-')}.journal.json`);
+      const run = await chaoskit(['run', file, '--journal-path', journal]);
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).toMatch(expected);
+      expect(existsSync(journal)).toBe(false);
+    },
+  );
+
+  it("left no request of the experiments' identity in the audit log, where a valid experiment leaves some", async () => {
+    expect(await readAuditLog(cluster.auditLogPath, { user: identity, since: began })).toEqual([]);
+    const file = join(dir, 'valid.yaml');
+    await writeFile(file, dump(withNamespace(base())));
+    const validate = await chaoskit(['validate', file]);
+    expect(validate.stdout).toContain('experiment syntax and semantic look valid');
+    expect(await readAuditLog(cluster.auditLogPath, { user: identity, since: began })).toEqual([]);
+    const run = await chaoskit(['run', file, '--journal-path', join(dir, 'valid.journal.json')]);
+    expect(run.code, run.stderr).toBe(0);
+    const events = await readAuditLog(cluster.auditLogPath, { user: identity, since: began });
+    expect(events.map((e) => `${e.verb} ${e.objectRef?.resource}`)).toContain('list pods');
+  });
+});

@@ -1,0 +1,216 @@
+#!/usr/bin/env node
+import { writeFile } from 'node:fs/promises';
+import { type AnyActivity, isChaosError, redact, redactValue, registry } from '@chaoskit/core';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { loadExperiment, prepareExperiment } from './experiment.js';
+import { ACTIVITY_PACKAGES, loadPackage, resolveActivity } from './resolve-activity.js';
+import { type HypothesisStrategy, type Reporter, type RollbackStrategy, runExperiment } from './run.js';
+import { loadVarFiles, parseVar } from './vars.js';
+import { RUNNER_VERSION } from './version.js';
+
+const stamp = () => new Date().toISOString().slice(11, 19);
+const terminalReporter: Reporter = {
+  info: (line) => process.stderr.write(`[${stamp()} INFO] ${redact(line)}\n`),
+  warn: (line) => process.stderr.write(`[${stamp()} WARN] ${redact(line)}\n`),
+};
+const jsonReporter: Reporter = {
+  info: (line) =>
+    process.stderr.write(
+      `${JSON.stringify({ time: new Date().toISOString(), level: 'info', message: redact(line) })}\n`,
+    ),
+  warn: (line) =>
+    process.stderr.write(
+      `${JSON.stringify({ time: new Date().toISOString(), level: 'warn', message: redact(line) })}\n`,
+    ),
+};
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+async function gatherVars(opts: { var: string[]; varFile: string[] }) {
+  const vars = await loadVarFiles(opts.varFile, process.env);
+  for (const text of opts.var) {
+    try {
+      const [key, value] = parseVar(text);
+      vars.configuration = { ...vars.configuration, [key]: value };
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
+    }
+  }
+  return vars;
+}
+
+function fail(err: unknown): number {
+  const message = isChaosError(err) ? err.message : ((err as Error).message ?? String(err));
+  process.stderr.write(`chaoskit: ${redact(message)}\n`);
+  return 1;
+}
+
+const program = new Command()
+  .name('chaoskit')
+  .description('Run Chaos Toolkit-format chaos experiments with chaoskit activities.')
+  .version(RUNNER_VERSION)
+  .showHelpAfterError()
+  .exitOverride();
+
+let exitCode = 0;
+
+program
+  .command('run')
+  .description('run an experiment file (.json, .yaml, .yml) and write its journal')
+  .argument('<experiment>', 'the experiment file')
+  .option('--journal-path <path>', 'where to write the journal', './journal.json')
+  .addOption(
+    new Option('--rollback-strategy <strategy>', 'when to play rollbacks')
+      .choices(['default', 'always', 'never', 'deviated'])
+      .default('default'),
+  )
+  .addOption(
+    new Option('--hypothesis-strategy <strategy>', 'when to check the steady-state hypothesis')
+      .choices(['default', 'before-method-only', 'after-method-only', 'during-method-only', 'continuously'])
+      .default('default'),
+  )
+  .option(
+    '--hypothesis-frequency <seconds>',
+    'seconds between hypothesis checks during the method',
+    Number.parseFloat,
+    1,
+  )
+  .option('--var <key[:type]=value>', 'set a configuration value (repeatable)', collect, [])
+  .option(
+    '--var-file <path>',
+    'configuration/secrets from a JSON/YAML file, or a .env file (repeatable)',
+    collect,
+    [],
+  )
+  .option('--json', 'log JSON lines on stderr and print the journal on stdout')
+  .action(async (file: string, opts) => {
+    try {
+      const vars = await gatherVars(opts);
+      const prepared = await prepareExperiment(await loadExperiment(file), vars);
+      const controller = new AbortController();
+      const onSignal = () => controller.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      const journal = await runExperiment(prepared, {
+        rollbackStrategy: opts.rollbackStrategy as RollbackStrategy,
+        hypothesisStrategy: opts.hypothesisStrategy as HypothesisStrategy,
+        hypothesisFrequency: opts.hypothesisFrequency,
+        reporter: opts.json ? jsonReporter : terminalReporter,
+        signal: controller.signal,
+      });
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      const text = `${JSON.stringify(redactValue(journal), null, 2)}\n`;
+      await writeFile(opts.journalPath, text);
+      if (opts.json) process.stdout.write(text);
+      else process.stderr.write(`journal written to ${opts.journalPath}\n`);
+      exitCode = journal.status === 'completed' && !journal.deviated ? 0 : 1;
+    } catch (err) {
+      exitCode = fail(err);
+    }
+  });
+
+program
+  .command('validate')
+  .description("check an experiment and every activity's arguments, without touching the cluster")
+  .argument('<experiment>', 'the experiment file')
+  .option('--var <key[:type]=value>', 'set a configuration value (repeatable)', collect, [])
+  .option(
+    '--var-file <path>',
+    'configuration/secrets from a JSON/YAML file, or a .env file (repeatable)',
+    collect,
+    [],
+  )
+  .action(async (file: string, opts) => {
+    try {
+      await prepareExperiment(await loadExperiment(file), await gatherVars(opts));
+      process.stdout.write('experiment syntax and semantic look valid\n');
+    } catch (err) {
+      exitCode = fail(err);
+    }
+  });
+
+program
+  .command('discover')
+  .description('list every installed activity with its arguments, types, defaults and docs')
+  .option('--json', "print JSON (with each activity's JSON Schema)")
+  .action(async (opts: { json?: boolean }) => {
+    const missing: string[] = [];
+    for (const pkg of ACTIVITY_PACKAGES) await loadPackage(pkg).catch(() => missing.push(pkg));
+    const activities = registry.list();
+    if (opts.json) {
+      process.stdout.write(
+        `${JSON.stringify(
+          {
+            chaoskit: RUNNER_VERSION,
+            activities: activities.map((a) => describe(a)),
+            not_installed: missing,
+          },
+          null,
+          2,
+        )}\n`,
+      );
+      return;
+    }
+    for (const a of activities) {
+      process.stdout.write(
+        `${a.qualifiedName} (${a.kind})${a.deprecated ? ' [deprecated]' : ''}\n  ${a.doc}\n`,
+      );
+      for (const arg of a.arguments) {
+        const dflt = 'default' in arg ? ` = ${JSON.stringify(arg.default)}` : ' (required)';
+        process.stdout.write(`    ${arg.name}: ${arg.accepted}${dflt}\n`);
+      }
+    }
+    if (missing.length) process.stdout.write(`\nnot installed: ${missing.join(', ')}\n`);
+  });
+
+program
+  .command('call')
+  .description('run one activity and print its result as JSON (for process providers and scripts)')
+  .argument('<module>', 'e.g. chaoscluster.pod.actions')
+  .argument('<func>', 'e.g. terminate_pods')
+  .option('--arguments <json>', 'the arguments, as a JSON object', '{}')
+  .option('--secrets <json>', 'the secrets, as a flat JSON object (CLUSTER_CONTEXT, …)', '{}')
+  .action(async (module: string, func: string, opts: { arguments: string; secrets: string }) => {
+    try {
+      const activity = await resolveActivity(module, func).catch((err: Error) => {
+        throw new Error(`module '${module}' ${err.message}`);
+      });
+      const args = parseJson(opts.arguments, '--arguments');
+      const secrets = parseJson(opts.secrets, '--secrets');
+      const result = await activity.call(args, { secrets, log: (line) => terminalReporter.info(line) });
+      process.stdout.write(`${JSON.stringify(redactValue(result ?? null))}\n`);
+    } catch (err) {
+      exitCode = fail(err);
+    }
+  });
+
+function parseJson(text: string, option: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {}
+  throw new Error(`${option} takes a JSON object, got ${text}`);
+}
+
+function describe(a: AnyActivity) {
+  return {
+    module: a.module,
+    name: a.name,
+    type: a.kind,
+    doc: a.doc,
+    deprecated: a.deprecated,
+    arguments: a.arguments,
+    schema: a.jsonSchema(),
+  };
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  const code = (err as { exitCode?: number }).exitCode;
+  exitCode = code === undefined ? fail(err) : code === 0 ? 0 : 2;
+}
+process.exitCode = exitCode;

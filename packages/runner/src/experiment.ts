@@ -1,0 +1,302 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import {
+  type AnyActivity,
+  findUndefinedReferences,
+  type ResolvedSecrets,
+  resolveConfiguration,
+  resolveSecrets,
+  secretsFor,
+  substitute,
+} from '@chaoskit/core';
+import { load as loadYaml } from 'js-yaml';
+import { InvalidExperiment } from './errors.js';
+import { validateHttpProvider } from './http-provider.js';
+import { validateProcessProvider } from './process-provider.js';
+import { resolveActivity } from './resolve-activity.js';
+import { validateTolerance } from './tolerance.js';
+
+export type Json = Record<string, unknown>;
+
+export interface Activity extends Json {
+  type?: 'probe' | 'action';
+  name?: string;
+  ref?: string;
+  provider?: Json & {
+    type?: string;
+    module?: string;
+    func?: string;
+    arguments?: unknown;
+    secrets?: string[];
+  };
+  pauses?: { before?: unknown; after?: unknown };
+  tolerance?: unknown;
+  background?: boolean;
+}
+
+export interface Experiment extends Json {
+  title: string;
+  description: string;
+  tags?: string[];
+  configuration?: Json;
+  secrets?: Json;
+  'steady-state-hypothesis'?: { title?: string; probes?: Activity[] };
+  method: Activity[];
+  rollbacks?: Activity[];
+}
+
+/** Reads a .json, .yaml or .yml experiment file. */
+export async function loadExperiment(path: string): Promise<Json> {
+  const ext = extname(path).toLowerCase();
+  if (!['.json', '.yaml', '.yml'].includes(ext)) {
+    throw new InvalidExperiment(`${path}: only files with json, yaml or yml extensions are supported`);
+  }
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new InvalidExperiment(
+      `${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = ext === '.json' ? JSON.parse(text) : loadYaml(text);
+  } catch (err) {
+    throw new InvalidExperiment(
+      `${path}: failed parsing ${ext === '.json' ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`,
+    );
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new InvalidExperiment(`${path}: an experiment is a mapping (title, description, method, …)`);
+  }
+  return parsed as Json;
+}
+
+export interface Vars {
+  /** `--var` and the `configuration` of `--var-file`s. */
+  configuration?: Json;
+  /** The `secrets` of `--var-file`s: whole groups that replace the experiment's. */
+  secrets?: Record<string, Json>;
+}
+
+export interface Prepared {
+  experiment: Experiment;
+  configuration: Json;
+  secrets: ResolvedSecrets;
+  /** The chaoskit activity behind every python-provider activity, by its object. */
+  activities: Map<Activity, AnyActivity>;
+}
+
+const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Checks the experiment, resolves its configuration and secrets (from the environment), and
+ * validates every activity's arguments with the activity's own schema — without a single
+ * request to the cluster. Every problem is collected; InvalidExperiment lists them all.
+ */
+export async function prepareExperiment(
+  raw: Json,
+  vars: Vars = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Prepared> {
+  const problems: string[] = [];
+  if (!isObject(raw) || Object.keys(raw).length === 0)
+    throw new InvalidExperiment('an empty experiment is not an experiment');
+  const experiment = raw as Experiment;
+  if (typeof experiment.title !== 'string' || !experiment.title.trim())
+    problems.push('experiment requires a title');
+  if (typeof experiment.description !== 'string' || !experiment.description.trim()) {
+    problems.push('experiment requires a description');
+  }
+  if (
+    experiment.tags !== undefined &&
+    (!Array.isArray(experiment.tags) || experiment.tags.some((t) => typeof t !== 'string' || !t))
+  ) {
+    problems.push('experiment tags must be a list of non-empty strings');
+  }
+
+  let configuration: Json = {};
+  try {
+    if (experiment.configuration !== undefined && !isObject(experiment.configuration))
+      throw new Error('configuration must be a mapping');
+    configuration = resolveConfiguration(
+      experiment.configuration ?? {},
+      vars.configuration ?? {},
+      env,
+    ) as Json;
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
+  let secrets: ResolvedSecrets = {};
+  try {
+    if (experiment.secrets !== undefined && !isObject(experiment.secrets))
+      throw new Error('secrets must be a mapping of groups');
+    secrets = resolveSecrets(experiment.secrets ?? {}, env, vars.secrets ?? {});
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
+
+  const activities = new Map<Activity, AnyActivity>();
+  const hypothesis = experiment['steady-state-hypothesis'];
+  const named = new Map<string, Activity>();
+  if (Array.isArray(experiment.method))
+    for (const a of experiment.method) if (isObject(a) && typeof a.name === 'string') named.set(a.name, a);
+  if (isObject(hypothesis) && Array.isArray(hypothesis.probes)) {
+    for (const p of hypothesis.probes) if (isObject(p) && typeof p.name === 'string') named.set(p.name, p);
+  }
+
+  const check = async (activity: unknown, where: string) => {
+    for (const problem of await checkActivity(activity, where, { configuration, secrets, named, activities }))
+      problems.push(problem);
+  };
+
+  if (hypothesis !== undefined) {
+    if (!isObject(hypothesis))
+      problems.push('steady-state-hypothesis must be a mapping with a title and probes');
+    else {
+      if (typeof hypothesis.title !== 'string' || !hypothesis.title)
+        problems.push('hypothesis requires a title');
+      if (hypothesis.probes !== undefined && !Array.isArray(hypothesis.probes))
+        problems.push('hypothesis probes must be a list');
+      for (const [i, probe] of (Array.isArray(hypothesis.probes) ? hypothesis.probes : []).entries()) {
+        const where = `steady-state probe ${label(probe, i)}`;
+        await check(probe, where);
+        if (!isObject(probe) || !('tolerance' in probe))
+          problems.push(`${where}: a hypothesis probe must have a tolerance`);
+        else {
+          const problem = validateTolerance(substitute(probe.tolerance, configuration, secrets), where, {
+            validateProbe: (p: unknown) => (undefined === p ? 'missing probe' : undefined),
+          });
+          if (problem) problems.push(problem);
+        }
+      }
+    }
+  }
+  if (!('method' in experiment) || experiment.method === null) {
+    problems.push(
+      'an experiment requires a method, which can be empty for only checking the steady-state hypothesis',
+    );
+  } else if (!Array.isArray(experiment.method)) problems.push('method must be a list of activities');
+  else for (const [i, a] of experiment.method.entries()) await check(a, `method activity ${label(a, i)}`);
+  if (experiment.rollbacks !== undefined) {
+    if (!Array.isArray(experiment.rollbacks)) problems.push('rollbacks must be a list of activities');
+    else for (const [i, a] of experiment.rollbacks.entries()) await check(a, `rollback ${label(a, i)}`);
+  }
+  if (problems.length > 0) throw new InvalidExperiment(problems);
+  return { experiment, configuration, secrets, activities };
+}
+
+function label(activity: unknown, index: number): string {
+  const name = isObject(activity) && typeof activity.name === 'string' ? activity.name : undefined;
+  return name ? `'${name}'` : `#${index + 1}`;
+}
+
+interface CheckContext {
+  configuration: Json;
+  secrets: ResolvedSecrets;
+  named: Map<string, Activity>;
+  activities: Map<Activity, AnyActivity>;
+}
+
+async function checkActivity(raw: unknown, where: string, ctx: CheckContext): Promise<string[]> {
+  if (!isObject(raw)) return [`${where}: an activity is a mapping`];
+  const activity = raw as Activity;
+  if ('ref' in activity) {
+    if (typeof activity.ref !== 'string' || !activity.ref)
+      return [`${where}: a reference must be a non-empty string`];
+    return ctx.named.has(activity.ref)
+      ? []
+      : [`${where}: referenced activity '${activity.ref}' could not be found in the experiment`];
+  }
+  const problems: string[] = [];
+  if (activity.type !== 'probe' && activity.type !== 'action') {
+    problems.push(`${where}: type must be 'probe' or 'action' (got ${JSON.stringify(activity.type)})`);
+  }
+  if (typeof activity.name !== 'string' || !activity.name)
+    problems.push(`${where}: an activity must have a name`);
+  for (const when of ['before', 'after'] as const) {
+    const pause = activity.pauses?.[when];
+    if (pause === undefined) continue;
+    const resolved = substitute(pause, ctx.configuration, ctx.secrets);
+    if (typeof resolved !== 'number' || resolved < 0) {
+      problems.push(
+        `${where}: pauses.${when} must be a number of seconds or a \${name} that resolves to one`,
+      );
+    }
+  }
+  if ('background' in activity && typeof activity.background !== 'boolean')
+    problems.push(`${where}: background must be a boolean`);
+  const provider = activity.provider;
+  if (!isObject(provider)) return [...problems, `${where}: an activity requires a provider`];
+  switch (provider.type) {
+    case 'python':
+      problems.push(...(await checkPython(activity, provider, where, ctx)));
+      break;
+    case 'process': {
+      const problem = validateProcessProvider(provider as never);
+      if (problem) problems.push(`${where}: ${problem}`);
+      break;
+    }
+    case 'http': {
+      const problem = validateHttpProvider(provider as never);
+      if (problem) problems.push(`${where}: ${problem}`);
+      break;
+    }
+    default:
+      problems.push(
+        `${where}: unknown provider type ${JSON.stringify(provider.type)} (python, process or http)`,
+      );
+  }
+  return problems;
+}
+
+async function checkPython(
+  activity: Activity,
+  provider: NonNullable<Activity['provider']>,
+  where: string,
+  ctx: CheckContext,
+) {
+  const problems: string[] = [];
+  if (typeof provider.module !== 'string' || !provider.module)
+    problems.push(`${where}: a python provider needs a module`);
+  if (typeof provider.func !== 'string' || !provider.func)
+    problems.push(`${where}: a python provider needs a func`);
+  if (problems.length) return problems;
+  let target: AnyActivity;
+  try {
+    target = await resolveActivity(provider.module!, provider.func!);
+  } catch (err) {
+    return [`${where}: module '${provider.module}' ${(err as Error).message}`];
+  }
+  ctx.activities.set(activity, target);
+  if (activity.type && activity.type !== target.kind) {
+    problems.push(
+      `${where}: ${target.qualifiedName} is a ${target.kind}, but the activity says ${activity.type}`,
+    );
+  }
+  if (provider.secrets !== undefined) {
+    if (!Array.isArray(provider.secrets) || provider.secrets.some((s) => typeof s !== 'string')) {
+      return [...problems, `${where}: provider.secrets must be a list of secret group names`];
+    }
+    try {
+      secretsFor(ctx.secrets, provider.secrets); // unknown groups are refused here
+    } catch (err) {
+      problems.push(`${where}: ${(err as Error).message}`);
+    }
+  }
+  const args = provider.arguments ?? {};
+  const undefinedRefs = findUndefinedReferences(args, ctx.configuration, ctx.secrets);
+  if (undefinedRefs.length) {
+    return [
+      ...problems,
+      `${where}: arguments refer to ${undefinedRefs.map((r) => `\${${r}}`).join(', ')}, defined neither in the configuration nor in the secrets`,
+    ];
+  }
+  try {
+    target.validate(substitute(args, ctx.configuration, ctx.secrets));
+  } catch (err) {
+    problems.push(`${where}: ${(err as Error).message}`);
+  }
+  return problems;
+}

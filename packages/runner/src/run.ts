@@ -1,0 +1,317 @@
+import { hostname, platform, release } from 'node:os';
+import { isChaosError, redact, redactValue, secretsFor, substitute } from '@chaoskit/core';
+import type { Activity, Json, Prepared } from './experiment.js';
+import { runHttp } from './http-provider.js';
+import { runProcess } from './process-provider.js';
+import { withinTolerance } from './tolerance.js';
+import { RUNNER_VERSION } from './version.js';
+
+export type RollbackStrategy = 'default' | 'always' | 'never' | 'deviated';
+export type HypothesisStrategy =
+  | 'default'
+  | 'before-method-only'
+  | 'after-method-only'
+  | 'during-method-only'
+  | 'continuously';
+export type Status = 'completed' | 'failed' | 'aborted' | 'interrupted';
+
+export interface ActivityRun {
+  activity: Activity;
+  output: unknown;
+  start: string;
+  status: 'succeeded' | 'failed';
+  exception?: string[];
+  end: string;
+  duration: number;
+  /** What the activity logged while it ran: the targets it touched, a random seed, waits. */
+  logs?: string[];
+  tolerance_met?: boolean;
+}
+
+export interface HypothesisState {
+  steady_state_met: boolean | null;
+  probes: ActivityRun[];
+}
+
+export interface Journal {
+  'chaoslib-version': string;
+  platform: string;
+  node: string;
+  experiment: Json;
+  start: string;
+  status: Status | null;
+  deviated: boolean;
+  steady_states: { before: HypothesisState | null; after: HypothesisState | null; during: HypothesisState[] };
+  run: ActivityRun[];
+  rollbacks: ActivityRun[];
+  end?: string;
+  duration?: number;
+}
+
+export interface Reporter {
+  /** A line for people: what is happening now. */
+  info(line: string): void;
+  warn(line: string): void;
+}
+
+export interface RunOptions {
+  rollbackStrategy?: RollbackStrategy;
+  hypothesisStrategy?: HypothesisStrategy;
+  /** Seconds between hypothesis runs during the method (continuously, during-method-only). */
+  hypothesisFrequency?: number;
+  reporter?: Reporter;
+  signal?: AbortSignal;
+}
+
+class Interrupted extends Error {}
+
+const iso = () => new Date().toISOString();
+
+export async function runExperiment(prepared: Prepared, options: RunOptions = {}): Promise<Journal> {
+  const { experiment, configuration, secrets } = prepared;
+  const reporter = options.reporter ?? { info: () => {}, warn: () => {} };
+  const strategy = options.hypothesisStrategy ?? 'default';
+  const rollbackStrategy = options.rollbackStrategy ?? 'default';
+  const started = performance.now();
+  const title = String(substitute(experiment.title, configuration, secrets));
+  const journal: Journal = {
+    'chaoslib-version': `chaoskit ${RUNNER_VERSION}`,
+    platform: `${platform()} ${release()}`,
+    node: hostname(),
+    experiment: { ...experiment, title },
+    start: iso(),
+    status: null,
+    deviated: false,
+    steady_states: { before: null, after: null, during: [] },
+    run: [],
+    rollbacks: [],
+  };
+  reporter.info(`Running experiment: ${title}`);
+  const hypothesis = experiment['steady-state-hypothesis'];
+  const withHypothesis = !!hypothesis?.probes?.length;
+  if (!withHypothesis) reporter.info("No steady state hypothesis defined. That's ok, just exploring.");
+  const checkInterrupt = () => {
+    if (options.signal?.aborted) throw new Interrupted('interrupted');
+  };
+
+  const execute = async (activity: Activity, into?: ActivityRun[]): Promise<ActivityRun> => {
+    const resolved = activity.ref ? findByRef(prepared, activity.ref) : activity;
+    await pause(resolved.pauses?.before, 'before', prepared, reporter, options.signal);
+    checkInterrupt();
+    reporter.info(`${resolved.type === 'probe' ? 'Probe' : 'Action'}: ${resolved.name}`);
+    const logs: string[] = [];
+    const record: Partial<ActivityRun> = { activity: resolved, output: null, start: iso() };
+    into?.push(record as ActivityRun);
+    const t0 = performance.now();
+    try {
+      record.output = redactValue(
+        await callProvider(
+          resolved,
+          prepared,
+          (line) => {
+            logs.push(redact(line));
+            reporter.info(`  ${redact(line)}`);
+          },
+          options.signal,
+        ),
+      );
+      record.status = 'succeeded';
+      reporter.info(`  => succeeded`);
+    } catch (err) {
+      record.status = 'failed';
+      const kind = isChaosError(err) ? err.code : (err as Error).name || 'Error';
+      const message = redact((err as Error).message ?? String(err));
+      record.exception = [`${kind}: ${message}`];
+      reporter.warn(`  => failed: ${kind}: ${message}`);
+    }
+    record.end = iso();
+    record.duration = (performance.now() - t0) / 1000;
+    if (logs.length) record.logs = logs;
+    await pause(resolved.pauses?.after, 'after', prepared, reporter, options.signal);
+    return record as ActivityRun;
+  };
+
+  const runHypothesis = async (): Promise<HypothesisState> => {
+    reporter.info(`Steady state hypothesis: ${hypothesis!.title}`);
+    const state: HypothesisState = { steady_state_met: null, probes: [] };
+    for (const probe of hypothesis!.probes!) {
+      checkInterrupt();
+      const run = await execute(probe, state.probes);
+      if (run.status === 'failed') {
+        run.tolerance_met = false;
+        state.steady_state_met = false;
+        reporter.warn('Probe terminated unexpectedly, so its tolerance could not be validated');
+        return state;
+      }
+      // withinTolerance substitutes ${name} in the tolerance itself.
+      run.tolerance_met = await withinTolerance(probe.tolerance, run.output, {
+        configuration,
+        secrets,
+        runProbe: async (toleranceProbe: Activity, value: unknown) => {
+          try {
+            const withValue = injectValue(toleranceProbe, value);
+            return Boolean(await callProvider(withValue, prepared, () => {}, options.signal));
+          } catch {
+            return false;
+          }
+        },
+      });
+      if (!run.tolerance_met) {
+        state.steady_state_met = false;
+        reporter.warn(
+          `Steady state probe '${probe.name}' is not in the given tolerance so failing this experiment`,
+        );
+        return state;
+      }
+    }
+    state.steady_state_met = true;
+    reporter.info('Steady state hypothesis is met!');
+    return state;
+  };
+  const anyProbeFailed = (state: HypothesisState | null) =>
+    !!state?.probes.some((p) => p.status === 'failed');
+
+  try {
+    let gatePassed = true;
+    if (withHypothesis && ['default', 'before-method-only', 'continuously'].includes(strategy)) {
+      journal.steady_states.before = await runHypothesis();
+      if (!journal.steady_states.before.steady_state_met) {
+        gatePassed = false;
+        journal.status = anyProbeFailed(journal.steady_states.before) ? 'failed' : 'completed';
+      }
+    }
+    if (gatePassed) {
+      reporter.info("Playing your experiment's method now...");
+      const during = withHypothesis && ['during-method-only', 'continuously'].includes(strategy);
+      let methodDone = false;
+      const loop = during
+        ? (async () => {
+            while (!methodDone) {
+              journal.steady_states.during.push(await runHypothesis());
+              await sleep((options.hypothesisFrequency ?? 1) * 1000, options.signal).catch(() => undefined);
+            }
+          })()
+        : undefined;
+      try {
+        for (const activity of experiment.method) {
+          checkInterrupt();
+          await execute(activity, journal.run);
+        }
+      } finally {
+        methodDone = true;
+        await loop;
+      }
+      if (withHypothesis && ['default', 'after-method-only', 'continuously'].includes(strategy)) {
+        journal.steady_states.after = await runHypothesis();
+        if (!journal.steady_states.after.steady_state_met) {
+          journal.deviated = true;
+          journal.status = anyProbeFailed(journal.steady_states.after) ? 'failed' : 'completed';
+          reporter.warn('The steady-state has deviated, a weakness may have been discovered');
+        }
+      }
+    }
+  } catch (err) {
+    if (err instanceof Interrupted) journal.status = 'interrupted';
+    else {
+      journal.status = 'aborted';
+      reporter.warn(
+        `Experiment ran into an unexpected fatal error, aborting now: ${redact((err as Error).message)}`,
+      );
+    }
+  }
+  journal.status ??= 'completed';
+
+  const playRollbacks =
+    rollbackStrategy === 'always' ||
+    (rollbackStrategy === 'default' && journal.status !== 'failed' && journal.status !== 'interrupted') ||
+    (rollbackStrategy === 'deviated' && journal.deviated);
+  const rollbacks = experiment.rollbacks ?? [];
+  if (!playRollbacks) {
+    if (rollbacks.length)
+      reporter.info(`Rollbacks not played (strategy ${rollbackStrategy}, status ${journal.status})`);
+  } else if (rollbacks.length === 0) reporter.info("No declared rollbacks, let's move on.");
+  else {
+    for (const rollback of rollbacks) {
+      reporter.info(`Rollback: ${rollback.name ?? rollback.ref}`);
+      await execute(rollback, journal.rollbacks);
+    }
+  }
+  journal.end = iso();
+  journal.duration = (performance.now() - started) / 1000;
+  reporter.info(`Experiment ended with status: ${journal.deviated ? 'deviated' : journal.status}`);
+  return journal;
+}
+
+function findByRef(prepared: Prepared, ref: string): Activity {
+  const hypothesis = prepared.experiment['steady-state-hypothesis']?.probes ?? [];
+  const found = [...prepared.experiment.method, ...hypothesis].filter((a) => a.name === ref).at(-1);
+  if (!found) throw new Error(`could not find referenced activity '${ref}'`);
+  return found;
+}
+
+function injectValue(probe: Activity, value: unknown): Activity {
+  const args = probe.provider?.arguments;
+  if (
+    probe.provider?.type === 'python' ||
+    (args !== undefined && (typeof args !== 'object' || Array.isArray(args)))
+  )
+    return probe;
+  return { ...probe, provider: { ...probe.provider!, arguments: { ...(args as Json), value } } };
+}
+
+async function callProvider(
+  activity: Activity,
+  prepared: Prepared,
+  log: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  const { configuration, secrets } = prepared;
+  const provider = activity.provider!;
+  switch (provider.type) {
+    case 'python': {
+      const target = prepared.activities.get(activity);
+      if (!target) throw new Error(`activity '${activity.name}' was not prepared`);
+      const args = substitute(provider.arguments ?? {}, configuration, secrets);
+      return target.call(args, {
+        secrets: provider.secrets ? secretsFor(secrets, provider.secrets) : {},
+        configuration,
+        log,
+        ...(signal ? { signal } : {}),
+      });
+    }
+    case 'process':
+      return runProcess(provider as never, { configuration, secrets, ...(signal ? { signal } : {}) });
+    case 'http':
+      return runHttp(provider as never, { configuration, secrets, ...(signal ? { signal } : {}) });
+    default:
+      throw new Error(`unknown provider type ${String(provider.type)}`);
+  }
+}
+
+async function pause(
+  value: unknown,
+  when: string,
+  prepared: Prepared,
+  reporter: Reporter,
+  signal?: AbortSignal,
+) {
+  if (value === undefined) return;
+  const seconds = Number(substitute(value, prepared.configuration, prepared.secrets));
+  if (!(seconds > 0)) return;
+  reporter.info(`Pausing ${when === 'before' ? 'before' : 'after'} activity for ${seconds}s...`);
+  await sleep(seconds * 1000, signal).catch(() => undefined);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new Interrupted('interrupted'));
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,369 @@
+// Steady-state tolerances: validation (reference, Part 2 §2.9.1) and evaluation (§2.9.2).
+//
+// Deliberate semantics for JSON users (they differ from chaostoolkit-lib, whose Python
+// equality leaks into the contract, §2.19):
+//
+// - Equality is strict: `true` does NOT equal `1`, `false` does not equal `0`, `"1"` does not
+//   equal `1`. Numbers compare numerically (`1` and `1.0` are the same JSON number anyway).
+//   Lists and mappings compare structurally (same items in the same order / same keys).
+// - bool tolerance: `value === tolerance` (no `status` unwrapping).
+// - integer tolerance: a mapping value with a `status` key compares its status (process and
+//   http outputs), anything else compares the value itself. A non-integer number tolerance
+//   (rejected by validation, reachable through substitution) is never met, as upstream.
+// - string tolerance: substituted first (`"${expected}"` may become 3, a list, a mapping…) and
+//   dispatched by its new type; still a string → `value === tolerance`.
+// - list tolerance: a mapping value with `status` → status is one of the items; otherwise
+//   exactly two numbers and a number value → inclusive range `lo <= value <= hi`; otherwise
+//   membership. Upstream treats *any* two-item list as a range (`["a", "b"]` vs `"ab"` → true,
+//   `[1, 5]` vs `"x"` → TypeError); here only two numbers against a number do.
+// - regex `{type: regex, pattern, target?}`: JavaScript RegExp syntax, unanchored search; the
+//   pattern is substituted; a non-string value is searched as its JSON text.
+// - jsonpath `{type: jsonpath, path, target?, count?, expect?}`: jsonpath-plus with standard
+//   (Goessner) semantics — a filter `[?(...)]` selects the *children* of the current node and
+//   compares with `==`. Upstream's jsonpath2 applies a filter to the current node itself and
+//   compares with `=` (`$.foo.*[?(@.baz=2)]` is written `$.foo[?(@.baz==2)]` here; the
+//   upstream examples and their standard rewrites are in tolerance.test.ts). A lone `=` in a
+//   filter is refused by validation. Filter expressions that fail on a node (`@.a.b` where `a`
+//   is missing) just do not match it.
+// - range `{type: range, range: [lo, hi], target?}`: numbers and numeric strings (`"580.5"`);
+//   booleans, null, mappings and non-numeric strings are never in range (upstream: `true` is 1,
+//   null/mappings raise).
+// - `target` (regex, jsonpath, range) picks `value[target]` from a mapping value, falling back
+//   to the value itself when the key is absent (as upstream); a non-mapping value with a
+//   `target` is not met (upstream raises).
+// - probe `{type: probe, …}`: `ctx.runProbe(probe, value)`; no runProbe, a throw or a falsy
+//   result → not met.
+// - Whatever would raise in Python (type errors, bad patterns after substitution…) is "not
+//   met" here: `withinTolerance` never throws.
+
+import { substitute } from '@chaoskit/core';
+import { JSONPath } from 'jsonpath-plus';
+
+type Json = Record<string, unknown>;
+type Configuration = Record<string, unknown> | null | undefined;
+type Secrets = Record<string, Record<string, unknown>> | null | undefined;
+
+export interface ValidateToleranceOptions {
+  /** Validates a `{type: probe}` tolerance as an activity (provider, arguments…). */
+  validateProbe?(activity: Record<string, unknown>): string | undefined;
+}
+
+export interface ToleranceContext {
+  configuration?: Configuration;
+  secrets?: Secrets;
+  /**
+   * Runs a `{type: probe}` tolerance's provider with `value` (the probe output under test)
+   * as its `value` argument; true when the tolerance is met.
+   */
+  runProbe?(probe: Record<string, unknown>, value: unknown): Promise<boolean>;
+}
+
+const isMapping = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const render = (value: unknown): string => {
+  if (typeof value === 'string') return `'${value}'`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+};
+
+const ALLOWED_TYPES =
+  'must either be an integer, a string, a boolean or a pair of values for boundaries. It can also be ' +
+  'a dictionary which is a probe activity definition that takes an argument called `value` with the ' +
+  'value of the probe itself to be validated';
+
+/**
+ * The first problem with a tolerance, or undefined when it is valid. Every message starts with
+ * `where` (e.g. "steady-state probe 'app-ok'").
+ */
+export function validateTolerance(
+  tolerance: unknown,
+  where: string,
+  options: ValidateToleranceOptions = {},
+): string | undefined {
+  if (typeof tolerance === 'boolean' || typeof tolerance === 'string' || Array.isArray(tolerance)) {
+    return undefined;
+  }
+  if (typeof tolerance === 'number') {
+    if (Number.isInteger(tolerance)) return undefined;
+    return `${where}: tolerance ${ALLOWED_TYPES} (got the non-integer number ${render(tolerance)})`;
+  }
+  if (!isMapping(tolerance)) {
+    return `${where}: tolerance ${ALLOWED_TYPES} (got ${tolerance === null ? 'null' : typeof tolerance})`;
+  }
+  const type = tolerance.type;
+  if (type === undefined) {
+    return `${where}: a tolerance mapping must have a \`type\`: probe, regex, jsonpath or range`;
+  }
+  const target = tolerance.target;
+  if (
+    (type === 'regex' || type === 'jsonpath' || type === 'range') &&
+    target !== undefined &&
+    target !== null &&
+    typeof target !== 'string'
+  ) {
+    return `${where}: ${type} tolerance target must be a string (the key of the output to check), got ${render(target)}`;
+  }
+  switch (type) {
+    case 'probe': {
+      if (!('provider' in tolerance) || tolerance.provider === undefined || tolerance.provider === null) {
+        return `${where}: probe tolerance requires a provider`;
+      }
+      const problem = options.validateProbe?.(tolerance);
+      return problem === undefined ? undefined : `${where}: probe tolerance: ${problem}`;
+    }
+    case 'regex':
+      return validateRegex(tolerance, where);
+    case 'jsonpath':
+      return validateJsonPathTolerance(tolerance, where);
+    case 'range':
+      return validateRange(tolerance, where);
+    default:
+      return `${where}: tolerance type ${render(type)} is unsupported (probe, regex, jsonpath or range)`;
+  }
+}
+
+function validateRegex(tolerance: Json, where: string): string | undefined {
+  if (!('pattern' in tolerance)) return `${where}: regex tolerance must have a \`pattern\` key`;
+  const pattern = tolerance.pattern;
+  if (typeof pattern !== 'string') {
+    return `${where}: tolerance pattern ${render(pattern)} has an invalid type (expected a string)`;
+  }
+  try {
+    new RegExp(pattern);
+  } catch (error) {
+    return `${where}: tolerance pattern ${render(pattern)} seems invalid: ${(error as Error).message}`;
+  }
+  return undefined;
+}
+
+function validateJsonPathTolerance(tolerance: Json, where: string): string | undefined {
+  if (!('path' in tolerance)) return `${where}: jsonpath tolerance must have a \`path\` key`;
+  const path = tolerance.path;
+  if (typeof path !== 'string') {
+    return `${where}: tolerance JSON path ${render(path)} has an invalid type (expected a string)`;
+  }
+  if (!path.trim()) return `${where}: tolerance JSON path cannot be empty`;
+  const problem = checkJsonPath(path);
+  if (problem) return `${where}: tolerance JSON path ${render(path)} is invalid: ${problem}`;
+  const count = tolerance.count;
+  if (count !== undefined && count !== null && !(Number.isInteger(count) && (count as number) >= 0)) {
+    return `${where}: jsonpath tolerance count must be an integer >= 0, got ${render(count)}`;
+  }
+  return undefined;
+}
+
+/** Why jsonpath-plus would not evaluate `path` as meant, or undefined. Exported for tests. */
+export function checkJsonPath(path: string): string | undefined {
+  const text = path.trim();
+  if (!text.startsWith('$')) return 'a JSON path starts with `$`';
+  // jsonpath-plus silently accepts unbalanced brackets (`$.a[`); refuse them.
+  const stack: string[] = [];
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    else if (c === '[' || c === '(') stack.push(c === '[' ? ']' : ')');
+    else if (c === ']' || c === ')') {
+      if (stack.pop() !== c) return `unexpected '${c}' at character ${i}`;
+    }
+  }
+  if (quote) return 'unterminated string';
+  if (stack.length > 0) return `missing '${stack.reverse().join('')}'`;
+  let segments: string[];
+  try {
+    segments = JSONPath.toPathArray(text);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  for (const segment of segments) {
+    if (typeof segment !== 'string' || !/^\??\(/.test(segment)) continue;
+    const expression = segment.replace(/^\??\(/, '').replace(/\)$/, '');
+    if (/(^|[^=!<>])=(?!=)/.test(withoutStrings(expression))) {
+      return `'${expression}' uses '=': JSONPath filters compare with '==' (e.g. [?(@.status=="Running")])`;
+    }
+    try {
+      // Compiling happens on first use; evaluation errors (a missing property) are not syntax.
+      JSONPath({ path: `$[${segment}]`, json: [{}], wrap: true, ignoreEvalErrors: true });
+    } catch (error) {
+      return `'${expression}': ${(error as Error).message}`;
+    }
+  }
+  return undefined;
+}
+
+function withoutStrings(expression: string): string {
+  return expression.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|\/(?:\\.|[^/\\])+\//g, '""');
+}
+
+function validateRange(tolerance: Json, where: string): string | undefined {
+  if (!('range' in tolerance)) return `${where}: range tolerance must have a \`range\` key`;
+  const range = tolerance.range;
+  if (!Array.isArray(range)) return `${where}: tolerance range must be a sequence, got ${render(range)}`;
+  if (range.length !== 2) {
+    return `${where}: tolerance range sequence must be made of two values, got ${range.length}`;
+  }
+  const [lower, upper] = range as [unknown, unknown];
+  if (typeof lower !== 'number' || !Number.isFinite(lower)) {
+    return `${where}: tolerance range lower boundary must be a number, got ${render(lower)}`;
+  }
+  if (typeof upper !== 'number' || !Number.isFinite(upper)) {
+    return `${where}: tolerance range upper boundary must be a number, got ${render(upper)}`;
+  }
+  if (lower > upper) {
+    return `${where}: tolerance range lower boundary ${lower} is greater than the upper boundary ${upper}`;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Whether `value` (a probe's output) is within `tolerance`. Never throws. */
+export async function withinTolerance(
+  tolerance: unknown,
+  value: unknown,
+  ctx: ToleranceContext = {},
+): Promise<boolean> {
+  try {
+    const resolved =
+      typeof tolerance === 'string' ? substitute(tolerance, ctx.configuration, ctx.secrets) : tolerance;
+    return await evaluate(resolved, value, ctx);
+  } catch {
+    return false;
+  }
+}
+
+async function evaluate(tolerance: unknown, value: unknown, ctx: ToleranceContext): Promise<boolean> {
+  if (typeof tolerance === 'boolean' || typeof tolerance === 'string') return value === tolerance;
+  if (typeof tolerance === 'number') {
+    if (!Number.isInteger(tolerance)) return false;
+    if (isMapping(value) && Object.hasOwn(value, 'status')) return value.status === tolerance;
+    return value === tolerance;
+  }
+  if (Array.isArray(tolerance)) return withinList(tolerance, value);
+  if (!isMapping(tolerance)) return false;
+  switch (tolerance.type) {
+    case 'probe':
+      if (!ctx.runProbe) return false;
+      return Boolean(await ctx.runProbe(tolerance, value));
+    case 'regex':
+      return withinRegex(tolerance, value, ctx);
+    case 'jsonpath':
+      return withinJsonPath(tolerance, value, ctx);
+    case 'range':
+      return withinRange(tolerance, value);
+    default:
+      return false;
+  }
+}
+
+function withinList(list: unknown[], value: unknown): boolean {
+  if (isMapping(value) && Object.hasOwn(value, 'status')) {
+    return list.some((item) => jsonEqual(item, value.status));
+  }
+  const [lower, upper] = list;
+  if (
+    list.length === 2 &&
+    typeof lower === 'number' &&
+    typeof upper === 'number' &&
+    typeof value === 'number'
+  ) {
+    return lower <= value && value <= upper;
+  }
+  return list.some((item) => jsonEqual(item, value));
+}
+
+const NOT_FOUND = Symbol('not found');
+
+/** `value[target]` per `target` (see the top of this file); NOT_FOUND when unusable. */
+function pickTarget(tolerance: Json, value: unknown): unknown {
+  const target = tolerance.target;
+  if (target === undefined || target === null || target === '' || target === false || target === 0) {
+    return value;
+  }
+  if (!isMapping(value)) return NOT_FOUND;
+  const key = String(target);
+  return Object.hasOwn(value, key) ? value[key] : value;
+}
+
+function withinRegex(tolerance: Json, value: unknown, ctx: ToleranceContext): boolean {
+  const pattern = substitute(tolerance.pattern, ctx.configuration, ctx.secrets);
+  if (typeof pattern !== 'string') return false;
+  const picked = pickTarget(tolerance, value);
+  if (picked === NOT_FOUND) return false;
+  const text = typeof picked === 'string' ? picked : asText(picked);
+  if (text === undefined) return false;
+  return new RegExp(pattern).test(text);
+}
+
+function asText(value: unknown): string | undefined {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  return JSON.stringify(value);
+}
+
+function withinJsonPath(tolerance: Json, value: unknown, ctx: ToleranceContext): boolean {
+  const path = substitute(tolerance.path, ctx.configuration, ctx.secrets);
+  if (typeof path !== 'string' || !path.trim()) return false;
+  let json = pickTarget(tolerance, value);
+  if (json === NOT_FOUND) return false;
+  if (json instanceof Uint8Array) json = Buffer.from(json).toString('utf8');
+  if (typeof json === 'string') {
+    try {
+      json = JSON.parse(json);
+    } catch {
+      // not JSON: the string itself is the document
+    }
+  }
+  const result = JSONPath({ path, json: json as object, wrap: true, ignoreEvalErrors: true });
+  const matches = Array.isArray(result) ? result : [];
+  if (Object.hasOwn(tolerance, 'expect')) {
+    const expect = substitute(tolerance.expect, ctx.configuration, ctx.secrets);
+    return jsonEqual(matches, Array.isArray(expect) ? expect : [expect]);
+  }
+  const count = tolerance.count;
+  if (count !== undefined && count !== null) return matches.length === count;
+  return matches.length > 0;
+}
+
+const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+function toNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && NUMERIC.test(value.trim())) return Number(value.trim());
+  return undefined;
+}
+
+function withinRange(tolerance: Json, value: unknown): boolean {
+  const range = tolerance.range;
+  if (!Array.isArray(range) || range.length !== 2) return false;
+  const lower = toNumber(range[0]);
+  const upper = toNumber(range[1]);
+  const picked = pickTarget(tolerance, value);
+  const number = picked === NOT_FOUND ? undefined : toNumber(picked);
+  if (lower === undefined || upper === undefined || number === undefined) return false;
+  return lower <= number && number <= upper;
+}
+
+/** Structural equality of JSON values, strict on types (`true` ≠ `1`, `"1"` ≠ `1`). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
+  }
+  if (isMapping(a) && isMapping(b)) {
+    const keys = Object.keys(a);
+    return (
+      keys.length === Object.keys(b).length &&
+      keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]))
+    );
+  }
+  return false;
+}

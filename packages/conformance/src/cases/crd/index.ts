@@ -1,0 +1,3 @@
+import type { ConformanceCase } from '../../case.js';
+
+export const crdCases: readonly ConformanceCase[] = [];

@@ -1,0 +1,3 @@
+import type { ConformanceCase } from '../../case.js';
+
+export const meshCases: readonly ConformanceCase[] = [];

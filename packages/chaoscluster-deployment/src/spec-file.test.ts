@@ -133,7 +133,7 @@ describe('loadDeploymentSpec', () => {
       'the file holds no document',
     );
     expect(reason(() => loadDeploymentSpec(file('two.yaml', `${yamlText}---\n${yamlText}`)))).toBe(
-      'the file holds 2 documents; one Deployment is expected',
+      'the file holds 2 documents; one is expected',
     );
   });
 

@@ -6,6 +6,7 @@ export * from './bulk.js';
 export * from './cluster-client.js';
 export * from './configuration.js';
 export * from './define-activity.js';
+export * from './document-file.js';
 export * from './errors.js';
 export * from './label-selector.js';
 export * from './parse-since.js';

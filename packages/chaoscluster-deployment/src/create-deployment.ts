@@ -1,4 +1,4 @@
-import { defineActivity, namespaceArg, toApiError, z } from '@chaoskit/core';
+import { defineActivity, dryRunParam, namespaceArg, toApiError, z } from '@chaoskit/core';
 import { ACTIONS, appsApi } from './deployments.js';
 import { type DeploymentSpec, loadDeploymentSpec, SpecFileError } from './spec-file.js';
 
@@ -50,6 +50,7 @@ export const createDeploymentActivity = defineActivity({
     let created: Awaited<ReturnType<typeof apps.createNamespacedDeployment>>;
     try {
       created = await apps.createNamespacedDeployment({
+        ...dryRunParam(ctx),
         namespace: args.ns,
         body: { ...body, metadata: { ...body.metadata, namespace: args.ns } },
       });

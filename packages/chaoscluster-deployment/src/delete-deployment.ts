@@ -3,6 +3,7 @@ import {
   bulk,
   checkNameSelector,
   defineActivity,
+  dryRunParam,
   formatNameSelector,
   isApiError,
   NAME_SELECTOR_TEMPLATE,
@@ -48,6 +49,7 @@ export const deleteDeploymentActivity = defineActivity({
       async (d) => {
         try {
           await apps.deleteNamespacedDeployment({
+            ...dryRunParam(ctx),
             name: deploymentName(d),
             namespace: args.ns,
             propagationPolicy: 'Background',

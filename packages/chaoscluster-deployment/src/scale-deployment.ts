@@ -1,4 +1,12 @@
-import { ActivityFailed, defineActivity, isApiError, namespaceArg, toApiError, z } from '@chaoskit/core';
+import {
+  ActivityFailed,
+  defineActivity,
+  dryRunParam,
+  isApiError,
+  namespaceArg,
+  toApiError,
+  z,
+} from '@chaoskit/core';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { ACTIONS, appsApi, deploymentNameArg } from './deployments.js';
 
@@ -20,7 +28,12 @@ export const scaleDeploymentActivity = defineActivity({
     const { apps } = appsApi(ctx.secrets);
     try {
       await apps.patchNamespacedDeployment(
-        { name: args.name, namespace: args.ns, body: { spec: { replicas: args.replicas } } },
+        {
+          name: args.name,
+          namespace: args.ns,
+          body: { spec: { replicas: args.replicas } },
+          ...dryRunParam(ctx),
+        },
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       );
     } catch (err) {

@@ -29,7 +29,7 @@ export const cordonNodeActivity = defineActivity({
       all: true,
     });
     const todo = needingPatch(nodes, true);
-    await patchUnschedulable(core, todo, true);
+    await patchUnschedulable(core, todo, true, ctx.dryRun);
     const names = nodes.map(nodeName);
     const already = names.filter((n) => !todo.includes(n));
     ctx.log(

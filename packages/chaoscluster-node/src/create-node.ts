@@ -1,4 +1,4 @@
-import { ActivityFailed, defineActivity, toApiError, z } from '@chaoskit/core';
+import { ActivityFailed, defineActivity, dryRunParam, toApiError, z } from '@chaoskit/core';
 import {
   V1ConfigMapNodeConfigSource,
   V1ManagedFieldsEntry,
@@ -122,7 +122,7 @@ export const createNodeActivity = defineActivity({
     try {
       // Strict: the server refuses what it would otherwise drop (a field the models know but
       // this API version does not).
-      const node = await core.createNode({ body, fieldValidation: 'Strict' });
+      const node = await core.createNode({ body, fieldValidation: 'Strict', ...dryRunParam(ctx) });
       ctx.log(`created node ${node.metadata?.name}`);
       return toPlainJson(node);
     } catch (err) {

@@ -1,4 +1,4 @@
-import { bulk, defineActivity, toApiError, z } from '@chaoskit/core';
+import { bulk, defineActivity, dryRunParam, toApiError, z } from '@chaoskit/core';
 import {
   checkHostingPods,
   findNodes,
@@ -62,6 +62,7 @@ export const deleteNodesActivity = defineActivity({
       async (node) => {
         try {
           await core.deleteNode({
+            ...dryRunParam(ctx),
             name: nodeName(node),
             ...(args.grace_period_seconds === null ? {} : { gracePeriodSeconds: args.grace_period_seconds }),
           });

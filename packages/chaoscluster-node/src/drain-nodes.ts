@@ -60,14 +60,20 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', abort, { once: true });
   });
 
-async function evictOnce(core: CoreV1Api, pod: V1Pod): Promise<Outcome> {
+async function evictOnce(core: CoreV1Api, pod: V1Pod, dryRun: boolean): Promise<Outcome> {
   const name = pod.metadata?.name ?? '';
   const namespace = pod.metadata?.namespace ?? '';
   try {
     await core.createNamespacedPodEviction({
       name,
       namespace,
-      body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } },
+      body: {
+        apiVersion: 'policy/v1',
+        kind: 'Eviction',
+        metadata: { name, namespace },
+        ...(dryRun ? { deleteOptions: { dryRun: ['All'] } } : {}),
+      },
+      ...(dryRun ? { dryRun: 'All' } : {}),
     });
     return { pod, evicted: true };
   } catch (err) {
@@ -148,7 +154,7 @@ export const drainNodesActivity = defineActivity({
 
     // 1. Cordon, so that nothing new lands on the nodes while they are drained.
     const cordoned = needingPatch(nodes, true);
-    await patchUnschedulable(core, cordoned, true);
+    await patchUnschedulable(core, cordoned, true, ctx.dryRun);
     const already = names.filter((n) => !cordoned.includes(n));
     ctx.log(
       `cordoned ${cordoned.length ? cordoned.join(', ') : 'no node'}${already.length ? ` (already cordoned: ${already.join(', ')})` : ''}`,
@@ -162,7 +168,7 @@ export const drainNodesActivity = defineActivity({
     const refused = plans.flatMap((plan) => plan.refused.map((pod) => `${podKey(pod)} on node ${plan.node}`));
     if (refused.length > 0) {
       // Leave the cluster as it was: the nodes this call cordoned are uncordoned.
-      const undone = await patchUnschedulable(core, cordoned, false).then(
+      const undone = await patchUnschedulable(core, cordoned, false, ctx.dryRun).then(
         () => 'the nodes it cordoned are uncordoned again',
         (err: unknown) => `undoing the cordon failed (${(err as Error).message}); use uncordon_node`,
       );
@@ -174,7 +180,15 @@ export const drainNodesActivity = defineActivity({
     // 3. Evict, retrying what a disruption budget refuses until the deadline.
     const nodeOf = new Map<V1Pod, string>();
     for (const plan of plans) for (const pod of plan.evict) nodeOf.set(pod, plan.node);
-    const evicted = await evictAll(core, [...nodeOf.keys()], deadline, ctx.log, ctx.signal);
+    // In plan mode one dry-run attempt says whether each eviction would be allowed now.
+    const evicted = await evictAll(
+      core,
+      [...nodeOf.keys()],
+      ctx.dryRun ? Date.now() : deadline,
+      ctx.log,
+      ctx.signal,
+      !!ctx.dryRun,
+    );
     const timedOut = (what: string) =>
       new ActivityFailed(
         `drain_nodes did not finish within ${args.timeout}s: ${what}. The nodes stay cordoned; uncordon_node undoes it.`,
@@ -193,11 +207,12 @@ export const drainNodesActivity = defineActivity({
       ctx.log(`evicted ${evicted.done.length} pod(s) in ${elapsed()}; waiting for them to go`);
     }
 
-    // 4. Wait, with a watch per node, until every evicted or terminating pod is gone.
+    // 4. Wait, with a watch per node, until every evicted or terminating pod is gone (not in
+    // plan mode: nothing was really evicted).
     const evictedSet = new Set(evicted.done);
-    const leftover = await mapLimit(plans, CONCURRENCY, (plan) =>
-      waitGone(kc, core, plan, evictedSet, deadline, ctx),
-    );
+    const leftover = ctx.dryRun
+      ? []
+      : await mapLimit(plans, CONCURRENCY, (plan) => waitGone(kc, core, plan, evictedSet, deadline, ctx));
     const left = leftover.flat();
     if (left.length > 0) throw timedOut(`${left.length} pod(s) left: ${left.join(', ')}`);
 
@@ -226,6 +241,7 @@ async function evictAll(
   deadline: number,
   log: (message: string) => void,
   signal?: AbortSignal,
+  dryRun = false,
 ): Promise<{ done: V1Pod[] } | { refusals: Refusal[] }> {
   const done: V1Pod[] = [];
   let pending = pods;
@@ -234,7 +250,7 @@ async function evictAll(
   for (;;) {
     const failures: string[] = [];
     const outcomes = await mapLimit(pending, CONCURRENCY, (pod) =>
-      evictOnce(core, pod).catch((err: unknown) => {
+      evictOnce(core, pod, dryRun).catch((err: unknown) => {
         failures.push(`${podKey(pod)}: ${(err as Error).message}`);
         return undefined;
       }),

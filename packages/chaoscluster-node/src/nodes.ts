@@ -202,12 +202,16 @@ export function patchUnschedulable(
   core: CoreV1Api,
   names: readonly string[],
   unschedulable: boolean,
+  dryRun = false,
 ): Promise<string[]> {
   return bulk(
     names,
     async (name) => {
       try {
-        await core.patchNode({ name, body: { spec: { unschedulable } } }, MERGE_PATCH);
+        await core.patchNode(
+          { name, body: { spec: { unschedulable } }, ...(dryRun ? { dryRun: 'All' } : {}) },
+          MERGE_PATCH,
+        );
       } catch (err) {
         throw toApiError(err, { verb: 'patch', resource: 'node', name });
       }

@@ -29,7 +29,7 @@ export const uncordonNodeActivity = defineActivity({
       all: true,
     });
     const todo = needingPatch(nodes, false);
-    await patchUnschedulable(core, todo, false);
+    await patchUnschedulable(core, todo, false, ctx.dryRun);
     const names = nodes.map(nodeName);
     const already = names.filter((n) => !todo.includes(n));
     ctx.log(

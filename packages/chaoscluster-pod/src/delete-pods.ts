@@ -2,6 +2,7 @@ import {
   bulk,
   checkNameSelector,
   defineActivity,
+  dryRunParam,
   formatNameSelector,
   isApiError,
   nameSelectorArg,
@@ -34,7 +35,12 @@ export const deletePodsActivity = defineActivity({
       pods,
       async (pod) => {
         try {
-          await core.deleteNamespacedPod({ name: podName(pod), namespace: args.ns, gracePeriodSeconds: 0 });
+          await core.deleteNamespacedPod({
+            name: podName(pod),
+            namespace: args.ns,
+            gracePeriodSeconds: 0,
+            ...dryRunParam(ctx),
+          });
         } catch (err) {
           // Already gone is what was asked for.
           if (!isApiError(toApiError(err), 'NotFound'))

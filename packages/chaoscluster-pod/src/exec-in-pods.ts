@@ -106,6 +106,22 @@ export const execInPodsActivity = defineActivity({
       targets.push({ pod, container });
     }
 
+    // A command cannot be dry-run: in plan mode the targets are reported and nothing runs.
+    if (ctx.dryRun) {
+      ctx.log(
+        `plan: would run ${JSON.stringify(argv)} in ${targets.map((t) => podName(t.pod)).join(', ') || 'no pod'}`,
+      );
+      return targets.map(({ pod, container }) => ({
+        pod_name: podName(pod),
+        container_name: container,
+        cmd: args.cmd,
+        exit_code: null,
+        stdout: '',
+        stderr: '',
+        timed_out: false,
+        message: 'not run: plan mode',
+      }));
+    }
     const results = new Map<string, ExecInPodResult>();
     await bulk(
       targets,

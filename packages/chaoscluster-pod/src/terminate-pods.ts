@@ -2,6 +2,7 @@ import {
   bulk,
   checkPodSelection,
   defineActivity,
+  dryRunParam,
   isApiError,
   podSelectionArgs,
   selectPods,
@@ -42,6 +43,7 @@ export const terminatePodsActivity = defineActivity({
           await core.deleteNamespacedPod({
             name: podName(pod),
             namespace: args.ns,
+            ...dryRunParam(ctx),
             ...(args.grace_period >= 0 ? { gracePeriodSeconds: args.grace_period } : {}),
           });
         } catch (err) {

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { type AnyActivity, isChaosError, redact, redactValue, registry } from '@chaoskit/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadExperiment, prepareExperiment } from './experiment.js';
+import { planExperiment } from './plan.js';
 import { ACTIVITY_PACKAGES, loadPackage, resolveActivity } from './resolve-activity.js';
 import { type HypothesisStrategy, type Reporter, type RollbackStrategy, runExperiment } from './run.js';
 import { loadVarFiles, parseVar } from './vars.js';
@@ -127,6 +128,40 @@ program
     try {
       await prepareExperiment(await loadExperiment(file), await gatherVars(opts));
       process.stdout.write('experiment syntax and semantic look valid\n');
+    } catch (err) {
+      exitCode = fail(err);
+    }
+  });
+
+program
+  .command('plan')
+  .description('show what every action would touch, with server-side dry runs: nothing changes')
+  .argument('<experiment>', 'the experiment file')
+  .option('--var <key[:type]=value>', 'set a configuration value (repeatable)', collect, [])
+  .option(
+    '--var-file <path>',
+    'configuration/secrets from a JSON/YAML file, or a .env file (repeatable)',
+    collect,
+    [],
+  )
+  .option('--json', 'print the plan as JSON')
+  .action(async (file: string, opts) => {
+    try {
+      const prepared = await prepareExperiment(await loadExperiment(file), await gatherVars(opts));
+      const plan = await planExperiment(
+        prepared,
+        opts.json ? () => {} : (line) => terminalReporter.info(line),
+      );
+      if (opts.json) process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+      else {
+        for (const p of plan) {
+          const what = p.note ?? JSON.stringify(p.output);
+          process.stdout.write(
+            `${p.phase} · ${p.name} · ${p.activity}${p.failed ? ' · WOULD FAIL' : ''}\n  ${what}\n`,
+          );
+        }
+      }
+      if (plan.some((p) => p.failed)) exitCode = 1;
     } catch (err) {
       exitCode = fail(err);
     }

@@ -6,6 +6,7 @@ export {
   prepareExperiment,
   type Vars,
 } from './experiment.js';
+export { type PlannedActivity, planExperiment } from './plan.js';
 export { ACTIVITY_PACKAGES, loadPackage, packageFor, resolveActivity } from './resolve-activity.js';
 export {
   type HypothesisStrategy,

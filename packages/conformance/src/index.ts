@@ -1,3 +1,7 @@
 export { type ConformanceCase, defineCase, type Scenario } from './case.js';
 export { CASE_LABEL, CaseContext, type ClusterInfo } from './case-context.js';
 export { cases } from './cases/index.js';
+export { coverageGaps } from './kit/coverage.js';
+export { junit, markdown, summary, writeReports } from './kit/report.js';
+export { type CaseResult, runCases, type ScenarioResult } from './kit/run-cases.js';
+export { sweep } from './kit/sweep.js';

@@ -1,0 +1,277 @@
+// The deprecated modules: their seed table, their reuse of the modern argument schemas, the
+// warning given once, and the refusals reported under the deprecated activity's name.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createDeploymentActivity,
+  deleteDeploymentActivity,
+  deploymentFullyAvailableActivity,
+  scaleDeploymentActivity,
+} from '@chaoskit/chaoscluster-deployment';
+import { deletePodsActivity, readPodLogsActivity } from '@chaoskit/chaoscluster-pod';
+import { defineActivity, isChaosError, z } from '@chaoskit/core';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { unhealthy } from './all-microservices-healthy.js';
+import { deploymentIsFullyAvailableActivity } from './deployment-is-fully-available.js';
+import { delegate, deprecationMessage, resetDeprecationWarnings, warnDeprecated } from './deprecation.js';
+import { activities } from './index.js';
+import { killMicroserviceActivity } from './kill-microservice.js';
+import { readMicroservicesLogsActivity } from './read-microservices-logs.js';
+import { scaleMicroserviceActivity } from './scale-microservice.js';
+import { serviceEndpointIsInitializedActivity } from './service-endpoint-is-initialized.js';
+import { startMicroserviceActivity } from './start-microservice.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'chaoskit-deprecated-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  vi.restoreAllMocks();
+  resetDeprecationWarnings();
+});
+
+function refusal(validate: () => unknown): Error & { argument?: string; activity?: string } {
+  try {
+    validate();
+  } catch (err) {
+    expect(isChaosError(err, 'InvalidArgument')).toBe(true);
+    return err as Error & { argument?: string; activity?: string };
+  }
+  throw new Error('expected InvalidArgument');
+}
+
+describe('the seed table', () => {
+  it('declares every operation of chaoscluster.actions and chaoscluster.probes with the seed arguments', () => {
+    const shape = Object.fromEntries(
+      activities.map((a) => [
+        `${a.module}.${a.name}`,
+        a.arguments.map((arg) =>
+          arg.required ? `${arg.name}*` : `${arg.name}=${JSON.stringify(arg.default)}`,
+        ),
+      ]),
+    );
+    expect(shape).toEqual({
+      'chaoscluster.actions.kill_microservice': [
+        'name*',
+        'ns="default"',
+        'label_selector="name in ({name})"',
+      ],
+      'chaoscluster.actions.remove_service_endpoint': ['name*', 'ns="default"'],
+      'chaoscluster.actions.scale_microservice': ['name*', 'replicas*', 'ns="default"'],
+      'chaoscluster.actions.start_microservice': ['spec_path*', 'ns="default"'],
+      'chaoscluster.probes.all_microservices_healthy': ['ns="default"'],
+      'chaoscluster.probes.microservice_available_and_healthy': [
+        'name*',
+        'ns="default"',
+        'label_selector=null',
+      ],
+      'chaoscluster.probes.microservice_is_not_available': [
+        'name*',
+        'ns="default"',
+        'label_selector="name in ({name})"',
+      ],
+      'chaoscluster.probes.service_endpoint_is_initialized': [
+        'name*',
+        'ns="default"',
+        'label_selector="name in ({name})"',
+      ],
+      'chaoscluster.probes.deployment_is_fully_available': [
+        'name*',
+        'ns="default"',
+        'label_selector=null',
+        'timeout=30',
+      ],
+      'chaoscluster.probes.deployment_is_not_fully_available': [
+        'name*',
+        'ns="default"',
+        'label_selector=null',
+        'timeout=30',
+      ],
+      'chaoscluster.probes.read_microservices_logs': [
+        'name=null',
+        'last=null',
+        'ns="default"',
+        'from_previous=false',
+        'label_selector="name in ({name})"',
+        'container_name=null',
+      ],
+    });
+  });
+
+  it('marks every one deprecated, naming its replacement, in the JSON Schema too', () => {
+    for (const a of activities) {
+      expect(a.deprecated, a.name).toBe(true);
+      expect(a.deprecationNote, a.name).toBeTruthy();
+      expect(a.jsonSchema().deprecated).toBe(true);
+      expect(a.kind).toBe(a.module === 'chaoscluster.actions' ? 'action' : 'probe');
+      expect(a.doc).toMatch(/^Deprecated/);
+    }
+    expect(killMicroserviceActivity.deprecationNote).toBe(
+      'chaoscluster.deployment.actions.delete_deployment, chaoscluster.pod.actions.delete_pods',
+    );
+    expect(scaleMicroserviceActivity.deprecationNote).toBe(
+      'chaoscluster.deployment.actions.scale_deployment',
+    );
+  });
+
+  it('reuses the argument schemas of the modern activities instead of writing them again', () => {
+    expect(scaleMicroserviceActivity.schema.shape.replicas).toBe(
+      scaleDeploymentActivity.schema.shape.replicas,
+    );
+    expect(startMicroserviceActivity.schema.shape.spec_path).toBe(
+      createDeploymentActivity.schema.shape.spec_path,
+    );
+    expect(deploymentIsFullyAvailableActivity.schema.shape.timeout).toBe(
+      deploymentFullyAvailableActivity.schema.shape.timeout,
+    );
+    expect(readMicroservicesLogsActivity.schema.shape.last).toBe(readPodLogsActivity.schema.shape.last);
+  });
+
+  it('declares the RBAC of everything it delegates to (kill_microservice: deployments, replica sets, pods)', () => {
+    expect(killMicroserviceActivity.rbac).toEqual([
+      ...deleteDeploymentActivity.rbac,
+      { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['list', 'delete'] },
+      ...deletePodsActivity.rbac,
+    ]);
+    expect(scaleMicroserviceActivity.rbac).toEqual(scaleDeploymentActivity.rbac);
+  });
+});
+
+describe('validation', () => {
+  it("applies the modern activity's own rules, naming the deprecated activity", () => {
+    const logs = refusal(() => readMicroservicesLogsActivity.validate({}));
+    expect(logs.argument).toBe('name');
+    expect(logs.message).toMatch(/^chaoscluster\.probes\.read_microservices_logs: /);
+    const kill = refusal(() =>
+      killMicroserviceActivity.validate({ name: 'web', label_selector: 'name in ({name}' }),
+    );
+    expect(kill.argument).toBe('label_selector');
+    expect(kill.message).toMatch(/^chaoscluster\.actions\.kill_microservice: /);
+  });
+
+  it('start_microservice reads the file while validating and refuses one in another namespace', () => {
+    const doc = (namespace?: string) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', ...(namespace ? { namespace } : {}) },
+      spec: { selector: { matchLabels: { app: 'web' } }, template: {} },
+    });
+    const good = join(dir, 'web.json');
+    writeFileSync(good, JSON.stringify(doc()));
+    expect(startMicroserviceActivity.validate({ spec_path: good }).spec_path.body.metadata?.name).toBe('web');
+    expect(
+      refusal(() => startMicroserviceActivity.validate({ spec_path: join(dir, 'nope.json') })).argument,
+    ).toBe('spec_path');
+    const elsewhere = join(dir, 'elsewhere.json');
+    writeFileSync(elsewhere, JSON.stringify(doc('other')));
+    const err = refusal(() => startMicroserviceActivity.validate({ spec_path: elsewhere, ns: 'shop' }));
+    expect(err.argument).toBe('ns');
+    expect(err.message).toMatch(/^chaoscluster\.actions\.start_microservice: /);
+  });
+
+  it('service_endpoint_is_initialized checks its name and the selector once {name} is filled in (D13)', () => {
+    expect(serviceEndpointIsInitializedActivity.validate({ name: 'web' }).label_selector).toBe(
+      'name in ({name})',
+    );
+    expect(refusal(() => serviceEndpointIsInitializedActivity.validate({ name: 'Web_1' })).argument).toBe(
+      'name',
+    );
+    expect(
+      refusal(() =>
+        serviceEndpointIsInitializedActivity.validate({ name: 'web', label_selector: 'a in ({name}' }),
+      ).argument,
+    ).toBe('label_selector');
+  });
+});
+
+describe('delegate', () => {
+  const modern = defineActivity({
+    name: 'modern_thing',
+    kind: 'action',
+    module: 'chaoscluster.test.actions',
+    doc: 'A modern activity.',
+    args: { count: z.int().min(0).describe('How many.') },
+    rbac: [],
+    run: (args) => ({ counted: args.count }),
+  });
+
+  it("runs the modern activity with this call's context and returns its result", async () => {
+    const lines: string[] = [];
+    const ctx = { secrets: {}, configuration: {}, log: (m: string) => lines.push(m) };
+    expect(await delegate(modern, 'chaoscluster.actions.old_thing', { count: 2 }, ctx)).toEqual({
+      counted: 2,
+    });
+  });
+
+  it("reports the modern activity's refusal as the deprecated one's", async () => {
+    const ctx = { secrets: {}, configuration: {}, log: () => {} };
+    const err = await delegate(modern, 'chaoscluster.actions.old_thing', { count: -1 }, ctx).catch((e) => e);
+    expect(isChaosError(err, 'InvalidArgument')).toBe(true);
+    expect(err.activity).toBe('chaoscluster.actions.old_thing');
+    expect(err.argument).toBe('count');
+    expect(err.message).toMatch(/^chaoscluster\.actions\.old_thing: argument 'count': expected an integer/);
+  });
+});
+
+describe('the deprecation warning', () => {
+  it('is given once per process and activity, through the log and on stderr, naming the replacement', () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const lines: string[] = [];
+    const ctx = { log: (m: string) => lines.push(m) };
+    const replacement =
+      'chaoscluster.deployment.actions.delete_deployment, chaoscluster.pod.actions.delete_pods';
+    warnDeprecated('chaoscluster.actions.kill_microservice', 'kill_microservice', replacement, ctx);
+    warnDeprecated('chaoscluster.actions.kill_microservice', 'kill_microservice', replacement, ctx);
+    const text =
+      'kill_microservice is deprecated and will be removed; use chaoscluster.deployment.actions.delete_deployment, chaoscluster.pod.actions.delete_pods instead';
+    expect(deprecationMessage('kill_microservice', replacement)).toBe(text);
+    expect(lines).toEqual([text]);
+    expect(stderr.mock.calls).toEqual([[`chaoskit: warning: ${text}\n`]]);
+    warnDeprecated('chaoscluster.actions.scale_microservice', 'scale_microservice', 'x', ctx);
+    expect(lines).toHaveLength(2);
+    resetDeprecationWarnings();
+    warnDeprecated('chaoscluster.actions.kill_microservice', 'kill_microservice', replacement, ctx);
+    expect(lines).toHaveLength(3);
+  });
+
+  it('is given by the activity itself before it runs, not when its arguments are refused', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const lines: string[] = [];
+    await scaleMicroserviceActivity
+      .call({ name: 'web' }, { log: (m) => lines.push(m) })
+      .catch(() => undefined);
+    expect(lines).toEqual([]);
+    expect(stderr).not.toHaveBeenCalled();
+    // No cluster here: the call fails after the warning, on the missing configuration.
+    const env = { ...process.env };
+    process.env.CLUSTERCONFIG = join(dir, 'no-such-kubeconfig');
+    delete process.env.KUBECONFIG;
+    delete process.env.CLUSTER_HOST;
+    delete process.env.RUNNER_IN_POD;
+    try {
+      await scaleMicroserviceActivity
+        .call({ name: 'web', replicas: 2 }, { log: (m) => lines.push(m) })
+        .catch(() => undefined);
+    } finally {
+      process.env = env;
+    }
+    expect(lines[0]).toBe(
+      'scale_microservice is deprecated and will be removed; use chaoscluster.deployment.actions.scale_deployment instead',
+    );
+    expect(stderr).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('all_microservices_healthy', () => {
+  const pod = (name: string, phase?: string) => ({
+    metadata: { name },
+    ...(phase ? { status: { phase } } : {}),
+  });
+
+  it('counts Running and Succeeded pods as healthy, any other phase (or none) as not', () => {
+    expect(unhealthy(pod('a', 'Running'))).toBeUndefined();
+    expect(unhealthy(pod('b', 'Succeeded'))).toBeUndefined();
+    expect(unhealthy(pod('c', 'Failed'))).toBe('pod c is Failed');
+    expect(unhealthy(pod('d', 'Pending'))).toBe('pod d is Pending, not Running or Succeeded');
+    expect(unhealthy(pod('e'))).toBe('pod e is Unknown, not Running or Succeeded');
+  });
+});

@@ -1,0 +1,122 @@
+// What every activity of this package shares: the deprecation warning (once per process and
+// activity, through the activity's log and stderr) and the delegation to the modern activity.
+
+import {
+  type ActivityContext,
+  type ActivityDefinition,
+  type AnyActivity,
+  type ArgsShape,
+  type ArgumentProblem,
+  defineActivity,
+  InvalidArgument,
+  isChaosError,
+  type RbacRule,
+} from '@chaoskit/core';
+
+export const ACTIONS = 'chaoscluster.actions';
+export const PROBES = 'chaoscluster.probes';
+
+const warned = new Set<string>();
+
+/** The warning's text: what is deprecated and what to use instead. */
+export function deprecationMessage(name: string, replacement: string): string {
+  return `${name} is deprecated and will be removed; use ${replacement} instead`;
+}
+
+/**
+ * Warns that `name` is deprecated, naming its replacement: the first time in this process (or
+ * since `resetDeprecationWarnings`) only, through the activity's log and on stderr.
+ */
+export function warnDeprecated(
+  qualifiedName: string,
+  name: string,
+  replacement: string,
+  ctx: Pick<ActivityContext, 'log'>,
+): void {
+  if (warned.has(qualifiedName)) return;
+  warned.add(qualifiedName);
+  const text = deprecationMessage(name, replacement);
+  ctx.log(text);
+  process.stderr.write(`chaoskit: warning: ${text}\n`);
+}
+
+/**
+ * Forgets which warnings were given, so that each is given once more: for a host that runs
+ * several experiments in one process and wants the warnings once per run, and for tests.
+ */
+export function resetDeprecationWarnings(): void {
+  warned.clear();
+}
+
+export interface DeprecatedDefinition<S extends ArgsShape, R>
+  extends Omit<ActivityDefinition<S, R>, 'deprecated'> {
+  /** What to use instead, e.g. `chaoscluster.deployment.actions.scale_deployment`. */
+  replacement: string;
+}
+
+/** defineActivity, marked deprecated, warning once before it runs. */
+export function defineDeprecated<S extends ArgsShape, R>(definition: DeprecatedDefinition<S, R>) {
+  const { replacement, run, ...rest } = definition;
+  const qualifiedName = `${definition.module}.${definition.name}`;
+  return defineActivity<S, R>({
+    ...rest,
+    deprecated: replacement,
+    run(args, ctx) {
+      warnDeprecated(qualifiedName, definition.name, replacement, ctx);
+      return run(args, ctx);
+    },
+  });
+}
+
+/**
+ * A `check` hook that applies the modern activity's own validation (its cross-argument rules
+ * included) to the arguments it will be given, so that `validate` refuses what the delegation
+ * would, naming the deprecated activity.
+ */
+export function modernProblem<K extends string>(
+  modern: AnyActivity,
+  forwarded: unknown,
+): ArgumentProblem<K> | undefined {
+  try {
+    modern.validate(forwarded);
+    return undefined;
+  } catch (err) {
+    if (!isChaosError(err, 'InvalidArgument')) throw err;
+    const refused = err as InvalidArgument;
+    return refused.argument
+      ? { argument: refused.argument as K, accepted: refused.accepted }
+      : { accepted: refused.accepted, value: undefined };
+  }
+}
+
+/**
+ * Runs the modern activity with `args` and this call's context (secrets, log, plan mode). A
+ * refusal of its arguments is reported as the deprecated activity's own.
+ */
+export async function delegate<R>(
+  modern: { call(raw: unknown, ctx?: Partial<ActivityContext>): Promise<R>; qualifiedName: string },
+  qualifiedName: string,
+  args: unknown,
+  ctx: ActivityContext,
+): Promise<R> {
+  try {
+    return await modern.call(args, ctx);
+  } catch (err) {
+    if (!isChaosError(err, 'InvalidArgument')) throw err;
+    const refused = err as InvalidArgument;
+    if (refused.activity !== modern.qualifiedName) throw err;
+    throw new InvalidArgument({
+      activity: qualifiedName,
+      ...(refused.argument ? { argument: refused.argument } : {}),
+      accepted: refused.accepted,
+      ...(refused.received !== undefined ? { received: refused.received } : {}),
+    });
+  }
+}
+
+/** The RBAC rules of activities, as one mutable list (the same rule may appear twice). */
+export function rulesOf(...activities: AnyActivity[]): RbacRule[] {
+  return activities.flatMap((a) =>
+    a.rbac.map((r) => ({ apiGroups: [...r.apiGroups], resources: [...r.resources], verbs: [...r.verbs] })),
+  );
+}

@@ -1,0 +1,76 @@
+import { deleteDeploymentActivity } from '@chaoskit/chaoscluster-deployment';
+import { deletePodsActivity } from '@chaoskit/chaoscluster-pod';
+import {
+  type ActivityContext,
+  bulk,
+  dryRunParam,
+  formatNameSelector,
+  isApiError,
+  NAME_SELECTOR_TEMPLATE,
+  toApiError,
+} from '@chaoskit/core';
+import { appsApi, listReplicaSets, nameOf } from './cluster.js';
+import { ACTIONS, defineDeprecated, delegate, modernProblem, rulesOf } from './deprecation.js';
+
+const QUALIFIED = `${ACTIONS}.kill_microservice`;
+
+const shape = deleteDeploymentActivity.schema.shape;
+
+/** Deletes the apps/v1 replica sets matching `selector` (D14: not extensions/v1beta1). */
+async function deleteReplicaSets(ctx: ActivityContext, ns: string, selector: string): Promise<string[]> {
+  const apps = appsApi(ctx.secrets);
+  const found = await listReplicaSets(apps, ns, selector);
+  const deleted = await bulk(
+    found,
+    async (rs) => {
+      try {
+        await apps.deleteNamespacedReplicaSet({
+          name: nameOf(rs),
+          namespace: ns,
+          propagationPolicy: 'Background',
+          ...dryRunParam(ctx),
+        });
+      } catch (err) {
+        // Already gone (the deployment's garbage collection is quick) is what was asked for.
+        if (!isApiError(toApiError(err), 'NotFound'))
+          throw toApiError(err, { verb: 'delete', resource: 'replica set', name: nameOf(rs), namespace: ns });
+      }
+    },
+    { name: nameOf, verb: 'delete replica set' },
+  );
+  const names = deleted.map(nameOf);
+  if (names.length) ctx.log(`deleted ${names.length} replica set(s) of namespace ${ns}: ${names.join(', ')}`);
+  return names;
+}
+
+export const killMicroserviceActivity = defineDeprecated({
+  name: 'kill_microservice',
+  kind: 'action',
+  module: ACTIONS,
+  doc: 'Deprecated: delete_deployment, then delete_pods. Kills a microservice: deletes the deployments, then the replica sets (apps/v1), then the pods that label_selector matches (by default those labelled name=<name>), the pods at once. Fails when no deployment matches. Returns the names of what was deleted.',
+  args: {
+    ...shape,
+    name: shape.name.describe(
+      'Name put in place of {name} in label_selector (by default: the value of the label "name" of the deployments, replica sets and pods).',
+    ),
+    label_selector: shape.label_selector.describe(
+      `Label selector of the deployments, replica sets and pods; {name} is replaced by the name argument. The default "${NAME_SELECTOR_TEMPLATE}" matches those labelled name=<name>.`,
+    ),
+  },
+  check: (args) => modernProblem(deleteDeploymentActivity, args),
+  rbac: [
+    ...rulesOf(deleteDeploymentActivity),
+    { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['list', 'delete'] },
+    ...rulesOf(deletePodsActivity),
+  ],
+  replacement: `${deleteDeploymentActivity.qualifiedName}, ${deletePodsActivity.qualifiedName}`,
+  async run(args, ctx) {
+    const { deployments } = await delegate(deleteDeploymentActivity, QUALIFIED, args, ctx);
+    const selector = formatNameSelector(args.label_selector ?? NAME_SELECTOR_TEMPLATE, args.name);
+    const replicaSets = await deleteReplicaSets(ctx, args.ns, selector);
+    const { pods } = await delegate(deletePodsActivity, QUALIFIED, args, ctx);
+    return { deployments, replica_sets: replicaSets, pods };
+  },
+});
+
+export const killMicroservice = killMicroserviceActivity.fn;

@@ -1,0 +1,46 @@
+import { ActivityFailed, dryRunParam, isApiError, namespaceArg, toApiError } from '@chaoskit/core';
+import { coreApi, serviceNameArg } from './cluster.js';
+import { ACTIONS, defineDeprecated } from './deprecation.js';
+
+export const removeServiceEndpointActivity = defineDeprecated({
+  name: 'remove_service_endpoint',
+  kind: 'action',
+  module: ACTIONS,
+  doc: 'Deprecated. Removes the service endpoint in front of the pods: deletes the Service called name. Returns its name and namespace; fails with ActivityFailed, naming both, when it is not there.',
+  args: {
+    name: serviceNameArg('Name of the Service to delete.'),
+    ns: namespaceArg('Namespace of the Service.'),
+  },
+  rbac: [{ apiGroups: [''], resources: ['services'], verbs: ['delete'] }],
+  replacement: 'a process provider running `kubectl delete service <name>` (chaoskit has no service module)',
+  async run(args, ctx) {
+    try {
+      await coreApi(ctx.secrets).deleteNamespacedService({
+        name: args.name,
+        namespace: args.ns,
+        ...dryRunParam(ctx),
+      });
+    } catch (err) {
+      const apiError = toApiError(err, {
+        verb: 'delete',
+        resource: 'service',
+        name: args.name,
+        namespace: args.ns,
+      });
+      if (!isApiError(apiError, 'NotFound')) throw apiError;
+      if (ctx.dryRun) {
+        ctx.log(`service ${args.name} is not in namespace ${args.ns} now (dry run: nothing changed)`);
+        return { service: args.name, namespace: args.ns };
+      }
+      throw new ActivityFailed(`there is no service '${args.name}' in namespace '${args.ns}' to remove`, {
+        cause: apiError,
+      });
+    }
+    ctx.log(
+      `deleted service ${args.name} of namespace ${args.ns}${ctx.dryRun ? ' (dry run: nothing changed)' : ''}`,
+    );
+    return { service: args.name, namespace: args.ns };
+  },
+});
+
+export const removeServiceEndpoint = removeServiceEndpointActivity.fn;

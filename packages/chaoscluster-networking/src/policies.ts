@@ -1,0 +1,212 @@
+// The network policies of chaoscluster.networking.actions, declared once: their names, their
+// manifests (reference §6, byte for byte), the `label_selectors` argument, and the two requests
+// every activity of the module makes (create one policy, delete one policy).
+
+import {
+  type ActivityContext,
+  ActivityFailed,
+  accepting,
+  createClusterClient,
+  dryRunParam,
+  isApiError,
+  parseLabelSelector,
+  type RbacRule,
+  toApiError,
+  z,
+} from '@chaoskit/core';
+import { NetworkingV1Api, type V1LabelSelector, type V1NetworkPolicy } from '@kubernetes/client-node';
+
+export const MODULE = 'chaoscluster.networking.actions';
+
+/** The names of the policies the helpers create (the Python original's, so rollbacks match). */
+export const DENY_ALL_INGRESS = 'chaostoolkit-deny-all-ingress';
+export const DENY_ALL_EGRESS = 'chaostoolkit-deny-all-egress';
+export const ALLOW_DNS = 'chaostoolkit-allow-dns';
+
+export const API_VERSION = 'networking.k8s.io/v1';
+
+const RESOURCE = { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'] };
+export const CREATE_RBAC: RbacRule[] = [{ ...RESOURCE, verbs: ['create'] }];
+export const DELETE_RBAC: RbacRule[] = [{ ...RESOURCE, verbs: ['delete'] }];
+
+/** Label name → value: the pods a generated policy applies to. */
+export type LabelSelectors = Record<string, string>;
+
+// ---------------------------------------------------------------------------------------------
+// label_selectors
+// ---------------------------------------------------------------------------------------------
+
+const LABELS_ACCEPTED =
+  'a mapping of label names to values, such as {app: web, tier: front} (a selector string such as "app=web" is not accepted: write it as a mapping)';
+
+/**
+ * Why `key: value` cannot be a label of a pod, or undefined. The apiserver's own rules, checked
+ * by core's selector parser on the equality `key=value` it stands for.
+ */
+export function labelProblem(key: string, value: string): string | undefined {
+  try {
+    const [only, ...more] = parseLabelSelector(`${key}=${value}`);
+    if (
+      only &&
+      more.length === 0 &&
+      only.key === key &&
+      only.operator === '=' &&
+      only.values.length === 1 &&
+      only.values[0] === value
+    )
+      return undefined;
+    return `'${key}: ${value}' is not one label name with its value`;
+  } catch (err) {
+    // The parser speaks of positions in the selector text, which the user never wrote.
+    return (err as Error).message.replace(/ at position \d+/, '');
+  }
+}
+
+/** `label_selectors`: a mapping (upstream issue #139: a selector string was sent as matchLabels). */
+export function labelSelectorsArg(doc: string) {
+  const mapping = z.record(z.string(), z.string()).superRefine((labels, ctx) => {
+    for (const [key, value] of Object.entries(labels)) {
+      const problem = labelProblem(key, value);
+      if (problem) {
+        ctx.addIssue({ code: 'custom', message: `${LABELS_ACCEPTED}; ${problem}`, input: labels });
+        return;
+      }
+    }
+  });
+  return accepting(mapping.nullable().default(null).describe(doc), `${LABELS_ACCEPTED}, or null`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The manifests (reference §6)
+// ---------------------------------------------------------------------------------------------
+
+/** `{}` (every pod of the namespace) when no label is given, else `{matchLabels}`. */
+export function podSelector(labelSelectors: LabelSelectors | null | undefined): V1LabelSelector {
+  return labelSelectors && Object.keys(labelSelectors).length > 0
+    ? { matchLabels: { ...labelSelectors } }
+    : {};
+}
+
+function policy(name: string, spec: NonNullable<V1NetworkPolicy['spec']>): V1NetworkPolicy {
+  return { apiVersion: API_VERSION, kind: 'NetworkPolicy', metadata: { name }, spec };
+}
+
+/** deny_all_ingress: the selected pods accept no incoming traffic. */
+export function denyAllIngressPolicy(labelSelectors?: LabelSelectors | null): V1NetworkPolicy {
+  return policy(DENY_ALL_INGRESS, {
+    podSelector: podSelector(labelSelectors),
+    policyTypes: ['Ingress'],
+    ingress: [],
+  });
+}
+
+/** deny_all_egress: the selected pods send no outgoing traffic (no `egress` key at all). */
+export function denyAllEgressPolicy(labelSelectors?: LabelSelectors | null): V1NetworkPolicy {
+  return policy(DENY_ALL_EGRESS, { podSelector: podSelector(labelSelectors), policyTypes: ['Egress'] });
+}
+
+/** allow_dns_access: the selected pods may reach port 53 (UDP and TCP) in every namespace. */
+export function allowDnsPolicy(labelSelectors?: LabelSelectors | null): V1NetworkPolicy {
+  return policy(ALLOW_DNS, {
+    podSelector: podSelector(labelSelectors),
+    policyTypes: ['Egress'],
+    egress: [
+      {
+        to: [{ namespaceSelector: {} }],
+        ports: [
+          { port: 53, protocol: 'UDP' },
+          { port: 53, protocol: 'TCP' },
+        ],
+      },
+    ],
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------------
+
+export interface PolicyResult {
+  /** The name of the network policy created or deleted. */
+  policy: string;
+  namespace: string;
+}
+
+function networkingApi(secrets: Record<string, unknown>): NetworkingV1Api {
+  return createClusterClient(secrets).kubeConfig.makeApiClient(NetworkingV1Api);
+}
+
+const planned = (ctx: ActivityContext) => (ctx.dryRun ? ' (dry run: nothing changed)' : '');
+
+/**
+ * Creates `body` in namespace `ns`. A policy of that name already there is an ActivityFailed
+ * (with `whenPresent` telling how to remove it); other API errors come out as ApiError.
+ */
+export async function createPolicy(
+  ctx: ActivityContext,
+  ns: string,
+  body: V1NetworkPolicy,
+  whenPresent = '',
+): Promise<PolicyResult> {
+  const wanted = body.metadata?.name ?? `${body.metadata?.generateName ?? ''}…`;
+  let created: V1NetworkPolicy;
+  try {
+    created = await networkingApi(ctx.secrets).createNamespacedNetworkPolicy({
+      namespace: ns,
+      body: { ...body, metadata: { ...body.metadata, namespace: ns } },
+      ...dryRunParam(ctx),
+    });
+  } catch (err) {
+    const apiError = toApiError(err, {
+      verb: 'create',
+      resource: 'network policy',
+      name: wanted,
+      namespace: ns,
+    });
+    if (isApiError(apiError) && apiError.status === 409) {
+      throw new ActivityFailed(
+        `network policy '${wanted}' already exists in namespace '${ns}'; nothing was changed${whenPresent}`,
+        { cause: apiError },
+      );
+    }
+    throw apiError;
+  }
+  const name = created.metadata?.name ?? wanted;
+  ctx.log(`created network policy ${name} in namespace ${ns}${planned(ctx)}`);
+  return { policy: name, namespace: ns };
+}
+
+/**
+ * Deletes the policy `name` of namespace `ns`. Its absence is an ActivityFailed naming both
+ * (upstream issue #116: a 404 escaped), with `whenAbsent` telling what creates it. In plan mode
+ * an absent policy is only logged: an earlier action of the plan would have created it.
+ */
+export async function removePolicy(
+  ctx: ActivityContext,
+  ns: string,
+  name: string,
+  whenAbsent = '',
+): Promise<PolicyResult> {
+  try {
+    await networkingApi(ctx.secrets).deleteNamespacedNetworkPolicy({
+      name,
+      namespace: ns,
+      ...dryRunParam(ctx),
+    });
+  } catch (err) {
+    const apiError = toApiError(err, { verb: 'delete', resource: 'network policy', name, namespace: ns });
+    if (!isApiError(apiError, 'NotFound')) throw apiError;
+    if (ctx.dryRun) {
+      ctx.log(
+        `network policy ${name} is not in namespace ${ns} now; in a real run an earlier action must have created it (dry run: nothing changed)`,
+      );
+      return { policy: name, namespace: ns };
+    }
+    throw new ActivityFailed(
+      `there is no network policy '${name}' in namespace '${ns}' to remove${whenAbsent}`,
+      { cause: apiError },
+    );
+  }
+  ctx.log(`deleted network policy ${name} of namespace ${ns}${planned(ctx)}`);
+  return { policy: name, namespace: ns };
+}

@@ -1,0 +1,16 @@
+import { defineActivity, namespaceArg } from '@chaoskit/core';
+import { ALLOW_DNS, DELETE_RBAC, MODULE, removePolicy } from './policies.js';
+
+export const removeAllowDnsAccessActivity = defineActivity({
+  name: 'remove_allow_dns_access',
+  kind: 'action',
+  module: MODULE,
+  doc: 'Removes the network policy chaostoolkit-allow-dns that allow_dns_access created. Returns its name and namespace; fails with ActivityFailed, naming both, when it is not there.',
+  args: {
+    ns: namespaceArg('Namespace of the policy.'),
+  },
+  rbac: DELETE_RBAC,
+  run: (args, ctx) => removePolicy(ctx, args.ns, ALLOW_DNS, '; allow_dns_access creates it'),
+});
+
+export const removeAllowDnsAccess = removeAllowDnsAccessActivity.fn;

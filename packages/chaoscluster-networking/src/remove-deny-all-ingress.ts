@@ -1,0 +1,16 @@
+import { defineActivity, namespaceArg } from '@chaoskit/core';
+import { DELETE_RBAC, DENY_ALL_INGRESS, MODULE, removePolicy } from './policies.js';
+
+export const removeDenyAllIngressActivity = defineActivity({
+  name: 'remove_deny_all_ingress',
+  kind: 'action',
+  module: MODULE,
+  doc: 'Removes the network policy chaostoolkit-deny-all-ingress that deny_all_ingress created. Returns its name and namespace; fails with ActivityFailed, naming both, when it is not there.',
+  args: {
+    ns: namespaceArg('Namespace of the policy.'),
+  },
+  rbac: DELETE_RBAC,
+  run: (args, ctx) => removePolicy(ctx, args.ns, DENY_ALL_INGRESS, '; deny_all_ingress creates it'),
+});
+
+export const removeDenyAllIngress = removeDenyAllIngressActivity.fn;

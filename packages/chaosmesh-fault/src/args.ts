@@ -1,0 +1,163 @@
+// The arguments of the mesh activities, declared once: names, defaults, documentation and the
+// local checks that refuse bad input before any request reaches the cluster.
+
+import { accepting, namespaceArg, z } from '@chaoskit/core';
+import { FIXED_DELAY_ACCEPTED, fixedDelayProblem } from './duration.js';
+import type { AbortFault, DelayFault, Fault, Percent } from './routes.js';
+
+export const ACTIONS = 'chaosmesh.fault.actions';
+export const PROBES = 'chaosmesh.fault.probes';
+
+/** The networking API versions of Istio's VirtualService this package speaks. */
+export const VERSIONS = [
+  'networking.istio.io/v1alpha3',
+  'networking.istio.io/v1beta1',
+  'networking.istio.io/v1',
+] as const;
+export type MeshVersion = (typeof VERSIONS)[number];
+export const DEFAULT_VERSION: MeshVersion = 'networking.istio.io/v1alpha3';
+
+// RFC 1123 subdomain, as Kubernetes requires of a custom object's name.
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export const virtualServiceName = z
+  .string()
+  .superRefine((value, ctx) => {
+    if (value.length > 253 || !DNS_SUBDOMAIN.test(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'a virtual service name: lower-case letters, digits, "-" and ".", at most 253, starting and ending alphanumeric',
+      });
+    }
+  })
+  .describe('Name of the VirtualService (metadata.name).');
+
+export const version = accepting(
+  z.enum(VERSIONS),
+  `one of ${VERSIONS.map((v) => `'${v}'`).join(', ')} (the full group/version)`,
+)
+  .default(DEFAULT_VERSION)
+  .describe(
+    "Group/version of Istio's networking API to read and write the VirtualService with: networking.istio.io/v1alpha3, v1beta1 or v1.",
+  );
+
+export const ns = namespaceArg('Namespace of the VirtualService.');
+
+const ROUTES_ACCEPTED =
+  'a non-empty list of mappings {destination: {host, subset?}} (host and subset non-empty strings; no other key)';
+
+export const routes = accepting(
+  z
+    .array(
+      z.strictObject({
+        destination: z.strictObject({
+          host: z.string().min(1).describe('Destination host, as written in the VirtualService.'),
+          subset: z
+            .string()
+            .min(1)
+            .optional()
+            .describe('Destination subset; without it every destination of the host matches.'),
+        }),
+      }),
+    )
+    .min(1)
+    .describe(
+      'Which http routes to act on: an http route matches when one of its destinations has the host (and, when given, the subset) of one of these. Items without destination are refused.',
+    ),
+  ROUTES_ACCEPTED,
+);
+
+// `abort: true`: a value out of range fails its branch of the union outright, so the refusal
+// names both accepted forms instead of reporting on one branch.
+const percentValue = z.number().min(0, { abort: true }).max(100, { abort: true });
+const PERCENTAGE_ACCEPTED = 'a number from 0 to 100, or a mapping {value: number from 0 to 100}';
+
+/** A percentage: 50 or {value: 50}; always written to the mesh as Istio's {value}. */
+export const percentageSchema = accepting(
+  z
+    .union([percentValue, z.strictObject({ value: percentValue })])
+    .transform((p): Percent => (typeof p === 'number' ? { value: p } : { value: p.value })),
+  PERCENTAGE_ACCEPTED,
+);
+
+export const percentage = percentageSchema
+  .nullable()
+  .default(null)
+  .describe(
+    'Share of the requests affected, 0 to 100 (a number, or {value: number} as Istio writes it); null: every request.',
+  );
+
+const HTTP_STATUS_ACCEPTED = "an HTTP status: an integer from 200 to 599 (Istio's abort.httpStatus)";
+
+export const httpStatusSchema = accepting(z.int().min(200).max(599), HTTP_STATUS_ACCEPTED);
+
+export const fixedDelaySchema = accepting(
+  z.string().superRefine((value, ctx) => {
+    const problem = fixedDelayProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: `${FIXED_DELAY_ACCEPTED}; ${problem}` });
+  }),
+  FIXED_DELAY_ACCEPTED,
+);
+
+const abortSchema = z
+  .strictObject({ httpStatus: httpStatusSchema, percentage: percentageSchema.optional() })
+  .transform(
+    (a): AbortFault => ({ httpStatus: a.httpStatus, ...(a.percentage ? { percentage: a.percentage } : {}) }),
+  );
+
+const delaySchema = z
+  .strictObject({ fixedDelay: fixedDelaySchema, percentage: percentageSchema.optional() })
+  .transform(
+    (d): DelayFault => ({ fixedDelay: d.fixedDelay, ...(d.percentage ? { percentage: d.percentage } : {}) }),
+  );
+
+const FAULT_ACCEPTED =
+  "a mapping with abort {httpStatus: 200-599, percentage?} and/or delay {fixedDelay: duration such as '5s', percentage?}, as Istio's HTTPFaultInjection";
+
+export const faultSchema = accepting(
+  z
+    .strictObject({ abort: abortSchema.optional(), delay: delaySchema.optional() })
+    .superRefine((f, ctx) => {
+      if (!f.abort && !f.delay) {
+        ctx.addIssue({ code: 'custom', message: `${FAULT_ACCEPTED}; it has neither` });
+      }
+    })
+    .transform(
+      (f): Fault => ({ ...(f.abort ? { abort: f.abort } : {}), ...(f.delay ? { delay: f.delay } : {}) }),
+    ),
+  FAULT_ACCEPTED,
+);
+
+// `.describe()` returns a copy of the schema, so `accepting` comes last.
+export const httpStatus = accepting(
+  httpStatusSchema.describe('HTTP status the aborted requests get (200 to 599).'),
+  HTTP_STATUS_ACCEPTED,
+);
+
+export const fixedDelay = accepting(
+  fixedDelaySchema.describe(
+    "How long each affected request is held, as Istio's fixedDelay: '5s', '500ms', '1.5s', '1m' (at least 1ms, in whole milliseconds).",
+  ),
+  FIXED_DELAY_ACCEPTED,
+);
+
+export const fault = accepting(
+  faultSchema.describe(
+    "The fault, as Istio's HTTPFaultInjection: abort {httpStatus, percentage?} and/or delay {fixedDelay, percentage?}; percentage as {value} or a number, 0 to 100.",
+  ),
+  FAULT_ACCEPTED,
+);
+
+/** `{value: 50}`, or nothing for null. */
+export function percentOf(p: Percent | null): { percentage?: Percent } {
+  return p === null ? {} : { percentage: p };
+}
+
+/** The RBAC of the actions: read the VirtualService, write it back whole (PUT). */
+export const ACTION_RBAC = [
+  { apiGroups: ['networking.istio.io'], resources: ['virtualservices'], verbs: ['get', 'update'] },
+];
+export const PROBE_RBAC = [
+  { apiGroups: ['networking.istio.io'], resources: ['virtualservices'], verbs: ['get'] },
+];

@@ -1,0 +1,18 @@
+import { defineActivity } from '@chaoskit/core';
+import { ACTION_RBAC, ACTIONS, ns, routes, version, virtualServiceName } from './args.js';
+import { removeFaultKind } from './routes.js';
+import { editTarget } from './virtual-service.js';
+
+export const removeDelayFaultActivity = defineActivity({
+  name: 'remove_delay_fault',
+  kind: 'action',
+  module: ACTIONS,
+  doc: 'Removes the delay fault from the http routes of the VirtualService that send to the given destinations, keeping their abort. Returns the updated VirtualService (as it is when none of them had a delay).',
+  args: { virtual_service_name: virtualServiceName, routes, ns, version },
+  rbac: ACTION_RBAC,
+  run(args, ctx) {
+    return editTarget(args, ctx, removeFaultKind('delay'), 'removed the delay fault');
+  },
+});
+
+export const removeDelayFault = removeDelayFaultActivity.fn;

@@ -1,0 +1,239 @@
+import { ApiError, isChaosError } from '@chaoskit/core';
+import { describe, expect, it } from 'vitest';
+import { type RouteSelector, removeFaultKind, setFaultKind } from './routes.js';
+import {
+  editVirtualService,
+  type Target,
+  type VirtualService,
+  type VirtualServiceStore,
+} from './virtual-service.js';
+
+const target: Target = { virtual_service_name: 'reviews', ns: 'shop', version: 'networking.istio.io/v1' };
+const reviewsV2: RouteSelector[] = [{ destination: { host: 'reviews', subset: 'v2' } }];
+
+function vs(): VirtualService {
+  return {
+    apiVersion: 'networking.istio.io/v1',
+    kind: 'VirtualService',
+    metadata: { name: 'reviews', namespace: 'shop', resourceVersion: '1' },
+    spec: {
+      hosts: ['reviews'],
+      http: [
+        { name: 'jason', route: [{ destination: { host: 'reviews', subset: 'v2' } }] },
+        { name: 'rest', route: [{ destination: { host: 'reviews', subset: 'v1' } }] },
+      ],
+    },
+  };
+}
+
+const conflict = () =>
+  new ApiError('Conflict', {
+    status: 409,
+    reason: 'Conflict',
+    serverMessage: 'the object has been modified',
+    body: {},
+  });
+
+/** An in-memory API server for one object: PUT is refused unless the resourceVersion is current. */
+class FakeStore implements VirtualServiceStore {
+  object = vs();
+  reads = 0;
+  writes: VirtualService[] = [];
+  /** Runs before a write is checked: a concurrent writer getting in between read and write. */
+  beforeWrite: ((store: FakeStore) => void) | undefined;
+
+  async read() {
+    this.reads++;
+    return structuredClone(this.object);
+  }
+
+  async replace(body: VirtualService) {
+    this.beforeWrite?.(this);
+    this.writes.push(structuredClone(body));
+    if (body.metadata.resourceVersion !== this.object.metadata.resourceVersion) throw conflict();
+    this.commit(body);
+    return structuredClone(this.object);
+  }
+
+  commit(next: VirtualService) {
+    this.object = structuredClone(next);
+    this.object.metadata.resourceVersion = String(Number(this.object.metadata.resourceVersion) + 1);
+  }
+}
+
+const quiet = { log: () => {}, backoffMs: () => 0 };
+
+describe('editVirtualService', () => {
+  it('writes the edit with the resourceVersion it read and returns what was stored', async () => {
+    const store = new FakeStore();
+    const result = await editVirtualService(
+      store,
+      target,
+      reviewsV2,
+      setFaultKind('abort', { httpStatus: 503 }),
+      {
+        what: 'abort',
+        ...quiet,
+      },
+    );
+    expect(store.writes).toHaveLength(1);
+    expect(store.writes[0]!.metadata.resourceVersion).toBe('1');
+    expect(result).toEqual(store.object);
+    expect(result.spec.http![0]!.fault).toEqual({ abort: { httpStatus: 503 } });
+    expect(result.spec.http![1]).toEqual(vs().spec.http![1]);
+    expect(result.spec.hosts).toEqual(['reviews']);
+  });
+
+  it('a concurrent edit between the read and the write survives: conflict, read again, re-apply', async () => {
+    const store = new FakeStore();
+    let once = true;
+    store.beforeWrite = (s) => {
+      if (!once) return;
+      once = false;
+      const other = structuredClone(s.object);
+      other.spec.http![1]!.timeout = '3s';
+      other.spec.http![0]!.fault = { delay: { fixedDelay: '1s' } };
+      s.commit(other);
+    };
+    const logs: string[] = [];
+    const result = await editVirtualService(
+      store,
+      target,
+      reviewsV2,
+      setFaultKind('abort', { httpStatus: 503 }),
+      {
+        what: 'abort',
+        log: (m) => logs.push(m),
+        backoffMs: () => 0,
+      },
+    );
+    expect(store.reads).toBe(2);
+    expect(store.writes.map((w) => w.metadata.resourceVersion)).toEqual(['1', '2']);
+    expect(result.metadata.resourceVersion).toBe('3');
+    expect(result.spec.http![1]!.timeout).toBe('3s');
+    // The edit is re-applied to what the other writer left: its delay is kept beside the abort.
+    expect(result.spec.http![0]!.fault).toEqual({ delay: { fixedDelay: '1s' }, abort: { httpStatus: 503 } });
+    expect(logs.some((l) => /changed since it was read \(resourceVersion 1\)/.test(l))).toBe(true);
+  });
+
+  it('gives up after the bounded number of attempts with ActivityFailed', async () => {
+    const store = new FakeStore();
+    store.beforeWrite = (s) => s.commit(s.object);
+    const err = await editVirtualService(
+      store,
+      target,
+      reviewsV2,
+      setFaultKind('abort', { httpStatus: 503 }),
+      {
+        what: 'abort',
+        attempts: 3,
+        ...quiet,
+      },
+    ).catch((e: unknown) => e);
+    expect(isChaosError(err, 'ActivityFailed')).toBe(true);
+    expect((err as Error).message).toMatch(/kept changing: 3 attempts/);
+    expect(store.writes).toHaveLength(3);
+  });
+
+  it('no matching route: ActivityFailed naming what the routes send to, and no write', async () => {
+    const store = new FakeStore();
+    const err = await editVirtualService(
+      store,
+      target,
+      [{ destination: { host: 'reviews', subset: 'v9' } }],
+      setFaultKind('abort', { httpStatus: 503 }),
+      { what: 'abort', ...quiet },
+    ).catch((e: unknown) => e);
+    expect(isChaosError(err, 'ActivityFailed')).toBe(true);
+    expect((err as Error).message).toBe(
+      "no http route of virtual service 'reviews' in namespace 'shop' (networking.istio.io/v1) sends to reviews/v9; nothing was changed (its http routes send to reviews/v2, reviews/v1)",
+    );
+    expect(store.writes).toHaveLength(0);
+  });
+
+  it('a virtual service without http routes: ActivityFailed, no write', async () => {
+    const store = new FakeStore();
+    delete store.object.spec.http;
+    const err = await editVirtualService(store, target, reviewsV2, removeFaultKind('abort'), {
+      what: 'x',
+      ...quiet,
+    }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/it has no http routes/);
+    expect(store.writes).toHaveLength(0);
+  });
+
+  it('matched but already as asked: no write, the object is returned as it is', async () => {
+    const store = new FakeStore();
+    const result = await editVirtualService(store, target, reviewsV2, removeFaultKind('abort'), {
+      what: 'x',
+      ...quiet,
+    });
+    expect(store.writes).toHaveLength(0);
+    expect(result).toEqual(vs());
+  });
+
+  it('deleted between read and write: ActivityFailed; other API errors pass through unchanged', async () => {
+    const store = new FakeStore();
+    store.replace = async () => {
+      throw new ApiError('NotFound', { status: 404, reason: 'NotFound', serverMessage: 'gone', body: {} });
+    };
+    const gone = await editVirtualService(
+      store,
+      target,
+      reviewsV2,
+      setFaultKind('abort', { httpStatus: 503 }),
+      {
+        what: 'x',
+        ...quiet,
+      },
+    ).catch((e: unknown) => e);
+    expect((gone as Error).message).toMatch(/was deleted while being edited/);
+    const forbidden = new ApiError('Forbidden', {
+      status: 403,
+      reason: 'Forbidden',
+      serverMessage: 'no',
+      body: {},
+    });
+    store.replace = async () => {
+      throw forbidden;
+    };
+    const err = await editVirtualService(
+      store,
+      target,
+      reviewsV2,
+      setFaultKind('abort', { httpStatus: 503 }),
+      {
+        what: 'x',
+        ...quiet,
+      },
+    ).catch((e: unknown) => e);
+    expect(err).toBe(forbidden);
+  });
+
+  it('a write lost to a transient error is checked by reading again, not applied twice', async () => {
+    const store = new FakeStore();
+    const replace = store.replace.bind(store);
+    let first = true;
+    store.replace = async (body) => {
+      const stored = await replace(body);
+      if (first) {
+        first = false;
+        throw new ApiError('Unavailable', { status: 503, reason: '', serverMessage: 'lost', body: {} });
+      }
+      return stored;
+    };
+    const result = await editVirtualService(
+      store,
+      target,
+      reviewsV2,
+      setFaultKind('abort', { httpStatus: 503 }),
+      {
+        what: 'x',
+        ...quiet,
+      },
+    );
+    expect(store.writes).toHaveLength(1);
+    expect(store.reads).toBe(2);
+    expect(result.spec.http![0]!.fault).toEqual({ abort: { httpStatus: 503 } });
+  });
+});

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { deleteCustomObjectActivity } from '@chaoskit/chaoscluster-crd';
+import { defineCase, type Scenario } from '../../case.js';
+import {
+  activityFailure,
+  callDryRun,
+  missingTypes,
+  otherScopeArgs,
+  type ScopeKind,
+  scopeOf,
+} from './fixtures.js';
+
+type Status = { kind?: string; status?: string; details?: { name?: string; uid?: string } };
+
+/** The scenarios of delete_custom_object and delete_cluster_custom_object. */
+export function deleteScenarios(kind: ScopeKind): Scenario[] {
+  const otherVariant = kind === 'namespaced' ? 'delete_cluster_custom_object' : 'delete_custom_object';
+  return [
+    {
+      name: 'deletes the object, only that one, and returns the Status of the server',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        const doomed = await s.create(s.doc(s.name('doomed')));
+        await s.create(s.doc(s.name('kept')));
+        const result = (await t.call({ ...s.args, name: s.name('doomed') })) as Status;
+        assert.equal(result.kind, 'Status');
+        assert.equal(result.status, 'Success');
+        assert.equal(result.details?.name, s.name('doomed'));
+        assert.equal(result.details?.uid, doomed.metadata?.uid);
+        assert.deepEqual(await s.names(), [s.name('kept')]);
+      },
+    },
+    {
+      name: 'an object held by a finalizer: the result is the object, marked for deletion',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        const name = s.name('held');
+        await s.create(s.doc(name, {}, { finalizers: ['chaoskit.io/hold'] }));
+        t.onCleanup(() => s.unfinalize(name));
+        const result = (await t.call({ ...s.args, name })) as { metadata?: { deletionTimestamp?: string } };
+        assert.ok(result.metadata?.deletionTimestamp, 'the object is returned with its deletionTimestamp');
+        assert.ok((await s.read(name))?.metadata?.deletionTimestamp);
+      },
+    },
+    {
+      name: 'a missing object is ActivityFailed that says it does not exist',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        const message = await activityFailure(t.call({ ...s.args, name: s.name('ghost') }));
+        assert.match(
+          message,
+          new RegExp(`failed to delete custom object '${s.name('ghost')}' .*: it does not exist`),
+        );
+      },
+    },
+    {
+      name: 'a missing custom resource definition is ActivityFailed that says so; the other scope points at the other variant',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        for (const { args } of missingTypes(s)) {
+          const message = await activityFailure(t.call({ ...args, name: 'x' }));
+          assert.match(message, /the custom resource definition is missing/);
+        }
+        const message = await activityFailure(t.call({ ...otherScopeArgs(s), name: 'x' }));
+        assert.match(message, new RegExp(`use ${otherVariant}`));
+      },
+    },
+    {
+      name: 'in plan mode the delete is a server-side dry run: the object stays',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        await s.create(s.doc(s.name('stays')));
+        await callDryRun(t, { ...s.args, name: s.name('stays') });
+        assert.deepEqual(await s.names(), [s.name('stays')]);
+      },
+    },
+    {
+      name: 'bad arguments are refused before any request',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        await s.create(s.doc(s.name('keep')));
+        const name = s.name('keep');
+        await t.expectRefused({ ...s.args }, 'name');
+        await t.expectRefused({ ...s.args, name: 'Not_A_Name' }, 'name');
+        await t.expectRefused({ ...s.args, name: 7 }, 'name');
+        await t.expectRefused({ ...s.args, name, group: undefined }, 'group');
+        await t.expectRefused({ ...s.args, name, plural: 'Widgets' }, 'plural');
+        await t.expectRefused({ ...s.args, name, names: [name] }, 'names');
+        if (kind === 'cluster') await t.expectRefused({ ...s.args, name, ns: t.ns }, 'ns');
+        else await t.expectRefused({ ...s.args, name, ns: '' }, 'ns');
+        assert.deepEqual(await s.names(), [name]);
+      },
+    },
+  ];
+}
+
+export default defineCase({ activity: deleteCustomObjectActivity, scenarios: deleteScenarios('namespaced') });

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { type CustomObject, getCustomObjectActivity } from '@chaoskit/chaoscluster-crd';
+import { defineCase, type Scenario } from '../../case.js';
+import { activityFailure, missingTypes, otherScopeArgs, type ScopeKind, scopeOf } from './fixtures.js';
+
+/** The scenarios of get_custom_object and get_cluster_custom_object. */
+export function getScenarios(kind: ScopeKind): Scenario[] {
+  const otherVariant = kind === 'namespaced' ? 'get_cluster_custom_object' : 'get_custom_object';
+  return [
+    {
+      name: 'returns the object as the server has it',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        const created = await s.create(
+          s.doc(s.name('w1'), { size: 2, mode: 'slow' }, { labels: { a: 'b' } }),
+        );
+        const result = (await t.call({ ...s.args, name: s.name('w1') })) as CustomObject;
+        assert.deepEqual(result, created);
+      },
+    },
+    {
+      name: 'a missing object is ActivityFailed that says it does not exist',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        const message = await activityFailure(t.call({ ...s.args, name: s.name('ghost') }));
+        assert.match(
+          message,
+          new RegExp(`failed to get custom object '${s.name('ghost')}' .*: it does not exist`),
+        );
+      },
+    },
+    {
+      name: 'a missing custom resource definition is ActivityFailed that says so; the other scope points at the other variant',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        for (const { args } of missingTypes(s)) {
+          assert.match(
+            await activityFailure(t.call({ ...args, name: 'x' })),
+            /the custom resource definition is missing/,
+          );
+        }
+        const message = await activityFailure(t.call({ ...otherScopeArgs(s), name: 'x' }));
+        assert.match(message, new RegExp(`use ${otherVariant}`));
+      },
+    },
+    {
+      name: 'bad arguments are refused before any request',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        await t.expectRefused({ ...s.args }, 'name');
+        await t.expectRefused({ ...s.args, name: 'a/b' }, 'name');
+        await t.expectRefused({ ...s.args, name: 'x', version: 1 }, 'version');
+        await t.expectRefused({ ...s.args, name: 'x', nmae: 'x' }, 'nmae');
+      },
+    },
+  ];
+}
+
+export default defineCase({ activity: getCustomObjectActivity, scenarios: getScenarios('namespaced') });

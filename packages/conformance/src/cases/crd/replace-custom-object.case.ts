@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { type CustomObject, replaceCustomObjectActivity } from '@chaoskit/chaoscluster-crd';
+import { defineCase, type Scenario } from '../../case.js';
+import {
+  activityFailure,
+  callDryRun,
+  fileMaker,
+  missingTypes,
+  otherScopeArgs,
+  refuseBadBodies,
+  type Scope,
+  type ScopeKind,
+  scopeOf,
+} from './fixtures.js';
+
+/** An object whose first resourceVersion is stale: another writer changed it since. */
+async function changedSince(s: Scope, name: string): Promise<string> {
+  const first = await s.create(s.doc(name, { size: 1, color: 'red' }));
+  await s.apply('other-team', s.doc(name, { size: 2 }), true);
+  return first.metadata!.resourceVersion!;
+}
+
+/** The scenarios of replace_custom_object and replace_cluster_custom_object. */
+export function replaceScenarios(kind: ScopeKind): Scenario[] {
+  const otherVariant = kind === 'namespaced' ? 'replace_cluster_custom_object' : 'replace_custom_object';
+  return [
+    {
+      name: 'replaces the whole object at the resourceVersion it names',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        const name = s.name('w1');
+        const created = await s.create(s.doc(name, { size: 1, color: 'red' }, { labels: { old: 'yes' } }));
+        const resource = s.doc(
+          name,
+          { mode: 'slow' },
+          { resourceVersion: created.metadata!.resourceVersion },
+        );
+        const result = (await t.call({ ...s.args, name, resource })) as CustomObject;
+        assert.deepEqual(result.spec, { mode: 'slow' });
+        assert.notEqual(result.metadata?.resourceVersion, created.metadata?.resourceVersion);
+        const stored = await s.read(name);
+        assert.deepEqual(stored?.spec, { mode: 'slow' });
+        assert.equal(stored?.metadata?.labels, undefined);
+        assert.equal(stored?.metadata?.uid, created.metadata?.uid);
+      },
+    },
+    {
+      name: 'a stale resourceVersion without force: ActivityFailed, nothing replaced',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        const name = s.name('stale');
+        const stale = await changedSince(s, name);
+        const before = await s.read(name);
+        const message = await activityFailure(
+          t.call({ ...s.args, name, resource: s.doc(name, { mode: 'x' }, { resourceVersion: stale }) }),
+        );
+        assert.match(message, new RegExp(`it changed since resourceVersion '${stale}'`));
+        assert.match(message, /nothing was replaced \(read it again, or set force: true/);
+        const after = await s.read(name);
+        assert.equal(after?.metadata?.resourceVersion, before?.metadata?.resourceVersion);
+        assert.deepEqual(after?.spec, { size: 2, color: 'red' });
+      },
+    },
+    {
+      name: 'a stale resourceVersion with force: the current version is replaced',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        const name = s.name('forced');
+        const stale = await changedSince(s, name);
+        const result = (await t.call({
+          ...s.args,
+          name,
+          force: true,
+          resource: s.doc(name, { mode: 'x' }, { resourceVersion: stale }),
+        })) as CustomObject;
+        assert.deepEqual(result.spec, { mode: 'x' });
+        assert.deepEqual((await s.read(name))?.spec, { mode: 'x' });
+      },
+    },
+    {
+      name: 'with force, a file without resourceVersion (nor name) replaces the current version',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        const name = s.name('filed');
+        await s.create(s.doc(name, { size: 1 }));
+        const doc = s.doc(name, { size: 7 });
+        delete doc.metadata!.name;
+        const file = await fileMaker(t);
+        const path = await file('replace.json', JSON.stringify(doc));
+        await t.call({ ...s.args, name, force: true, resource_as_yaml_file: path });
+        assert.deepEqual((await s.read(name))?.spec, { size: 7 });
+      },
+    },
+    {
+      name: 'a missing object is ActivityFailed with and without force; nothing is created',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        const name = s.name('ghost');
+        for (const args of [
+          { resource: s.doc(name, { size: 1 }, { resourceVersion: '1' }) },
+          { resource: s.doc(name, { size: 1 }), force: true },
+        ]) {
+          const message = await activityFailure(t.call({ ...s.args, name, ...args }));
+          assert.match(
+            message,
+            new RegExp(`failed to replace custom object '${name}' .*: it does not exist`),
+          );
+        }
+        assert.equal(await s.read(name), undefined);
+      },
+    },
+    {
+      name: 'a missing custom resource definition is ActivityFailed that says so; the other scope points at the other variant',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        for (const { args } of missingTypes(s)) {
+          const resource = { ...s.doc('x'), apiVersion: `${args.group}/v1` };
+          for (const force of [false, true]) {
+            const given = force ? resource : { ...resource, metadata: { name: 'x', resourceVersion: '1' } };
+            assert.match(
+              await activityFailure(t.call({ ...args, name: 'x', force, resource: given })),
+              /the custom resource definition is missing/,
+            );
+          }
+        }
+        const message = await activityFailure(
+          t.call({
+            ...otherScopeArgs(s),
+            name: 'x',
+            force: true,
+            resource: { ...s.doc('x'), kind: s.other.kind },
+          }),
+        );
+        assert.match(message, new RegExp(`use ${otherVariant}`));
+      },
+    },
+    {
+      name: 'in plan mode the replace is a server-side dry run: the object is unchanged',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        const name = s.name('plan');
+        await s.create(s.doc(name, { size: 1 }));
+        const result = (await callDryRun(t, {
+          ...s.args,
+          name,
+          force: true,
+          resource: s.doc(name, { size: 3 }),
+        })) as CustomObject;
+        assert.deepEqual(result.spec, { size: 3 });
+        assert.deepEqual((await s.read(name))?.spec, { size: 1 });
+      },
+    },
+    {
+      name: 'bad arguments are refused before any request; without force a resourceVersion is required',
+      async run(t) {
+        const s = await scopeOf(t, kind);
+        const name = s.name('keep');
+        const before = await s.create(s.doc(name, { size: 1 }));
+        const good = s.doc(name, { size: 2 });
+        await t.expectRefused({ ...s.args, name, resource: good }, 'force');
+        await refuseBadBodies(t, s, { ...s.args, name, force: true }, good);
+        await t.expectRefused({ ...s.args, name: s.name('other'), force: true, resource: good }, 'resource');
+        await t.expectRefused({ ...s.args, name, resource: good, force: 1 }, 'force');
+        await t.expectRefused({ ...s.args, force: true, resource: good }, 'name');
+        assert.equal((await s.read(name))?.metadata?.resourceVersion, before.metadata?.resourceVersion);
+      },
+    },
+  ];
+}
+
+export default defineCase({
+  activity: replaceCustomObjectActivity,
+  scenarios: replaceScenarios('namespaced'),
+});

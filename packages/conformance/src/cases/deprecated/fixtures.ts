@@ -1,0 +1,207 @@
+// Fixtures shared by the deprecated cases: calls that capture the deprecation warning (in the
+// activity's log and on stderr), deployments, services and pods in a given phase.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deprecationMessage, resetDeprecationWarnings } from '@chaoskit/chaoscluster-deprecated';
+import { type AnyActivity, isChaosError } from '@chaoskit/core';
+import { PatchStrategy, setHeaderOptions, type V1Deployment } from '@kubernetes/client-node';
+import type { CaseContext } from '../../case-context.js';
+
+export type Outcome = { value: unknown } | { error: unknown };
+
+export interface WarnedCalls {
+  outcomes: Outcome[];
+  /** The activity's log lines that are its deprecation warning. */
+  logged: string[];
+  /** What was written to stderr that is its deprecation warning. */
+  stderr: string[];
+}
+
+/**
+ * Forgets the warnings already given in this process, then calls the case's activity once per
+ * argument set, as an experiment would (the case identity), capturing its log and stderr.
+ * Asserts that the deprecation warning, naming the replacement, was given exactly once in each.
+ */
+export async function callsWarnedOnce(
+  t: CaseContext,
+  calls: Array<Record<string, unknown>>,
+  activity: AnyActivity = t.activity,
+): Promise<Outcome[]> {
+  const warning = deprecationMessage(activity.name, activity.deprecationNote ?? '');
+  assert.ok(activity.deprecationNote, `${activity.qualifiedName} names its replacement`);
+  resetDeprecationWarnings();
+  const result: WarnedCalls = { outcomes: [], logged: [], stderr: [] };
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (String(chunk).includes(warning)) result.stderr.push(String(chunk));
+    return (write as (...a: unknown[]) => boolean).call(process.stderr, chunk, ...rest);
+  }) as typeof process.stderr.write;
+  try {
+    for (const args of calls) {
+      result.outcomes.push(
+        await activity
+          .call(args, {
+            secrets: t.secrets,
+            log: (line) => {
+              if (line === warning) result.logged.push(line);
+              t.log(`${activity.name}: ${line}`);
+            },
+          })
+          .then(
+            (value) => ({ value }),
+            (error: unknown) => ({ error }),
+          ),
+      );
+    }
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.deepEqual(
+    result.logged,
+    [warning],
+    `the activity logged its deprecation warning once in ${calls.length} calls`,
+  );
+  assert.deepEqual(
+    result.stderr,
+    [`chaoskit: warning: ${warning}\n`],
+    'the warning was written to stderr once',
+  );
+  return result.outcomes;
+}
+
+/** The value of a call that succeeded. */
+export function resultOf(outcome: Outcome | undefined): unknown {
+  assert.ok(outcome && 'value' in outcome, `expected a result, got ${describe(outcome)}`);
+  return outcome.value;
+}
+
+/** The message of a call that failed with ActivityFailed. */
+export function failureOf(outcome: Outcome | undefined): string {
+  assert.ok(outcome && 'error' in outcome, `expected ActivityFailed, got ${describe(outcome)}`);
+  assert.ok(
+    isChaosError(outcome.error, 'ActivityFailed'),
+    `expected ActivityFailed, got ${String(outcome.error)}`,
+  );
+  return (outcome.error as Error).message;
+}
+
+function describe(outcome: Outcome | undefined): string {
+  if (!outcome) return 'nothing';
+  return 'value' in outcome ? `the result ${JSON.stringify(outcome.value)}` : String(outcome.error);
+}
+
+/** Asserts that `promise` rejects with ActivityFailed; returns the message. */
+export async function activityFailure(promise: Promise<unknown>): Promise<string> {
+  return failureOf(
+    await promise.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
+  );
+}
+
+/** A Deployment as a user would write it in a spec file. */
+export function deploymentDoc(
+  name: string,
+  replicas: number,
+  extra: { namespace?: string } = {},
+): V1Deployment {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, labels: { app: name }, ...(extra.namespace ? { namespace: extra.namespace } : {}) },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: {
+          terminationGracePeriodSeconds: 1,
+          containers: [{ name: 'app', image: 'example.invalid/app:1' }],
+        },
+      },
+    },
+  };
+}
+
+/** A temporary directory for spec files, removed with the case. */
+export async function specDir(t: CaseContext): Promise<(name: string, text: string) => Promise<string>> {
+  const dir = await mkdtemp(join(tmpdir(), 'chaoskit-deprecated-'));
+  t.onCleanup(() => rm(dir, { recursive: true, force: true }));
+  return async (name, text) => {
+    const path = join(dir, name);
+    await writeFile(path, text);
+    return path;
+  };
+}
+
+/** The names of the deployments of the scenario's namespace, sorted. */
+export async function deploymentNames(t: CaseContext): Promise<string[]> {
+  const list = await t.apps.listNamespacedDeployment({ namespace: t.ns });
+  return list.items.map((d) => d.metadata!.name!).sort();
+}
+
+/** A Deployment whose pods can never be scheduled: it stays at 0 ready of `replicas`. */
+export async function stuckDeployment(t: CaseContext, name: string, replicas: number): Promise<void> {
+  const body = deploymentDoc(name, replicas);
+  body.spec!.template.spec!.nodeSelector = { 'chaoskit.io/no-such-node': 'true' };
+  await t.apps.createNamespacedDeployment({ namespace: t.ns, body });
+  await t.until(`deployment ${name} observed, with ${replicas} pods pending`, async () => {
+    const d = await t.apps.readNamespacedDeployment({ name, namespace: t.ns });
+    return (d.status?.observedGeneration ?? 0) >= 1 && (await t.podNames(`app=${name}`)).length === replicas;
+  });
+}
+
+/** A Service in front of the pods app=<name>. */
+export async function createService(
+  t: CaseContext,
+  name: string,
+  labels: Record<string, string>,
+): Promise<void> {
+  await t.core.createNamespacedService({
+    namespace: t.ns,
+    body: {
+      metadata: { name, labels },
+      spec: { selector: { app: name }, ports: [{ port: 80, protocol: 'TCP' }] },
+    },
+  });
+}
+
+/** The names of the services of the scenario's namespace, sorted. */
+export async function serviceNames(t: CaseContext): Promise<string[]> {
+  const list = await t.core.listNamespacedService({ namespace: t.ns });
+  return list.items.map((s) => s.metadata!.name!).sort();
+}
+
+/**
+ * A pod in the given phase. Pending: no node can take it. Failed or Succeeded: nothing schedules
+ * it (a scheduler that does not exist) and its status is set as a kubelet would have set it.
+ */
+export async function podInPhase(
+  t: CaseContext,
+  name: string,
+  phase: 'Pending' | 'Failed' | 'Succeeded',
+  labels: Record<string, string> = {},
+): Promise<void> {
+  await t.core.createNamespacedPod({
+    namespace: t.ns,
+    body: {
+      metadata: { name, labels },
+      spec: {
+        schedulerName: 'chaoskit-no-such-scheduler',
+        containers: [{ name: 'main', image: 'example.invalid/main:1' }],
+      },
+    },
+  });
+  if (phase === 'Pending') return;
+  await t.core.patchNamespacedPodStatus(
+    { name, namespace: t.ns, body: { status: { phase } } },
+    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+  );
+  await t.until(`${name} ${phase}`, async () => {
+    const pod = await t.core.readNamespacedPod({ name, namespace: t.ns });
+    return pod.status?.phase === phase;
+  });
+}

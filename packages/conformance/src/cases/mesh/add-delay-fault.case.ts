@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { addDelayFaultActivity, type VirtualService } from '@chaoskit/chaosmesh-fault';
+import { defineCase } from '../../case.js';
+import {
+  assertOnlyFaultsChanged,
+  concurrentEditScenario,
+  createBookinfo,
+  EXISTING_BROKEN,
+  editScenarios,
+  expectCommonRefusals,
+  failureScenarios,
+  GROUP,
+  objects,
+  PLURAL,
+  ROUTE,
+  readVs,
+  to,
+  VS_NAME,
+} from './fixtures.js';
+
+// Duration texts around the CRD's rule `duration(self) >= duration('1ms')` (Go's syntax).
+const DURATIONS = [
+  '5s',
+  '500ms',
+  '1.5s',
+  '1m',
+  '1h30m',
+  '+2s',
+  '.5s',
+  '5.s',
+  '250000us',
+  '250000µs',
+  '1ms',
+  '0.001s',
+  '1.5ms',
+  '1000001ns',
+  '999us',
+  '0',
+  '0s',
+  '-1s',
+  '',
+  '5',
+  '5 s',
+  ' 5s',
+  '1d',
+  '5S',
+  '1e3ms',
+  '2562048h',
+  'PT5S',
+];
+
+export default defineCase({
+  activity: addDelayFaultActivity,
+  needs: { mesh: true },
+  scenarios: [
+    ...editScenarios(
+      'sets the delay on the named routes only: an existing abort is kept, an existing delay replaced',
+      { fixed_delay: '1.5s', percentage: 20, routes: [to('reviews', 'v1'), to('orders', 'v1')] },
+      () => {
+        const delay = { fixedDelay: '1.5s', percentage: { value: 20 } };
+        return { [ROUTE.split]: { delay }, [ROUTE.broken]: { abort: EXISTING_BROKEN.abort, delay } };
+      },
+    ),
+    {
+      name: 'a destination without subset matches by host; no percentage means every request',
+      async run(t) {
+        await createBookinfo(t);
+        const before = await readVs(t, 'networking.istio.io/v1beta1');
+        const result = (await t.call({
+          virtual_service_name: VS_NAME,
+          ns: t.ns,
+          version: 'networking.istio.io/v1beta1',
+          fixed_delay: '1m',
+          routes: [to('ratings'), to('details')],
+        })) as VirtualService;
+        assertOnlyFaultsChanged(before, result, {
+          [ROUTE.ratings]: { delay: { fixedDelay: '1m' } },
+          [ROUTE.slow]: { delay: { fixedDelay: '1m' } },
+        });
+      },
+    },
+    concurrentEditScenario({
+      args: { fixed_delay: '5s', routes: [to('reviews', 'v2')] },
+      // The other client adds an abort on the very route being delayed: both stay.
+      alsoEdit: (vs) => {
+        vs.spec.http![ROUTE.jason]!.fault = { abort: { httpStatus: 502 } };
+      },
+      faults: { [ROUTE.jason]: { abort: { httpStatus: 502 }, delay: { fixedDelay: '5s' } } },
+    }),
+    ...failureScenarios({ fixed_delay: '5s' }),
+    {
+      name: "fixed_delay accepts what Istio's CRD accepts, except sub-millisecond precision (istiod's rule)",
+      async run(t) {
+        const refusedLocallyOnly: string[] = [];
+        for (const fixedDelay of DURATIONS) {
+          const ours = (() => {
+            try {
+              addDelayFaultActivity.validate({
+                virtual_service_name: VS_NAME,
+                fixed_delay: fixedDelay,
+                routes: [to('a')],
+              });
+              return { ok: true, message: '' };
+            } catch (err) {
+              return { ok: false, message: (err as Error).message };
+            }
+          })();
+          const crd = await objects(t)
+            .createNamespacedCustomObject({
+              group: GROUP,
+              version: 'v1',
+              namespace: t.ns,
+              plural: PLURAL,
+              dryRun: 'All',
+              body: {
+                apiVersion: `${GROUP}/v1`,
+                kind: 'VirtualService',
+                metadata: { name: 'probe' },
+                spec: { hosts: ['a'], http: [{ route: [to('a')], fault: { delay: { fixedDelay } } }] },
+              },
+            })
+            .then(
+              () => ({ ok: true, message: '' }),
+              (err: { code?: number; body?: string }) => {
+                assert.equal(err.code, 422, `${JSON.stringify(fixedDelay)}: ${err.body}`);
+                return { ok: false, message: String(err.body) };
+              },
+            );
+          if (ours.ok)
+            assert.ok(crd.ok, `${JSON.stringify(fixedDelay)} is accepted here but refused by the CRD`);
+          if (!crd.ok) {
+            assert.ok(!ours.ok, `${JSON.stringify(fixedDelay)} is refused by the CRD but accepted here`);
+            assert.match(crd.message, /fixedDelay/);
+          }
+          if (!ours.ok && crd.ok) {
+            assert.match(ours.message, /not a whole number of milliseconds/);
+            refusedLocallyOnly.push(fixedDelay);
+          }
+        }
+        assert.deepEqual(refusedLocallyOnly, ['1.5ms', '1000001ns']);
+      },
+    },
+    {
+      name: 'invalid fixed_delay and percentage values, and bad common arguments, are refused before any request',
+      async run(t) {
+        await createBookinfo(t);
+        const before = await readVs(t, 'networking.istio.io/v1');
+        const good = {
+          virtual_service_name: VS_NAME,
+          ns: t.ns,
+          fixed_delay: '5s',
+          routes: [to('reviews', 'v2')],
+        };
+        for (const fixed_delay of ['5', '5 s', '1d', '0s', '-1s', '1.5ms', '', 'PT5S', 5, null]) {
+          await t.expectRefused({ ...good, fixed_delay }, 'fixed_delay');
+        }
+        for (const percentage of [100.5, -0.1, { value: 101 }, '10%', []]) {
+          await t.expectRefused({ ...good, percentage }, 'percentage');
+        }
+        await expectCommonRefusals(t, { fixed_delay: '5s' });
+        assert.deepEqual(await readVs(t, 'networking.istio.io/v1'), before);
+      },
+    },
+  ],
+});

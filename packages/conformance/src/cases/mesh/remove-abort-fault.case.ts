@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { removeAbortFaultActivity, type VirtualService } from '@chaoskit/chaosmesh-fault';
+import { defineCase } from '../../case.js';
+import {
+  concurrentEditScenario,
+  createBookinfo,
+  EXISTING_BROKEN,
+  editScenarios,
+  expectCommonRefusals,
+  failureScenarios,
+  ROUTE,
+  readVs,
+  replaceVs,
+  to,
+  updatesSince,
+  VS_NAME,
+  withoutServerFields,
+} from './fixtures.js';
+
+export default defineCase({
+  activity: removeAbortFaultActivity,
+  needs: { mesh: true },
+  scenarios: [
+    ...editScenarios(
+      'removes only the abort of the named routes: the delay beside it stays; a named route with only a delay keeps it',
+      { routes: [to('orders', 'v1'), to('details', 'v1')] },
+      () => ({ [ROUTE.broken]: { delay: EXISTING_BROKEN.delay } }),
+    ),
+    {
+      name: 'a route whose only fault was an abort loses its fault key; routes not named keep their abort',
+      async run(t) {
+        await createBookinfo(t);
+        const version = 'networking.istio.io/v1';
+        const setup = await readVs(t, version);
+        // Abort-only faults on jason and on split, through the admin client.
+        setup.spec.http![ROUTE.jason]!.fault = { abort: { httpStatus: 500 } };
+        setup.spec.http![ROUTE.split]!.fault = { abort: { httpStatus: 501 } };
+        await replaceVs(t, setup);
+        const before = await readVs(t, version);
+        const result = (await t.call({
+          virtual_service_name: VS_NAME,
+          ns: t.ns,
+          version,
+          routes: [to('reviews', 'v2')],
+        })) as VirtualService;
+        assert.equal('fault' in result.spec.http![ROUTE.jason]!, false);
+        assert.deepEqual(result.spec.http![ROUTE.split]!.fault, { abort: { httpStatus: 501 } });
+        const expected = structuredClone(before);
+        delete expected.spec.http![ROUTE.jason]!.fault;
+        assert.deepEqual(withoutServerFields(result), withoutServerFields(expected));
+      },
+    },
+    {
+      name: 'nothing to remove on the matched routes (a rollback run twice): no write, the object returned as it is',
+      async run(t) {
+        await createBookinfo(t);
+        const before = await readVs(t, 'networking.istio.io/v1alpha3');
+        const since = new Date(Date.now() - 1000);
+        const result = await t.call({
+          virtual_service_name: VS_NAME,
+          ns: t.ns,
+          routes: [to('reviews'), to('details', 'v1')],
+        });
+        assert.deepEqual(result, before);
+        assert.equal(
+          (await readVs(t, 'networking.istio.io/v1alpha3')).metadata.resourceVersion,
+          before.metadata.resourceVersion,
+        );
+        const updates = await updatesSince(t, since);
+        if (updates) assert.deepEqual(updates, []);
+      },
+    },
+    concurrentEditScenario({
+      args: { routes: [to('orders', 'v1')] },
+      // The other client changes the delay of the same route: the new delay stays, the abort goes.
+      alsoEdit: (vs) => {
+        vs.spec.http![ROUTE.broken]!.fault = { ...EXISTING_BROKEN, delay: { fixedDelay: '4s' } };
+      },
+      faults: { [ROUTE.broken]: { delay: { fixedDelay: '4s' } } },
+    }),
+    ...failureScenarios({}),
+    {
+      name: 'bad arguments are refused before any request',
+      async run(t) {
+        await createBookinfo(t);
+        await expectCommonRefusals(t, {});
+        await t.expectRefused({ virtual_service_name: VS_NAME, ns: t.ns }, 'routes');
+        await t.expectRefused(
+          { virtual_service_name: VS_NAME, routes: [to('a')], http_status: 503 },
+          'http_status',
+        );
+      },
+    },
+  ],
+});

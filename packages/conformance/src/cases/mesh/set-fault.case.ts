@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { setFaultActivity, type VirtualService } from '@chaoskit/chaosmesh-fault';
+import { defineCase } from '../../case.js';
+import {
+  assertOnlyFaultsChanged,
+  concurrentEditScenario,
+  createBookinfo,
+  editScenarios,
+  expectCommonRefusals,
+  failureScenarios,
+  ROUTE,
+  readVs,
+  to,
+  VS_NAME,
+} from './fixtures.js';
+
+const abort503 = { abort: { httpStatus: 503, percentage: { value: 30 } } };
+
+export default defineCase({
+  activity: setFaultActivity,
+  needs: { mesh: true },
+  scenarios: [
+    ...editScenarios(
+      'the fault of the named routes becomes exactly the given one (an abort and a delay become the abort); others keep theirs',
+      { routes: [to('orders', 'v1'), to('reviews', 'v2')], fault: abort503 },
+      () => ({ [ROUTE.broken]: abort503, [ROUTE.jason]: abort503 }),
+    ),
+    {
+      name: 'abort and delay together, a percentage given as a number is written as {value}; matched by host',
+      async run(t) {
+        await createBookinfo(t);
+        const before = await readVs(t, 'networking.istio.io/v1');
+        const result = (await t.call({
+          virtual_service_name: VS_NAME,
+          ns: t.ns,
+          version: 'networking.istio.io/v1',
+          routes: [to('ratings')],
+          fault: {
+            abort: { httpStatus: 500, percentage: 10 },
+            delay: { fixedDelay: '250ms', percentage: { value: 90 } },
+          },
+        })) as VirtualService;
+        assertOnlyFaultsChanged(before, result, {
+          [ROUTE.ratings]: {
+            abort: { httpStatus: 500, percentage: { value: 10 } },
+            delay: { fixedDelay: '250ms', percentage: { value: 90 } },
+          },
+        });
+      },
+    },
+    concurrentEditScenario({
+      args: { routes: [to('details', 'v1')], fault: { abort: { httpStatus: 500 } } },
+      // The other client adds a delay on a route not named: it stays.
+      alsoEdit: (vs) => {
+        vs.spec.http![ROUTE.jason]!.fault = { delay: { fixedDelay: '3s' } };
+      },
+      faults: { [ROUTE.slow]: { abort: { httpStatus: 500 } } },
+    }),
+    ...failureScenarios({ fault: { abort: { httpStatus: 503 } } }),
+    {
+      name: 'faults of a wrong shape (an abort without status, bad status, percentage or delay) are refused before any request',
+      async run(t) {
+        await createBookinfo(t);
+        const before = await readVs(t, 'networking.istio.io/v1');
+        const good = { virtual_service_name: VS_NAME, ns: t.ns, routes: [to('reviews', 'v2')] };
+        for (const fault of [
+          { abort: { percentage: { value: 50 } } },
+          { abort: {} },
+          { abort: { httpStatus: 700 } },
+          { abort: { httpStatus: '503' } },
+          { abort: { httpStatus: 503, percentage: { value: 101 } } },
+          { abort: { httpStatus: 503, grpcStatus: 'UNAVAILABLE' } },
+          { delay: { fixedDelay: '5' } },
+          { delay: { fixedDelay: '0s' } },
+          { delay: { fixedDelay: '5s', percentage: -1 } },
+          { delay: { percentage: { value: 10 } } },
+          {},
+          { aborts: { httpStatus: 503 } },
+          'abort',
+          null,
+        ]) {
+          await t.expectRefused({ ...good, fault }, 'fault');
+        }
+        await t.expectRefused(good, 'fault');
+        await expectCommonRefusals(t, { fault: { abort: { httpStatus: 503 } } });
+        assert.deepEqual(await readVs(t, 'networking.istio.io/v1'), before);
+      },
+    },
+  ],
+});

@@ -1,0 +1,234 @@
+#!/usr/bin/env node
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Cluster, containerEngineAvailable, type LocalCluster, start } from '@chaoskit/cluster';
+import type { AnyActivity } from '@chaoskit/core';
+import { ApiextensionsV1Api, CoreV1Api, KubeConfig, VersionApi } from '@kubernetes/client-node';
+import { Command, Option } from 'commander';
+import type { ConformanceCase } from './case.js';
+import type { ClusterInfo } from './case-context.js';
+import { cases as allCases } from './cases/index.js';
+import { coverageGaps } from './kit/coverage.js';
+import { writeReports } from './kit/report.js';
+import { runCases } from './kit/run-cases.js';
+import { sweep } from './kit/sweep.js';
+
+const GROUPS: Record<string, string> = {
+  'chaoscluster.pod.': 'pod',
+  'chaoscluster.node.': 'node',
+  'chaoscluster.deployment.': 'deployment',
+  'chaoscluster.networking.': 'networking',
+  'chaoscluster.crd.': 'crd',
+  'chaoscluster.actions': 'deprecated',
+  'chaoscluster.probes': 'deprecated',
+  'chaosmesh.fault.': 'mesh',
+};
+const groupOf = (c: ConformanceCase) =>
+  Object.entries(GROUPS).find(([prefix]) => c.activity.module.startsWith(prefix.replace(/\.$/, '')))?.[1] ??
+  'other';
+
+const PACKAGES = [
+  '@chaoskit/chaoscluster-pod',
+  '@chaoskit/chaoscluster-node',
+  '@chaoskit/chaoscluster-deployment',
+  '@chaoskit/chaoscluster-networking',
+  '@chaoskit/chaoscluster-crd',
+  '@chaoskit/chaoscluster-deprecated',
+  '@chaoskit/chaosmesh-fault',
+];
+
+async function registeredActivities(): Promise<AnyActivity[]> {
+  const lists = await Promise.all(
+    PACKAGES.map(async (pkg) => ((await import(pkg)) as { activities: AnyActivity[] }).activities),
+  );
+  return lists.flat();
+}
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+interface Options {
+  provider: 'local' | 'k3s' | 'kubeconfig';
+  context?: string;
+  kubeconfig?: string;
+  only?: string;
+  report: string;
+  yes?: boolean;
+  readOnly?: boolean;
+  allowNodes?: boolean;
+}
+
+async function main(opts: Options): Promise<number> {
+  // Coverage guard: every registered activity has a case, before anything starts.
+  const gaps = coverageGaps(await registeredActivities(), allCases);
+  if (gaps.uncovered.length || gaps.unknown.length) {
+    say(
+      `coverage guard: ${gaps.uncovered.length} activit(ies) without a case: ${gaps.uncovered.join(', ') || 'none'}`,
+    );
+    if (gaps.unknown.length)
+      say(`coverage guard: cases of unregistered activities: ${gaps.unknown.join(', ')}`);
+    return 1;
+  }
+  const only = opts.only ? new Set(opts.only.split(',').map((s) => s.trim())) : undefined;
+  if (only) {
+    const known = new Set(Object.values(GROUPS));
+    const wrong = [...only].filter((g) => !known.has(g));
+    if (wrong.length) {
+      say(`--only takes ${[...known].join(', ')}; unknown: ${wrong.join(', ')}`);
+      return 2;
+    }
+  }
+  let selected = allCases.filter((c) => !only || only.has(groupOf(c)));
+  if (opts.readOnly) selected = selected.filter((c) => c.activity.kind === 'probe');
+
+  if (opts.provider === 'kubeconfig' && (!opts.context || !opts.yes)) {
+    say(
+      'on your own cluster the kit needs both --context NAME (the context to use, named explicitly) and --yes (it creates and deletes objects, in namespaces of its own)',
+    );
+    return 2;
+  }
+  if (opts.provider === 'k3s') {
+    const engine = await containerEngineAvailable();
+    if (!engine.available) {
+      say(`k3s provider skipped: ${engine.reason}`);
+      return 0;
+    }
+  }
+
+  const started = new Date();
+  say(`chaoskit conformance: ${selected.length} case(s), provider ${opts.provider}`);
+  const cluster: Cluster = await start({
+    provider: opts.provider,
+    ...(opts.provider === 'local' ? { nodes: 3 } : {}),
+    ...(opts.context ? { context: opts.context } : {}),
+    ...(opts.kubeconfig ? { kubeconfigPath: opts.kubeconfig } : {}),
+    // Never install CRDs into a user's cluster; the disposable ones get the mesh.
+    mesh: opts.provider !== 'kubeconfig',
+  });
+  const scratch = await mkdtemp(join(tmpdir(), 'chaoskit-conformance-'));
+  const kc = new KubeConfig();
+  kc.loadFromString(cluster.kubeconfig);
+  if (cluster.context) kc.setCurrentContext(cluster.context);
+
+  const controller = new AbortController();
+  let interrupted = false;
+  const onSignal = async () => {
+    if (interrupted) return;
+    interrupted = true;
+    controller.abort();
+    say('interrupted: removing everything the kit created…');
+    const removed = await sweep(kc).catch(() => []);
+    say(`removed ${removed.length} object(s)`);
+    await cluster.stop().catch(() => undefined);
+    await rm(scratch, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  try {
+    const info = await clusterInfo(cluster, kc, scratch);
+    const version = await kc.makeApiClient(VersionApi).getCode();
+    const notes: string[] = [];
+    const meshReady = await hasVirtualServices(kc);
+    const results = await runCases(info, selected, {
+      log: say,
+      signal: controller.signal,
+      skip: (c) => {
+        if (c.needs?.nodes && opts.provider !== 'local' && !opts.allowNodes)
+          return 'node operations need --allow-nodes';
+        if (c.needs?.nodes && !info.fakeNodes) return 'node cases need kwok managing nodes in this cluster';
+        if (c.needs?.mesh && !meshReady)
+          return 'the mesh CRDs (virtualservices.networking.istio.io) are not installed';
+        return undefined;
+      },
+    });
+    if (opts.readOnly) notes.push('read-only: probe cases only');
+    const paths = await writeReports(opts.report, results, {
+      provider: opts.provider,
+      kubernetesVersion: version.gitVersion,
+      server: cluster.server,
+      started,
+      notes,
+    });
+    const failed = results.filter((r) => r.outcome === 'failed').length;
+    const passed = results.filter((r) => r.outcome === 'passed').length;
+    say(
+      `\n${passed} of ${results.length} activities passed, ${failed} failed, ${results.length - passed - failed} skipped`,
+    );
+    say(`report: ${paths.markdown}\njunit:  ${paths.junit}`);
+    return failed > 0 ? 1 : 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (!interrupted) {
+      await sweep(kc).catch(() => undefined);
+      await cluster.stop();
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+}
+
+async function clusterInfo(cluster: Cluster, kc: KubeConfig, scratch: string): Promise<ClusterInfo> {
+  if (cluster.provider === 'local') {
+    const local = cluster as LocalCluster;
+    return {
+      provider: 'local',
+      kc,
+      server: local.server,
+      caFile: local.credentials.caFile,
+      auditLogPath: local.auditLogPath,
+      fakeNodes: true,
+      podLogFile: local.podLogFile,
+    };
+  }
+  // The case identities get the server's CA explicitly, as an experiment's secrets would.
+  const current = kc.getCurrentCluster();
+  let caFile = current?.caFile;
+  if (!caFile && current?.caData) {
+    caFile = join(scratch, 'ca.crt');
+    await writeFile(caFile, Buffer.from(current.caData, 'base64'));
+  }
+  const nodes = await kc.makeApiClient(CoreV1Api).listNode();
+  return {
+    provider: cluster.provider,
+    kc,
+    server: cluster.server,
+    ...(caFile ? { caFile } : {}),
+    fakeNodes: nodes.items.some((n) => n.metadata?.annotations?.['kwok.x-k8s.io/node'] !== undefined),
+  };
+}
+
+async function hasVirtualServices(kc: KubeConfig): Promise<boolean> {
+  return kc
+    .makeApiClient(ApiextensionsV1Api)
+    .readCustomResourceDefinition({ name: 'virtualservices.networking.istio.io' })
+    .then(
+      () => true,
+      () => false,
+    );
+}
+
+const program = new Command()
+  .name('chaoskit-conformance')
+  .description('Run every chaoskit activity against a disposable cluster or your own, and write a report.')
+  .addOption(
+    new Option('--provider <provider>', 'where to run')
+      .choices(['local', 'k3s', 'kubeconfig'])
+      .default('local'),
+  )
+  .option('--context <name>', 'kubeconfig provider: the context to use (required)')
+  .option('--kubeconfig <path>', 'kubeconfig provider: the file (default KUBECONFIG, then ~/.kube/config)')
+  .option('--only <groups>', 'comma-separated: pod, node, deployment, networking, crd, deprecated, mesh')
+  .option('--report <dir>', 'where to write conformance.md and conformance.junit.xml', './conformance-report')
+  .option('--yes', 'kubeconfig provider: yes, create and delete objects in this cluster')
+  .option('--read-only', 'run the probe cases only')
+  .option('--allow-nodes', 'on a cluster that is not disposable, also run node operations')
+  .action(async (opts: Options) => {
+    process.exitCode = await main(opts);
+  });
+
+program.parseAsync(process.argv).catch((err: Error) => {
+  say(`chaoskit-conformance: ${err.message}`);
+  process.exitCode = 1;
+});

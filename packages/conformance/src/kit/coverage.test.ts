@@ -1,0 +1,47 @@
+import { defineActivity, z } from '@chaoskit/core';
+import { describe, expect, it } from 'vitest';
+import { defineCase } from '../case.js';
+import { cases } from '../cases/index.js';
+import { coverageGaps } from './coverage.js';
+
+const fake = (name: string) =>
+  defineActivity({
+    name,
+    kind: 'probe',
+    module: 'chaoskit.fixture.probes',
+    doc: 'a fixture',
+    args: { x: z.int().default(1).describe('x') },
+    rbac: [],
+    run: () => true,
+  });
+
+describe('coverage guard', () => {
+  it('names every registered activity without a case, and every case of an unregistered one', () => {
+    const covered = fake('covered');
+    const gaps = coverageGaps(
+      [covered, fake('forgotten')],
+      [
+        defineCase({ activity: covered, scenarios: [{ name: 's', run: async () => {} }] }),
+        defineCase({ activity: fake('stale'), scenarios: [{ name: 's', run: async () => {} }] }),
+      ],
+    );
+    expect(gaps).toEqual({
+      uncovered: ['chaoskit.fixture.probes.forgotten'],
+      unknown: ['chaoskit.fixture.probes.stale'],
+    });
+  });
+
+  it('finds no gap between the activity packages and the cases', async () => {
+    const packages = ['pod', 'node', 'deployment', 'networking', 'crd', 'deprecated'].map(
+      (p) => `@chaoskit/chaoscluster-${p}`,
+    );
+    const activities = (
+      await Promise.all(
+        [...packages, '@chaoskit/chaosmesh-fault'].map(
+          async (p) => ((await import(p)) as { activities?: never[] }).activities ?? [],
+        ),
+      )
+    ).flat();
+    expect(coverageGaps(activities, cases)).toEqual({ uncovered: [], unknown: [] });
+  });
+});

@@ -1,0 +1,12 @@
+import type { AnyActivity } from '@chaoskit/core';
+import type { ConformanceCase } from '../case.js';
+
+/** Registered activities that no case covers, and cases whose activity is not registered. */
+export function coverageGaps(activities: readonly AnyActivity[], cases: readonly ConformanceCase[]) {
+  const covered = new Set(cases.map((c) => c.activity.qualifiedName));
+  const registered = new Set(activities.map((a) => a.qualifiedName));
+  return {
+    uncovered: [...registered].filter((name) => !covered.has(name)).sort(),
+    unknown: [...covered].filter((name) => !registered.has(name)).sort(),
+  };
+}

@@ -1,0 +1,48 @@
+import { CoreV1Api, type KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { CASE_LABEL } from '../case-context.js';
+
+/**
+ * Deletes everything the kit creates, found by its label: namespaces (with all they hold),
+ * cluster roles and bindings, and nodes. Run after every case and when a run is interrupted, so
+ * nothing of the kit is left behind whatever happened.
+ */
+export async function sweep(kc: KubeConfig, id?: string): Promise<string[]> {
+  const labelSelector = id ? `${CASE_LABEL}=${id}` : CASE_LABEL;
+  const core = kc.makeApiClient(CoreV1Api);
+  const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
+  const removed: string[] = [];
+  const remove = async (
+    kind: string,
+    names: Array<string | undefined>,
+    del: (name: string) => Promise<unknown>,
+  ) => {
+    for (const name of names) {
+      if (!name) continue;
+      await del(name).then(
+        () => removed.push(`${kind}/${name}`),
+        () => undefined,
+      );
+    }
+  };
+  await remove(
+    'namespace',
+    (await core.listNamespace({ labelSelector })).items.map((n) => n.metadata?.name),
+    (name) => core.deleteNamespace({ name }),
+  );
+  await remove(
+    'clusterrolebinding',
+    (await rbac.listClusterRoleBinding({ labelSelector })).items.map((b) => b.metadata?.name),
+    (name) => rbac.deleteClusterRoleBinding({ name }),
+  );
+  await remove(
+    'clusterrole',
+    (await rbac.listClusterRole({ labelSelector })).items.map((r) => r.metadata?.name),
+    (name) => rbac.deleteClusterRole({ name }),
+  );
+  await remove(
+    'node',
+    (await core.listNode({ labelSelector })).items.map((n) => n.metadata?.name),
+    (name) => core.deleteNode({ name }),
+  );
+  return removed;
+}

@@ -25,9 +25,12 @@ export interface ClusterInfo {
   fakeNodes: boolean;
   /** kwok's pod log file (CRI format), where a case can write log lines (local provider). */
   podLogFile?: string;
+  /** The kit run's id: everything the run creates carries it, so the run can sweep its own. */
+  runId?: string;
 }
 
 export const CASE_LABEL = 'chaoskit.io/conformance';
+export const RUN_LABEL = 'chaoskit.io/conformance-run';
 
 /**
  * The world of one case: its own namespace, an identity holding exactly the RBAC rules the
@@ -65,6 +68,11 @@ export class CaseContext {
     return this.cluster.kc;
   }
 
+  /** The labels of everything the case creates: its id, and the kit run's. */
+  get labels(): Record<string, string> {
+    return { [CASE_LABEL]: this.id, ...(this.cluster.runId ? { [RUN_LABEL]: this.cluster.runId } : {}) };
+  }
+
   static async create(
     cluster: ClusterInfo,
     c: ConformanceCase,
@@ -81,7 +89,7 @@ export class CaseContext {
   }
 
   private async createNamespace(name: string): Promise<void> {
-    await this.core.createNamespace({ body: { metadata: { name, labels: { [CASE_LABEL]: this.id } } } });
+    await this.core.createNamespace({ body: { metadata: { name, labels: this.labels } } });
     this.onCleanup(() => this.core.deleteNamespace({ name }));
     await this.until('the default service account', async () =>
       (await this.core.listNamespacedServiceAccount({ namespace: name })).items.some(
@@ -103,7 +111,7 @@ export class CaseContext {
     await rbac.createNamespacedRoleBinding({
       namespace,
       body: {
-        metadata: { name, labels: { [CASE_LABEL]: this.id } },
+        metadata: { name, labels: this.labels },
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
         subjects: [{ kind: 'ServiceAccount', name: 'activity', namespace: this.home }],
       },
@@ -114,7 +122,7 @@ export class CaseContext {
   private async createIdentity(): Promise<void> {
     const rbac = this.kc.makeApiClient(RbacAuthorizationV1Api);
     const name = `chaoskit-${this.id}`;
-    const labels = { [CASE_LABEL]: this.id };
+    const labels = this.labels;
     await this.core.createNamespacedServiceAccount({
       namespace: this.home,
       body: { metadata: { name: 'activity', labels } },

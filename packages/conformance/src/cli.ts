@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,6 +111,7 @@ async function main(opts: Options): Promise<number> {
   kc.loadFromString(cluster.kubeconfig);
   if (cluster.context) kc.setCurrentContext(cluster.context);
 
+  const runId = randomBytes(4).toString('hex');
   const controller = new AbortController();
   let interrupted = false;
   const onSignal = async () => {
@@ -117,7 +119,7 @@ async function main(opts: Options): Promise<number> {
     interrupted = true;
     controller.abort();
     say('interrupted: removing everything the kit created…');
-    const removed = await sweep(kc).catch(() => []);
+    const removed = await sweep(kc, { runId }).catch(() => []);
     say(`removed ${removed.length} object(s)`);
     await cluster.stop().catch(() => undefined);
     await rm(scratch, { recursive: true, force: true });
@@ -127,7 +129,7 @@ async function main(opts: Options): Promise<number> {
   process.once('SIGTERM', onSignal);
 
   try {
-    const info = await clusterInfo(cluster, kc, scratch);
+    const info = { ...(await clusterInfo(cluster, kc, scratch)), runId };
     const version = await kc.makeApiClient(VersionApi).getCode();
     const notes: string[] = [];
     const meshReady = await hasVirtualServices(kc);
@@ -162,7 +164,7 @@ async function main(opts: Options): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     if (!interrupted) {
-      await sweep(kc).catch(() => undefined);
+      await sweep(kc, { runId }).catch(() => undefined);
       await cluster.stop();
       await rm(scratch, { recursive: true, force: true });
     }

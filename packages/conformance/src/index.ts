@@ -1,5 +1,5 @@
 export { type ConformanceCase, defineCase, type Scenario } from './case.js';
-export { CASE_LABEL, CaseContext, type ClusterInfo } from './case-context.js';
+export { CASE_LABEL, CaseContext, type ClusterInfo, RUN_LABEL } from './case-context.js';
 export { cases } from './cases/index.js';
 export { coverageGaps } from './kit/coverage.js';
 export { junit, markdown, summary, writeReports } from './kit/report.js';

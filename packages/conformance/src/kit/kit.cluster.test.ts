@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { sharedCluster } from '@chaoskit/cluster/testing';
 import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CASE_LABEL } from '../case-context.js';
+import { RUN_LABEL } from '../case-context.js';
 import { cases } from '../cases/index.js';
 
 // The kit's command as users run it (built by `./dev test` before the tests).
@@ -28,11 +28,10 @@ function kit(args: string[]): Promise<{ code: number; stderr: string }> {
   });
 }
 
-/** Everything of the kit still in the shared cluster (namespaces being deleted included). */
-async function leftovers(): Promise<string[]> {
+/** Everything still in the shared cluster with the given label selector (namespaces being deleted included). */
+async function labelled(labelSelector: string): Promise<string[]> {
   const core = shared.kc.makeApiClient(CoreV1Api);
   const rbac = shared.kc.makeApiClient(RbacAuthorizationV1Api);
-  const labelSelector = CASE_LABEL;
   return [
     ...(await core.listNamespace({ labelSelector })).items.map((n) => `namespace/${n.metadata?.name}`),
     ...(await rbac.listClusterRole({ labelSelector })).items.map((n) => `clusterrole/${n.metadata?.name}`),
@@ -43,18 +42,14 @@ async function leftovers(): Promise<string[]> {
   ];
 }
 
-async function noLeftovers(timeoutMs = 90_000): Promise<string[]> {
+async function until<T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const left = (await leftovers()).filter((l) => !l.includes('ck-') || true);
-    // Other test files run cases of their own on the shared cluster at the same time; only the
-    // kit's run (its identities are named after the case) is checked, by the kit's marker.
-    const ours = left.filter((l) => kitIds.some((id) => l.includes(id)));
-    if (ours.length === 0 || Date.now() > deadline) return ours;
-    await new Promise((r) => setTimeout(r, 500));
+    const value = await check();
+    if (value !== undefined || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 200));
   }
 }
-let kitIds: string[] = [];
 
 describe("the kit on a user's cluster", () => {
   it('refuses to start without --context and --yes', async () => {
@@ -126,22 +121,25 @@ describe('interrupting the kit', () => {
       stderr += d;
     });
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    // Wait until the kit has objects in the cluster, and remember which are its own.
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const names = (await leftovers()).filter((l) => l.startsWith('clusterrole/chaoskit-'));
-      if (names.length) {
-        kitIds = names.map((n) => n.replace('clusterrole/chaoskit-', ''));
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(kitIds.length, stderr).toBeGreaterThan(0);
+    // Wait until the kit has objects in the cluster; its run label tells them from the objects
+    // of other tests running cases on the same cluster.
+    const runId = await until(async () => {
+      const roles = await shared.kc
+        .makeApiClient(RbacAuthorizationV1Api)
+        .listClusterRole({ labelSelector: RUN_LABEL });
+      return roles.items[0]?.metadata?.labels?.[RUN_LABEL];
+    }, 60_000);
+    expect(runId, stderr).toBeDefined();
     child.kill('SIGINT');
     expect(await exited, stderr).toBe(130);
     expect(stderr).toMatch(/interrupted: removing everything the kit created/);
-    expect(await noLeftovers()).toEqual([]);
-  });
+    // Namespaces take a moment to finish terminating.
+    const left = await until(async () => {
+      const l = await labelled(`${RUN_LABEL}=${runId}`);
+      return l.length === 0 ? l : undefined;
+    }, 120_000);
+    expect(left ?? (await labelled(`${RUN_LABEL}=${runId}`))).toEqual([]);
+  }, 240_000);
 });
 
 describe('the k3s provider', () => {

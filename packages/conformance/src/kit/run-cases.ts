@@ -85,7 +85,7 @@ export async function runCases(
       result.reason = `setting up the case failed: ${(err as Error).message}`;
     } finally {
       await t?.dispose();
-      if (t) await sweep(cluster.kc, t.id).catch(() => undefined);
+      if (t) await sweep(cluster.kc, { caseId: t.id }).catch(() => undefined);
     }
     result.durationMs = Date.now() - started;
     const passed = result.scenarios.filter((s) => s.outcome === 'passed').length;

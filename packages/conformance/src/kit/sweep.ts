@@ -1,13 +1,17 @@
 import { CoreV1Api, type KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
-import { CASE_LABEL } from '../case-context.js';
+import { CASE_LABEL, RUN_LABEL } from '../case-context.js';
 
 /**
- * Deletes everything the kit creates, found by its label: namespaces (with all they hold),
- * cluster roles and bindings, and nodes. Run after every case and when a run is interrupted, so
- * nothing of the kit is left behind whatever happened.
+ * Deletes what the kit created, found by its labels: namespaces (with all they hold), cluster
+ * roles and bindings, and nodes — of one case, or of one whole run. Run after every case and
+ * when a run is interrupted, so nothing of the kit is left behind whatever happened; never
+ * wider than one run, since other runs may share the cluster.
  */
-export async function sweep(kc: KubeConfig, id?: string): Promise<string[]> {
-  const labelSelector = id ? `${CASE_LABEL}=${id}` : CASE_LABEL;
+export async function sweep(
+  kc: KubeConfig,
+  scope: { caseId: string } | { runId: string },
+): Promise<string[]> {
+  const labelSelector = 'caseId' in scope ? `${CASE_LABEL}=${scope.caseId}` : `${RUN_LABEL}=${scope.runId}`;
   const core = kc.makeApiClient(CoreV1Api);
   const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
   const removed: string[] = [];

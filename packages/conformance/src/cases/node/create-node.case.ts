@@ -15,7 +15,7 @@ type NodeJson = {
 /** meta and spec of a node of the scenario: its labels, and the case's taint (so no other pod lands there). */
 function nodeArgs(t: CaseContext, meta: Record<string, unknown>, spec: Record<string, unknown> = {}) {
   return {
-    meta: { labels: { [CASE_LABEL]: t.id, [SCENARIO_LABEL]: t.ns, type: 'kwok' }, ...meta },
+    meta: { labels: { ...t.labels, [SCENARIO_LABEL]: t.ns, type: 'kwok' }, ...meta },
     spec: { taints: [{ key: CASE_LABEL, value: t.id, effect: 'NoSchedule' }], ...spec },
   };
 }

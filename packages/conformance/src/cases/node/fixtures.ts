@@ -41,7 +41,7 @@ export async function nodesNamed(
       metadata: {
         name,
         labels: {
-          [CASE_LABEL]: t.id,
+          ...t.labels,
           [SCENARIO_LABEL]: t.ns,
           'kubernetes.io/hostname': name,
           type: 'kwok',

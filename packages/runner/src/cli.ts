@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { type AnyActivity, isChaosError, redact, redactValue, registry } from '@chaoskit/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadExperiment, prepareExperiment } from './experiment.js';
+import { experimentSchema } from './experiment-schema.js';
 import { planExperiment } from './plan.js';
 import { ACTIVITY_PACKAGES, loadPackage, resolveActivity } from './resolve-activity.js';
 import { type HypothesisStrategy, type Reporter, type RollbackStrategy, runExperiment } from './run.js';
@@ -199,6 +200,16 @@ program
       }
     }
     if (missing.length) process.stdout.write(`\nnot installed: ${missing.join(', ')}\n`);
+  });
+
+program
+  .command('schema')
+  .description(
+    "print the JSON Schema of experiment files, with every installed activity's arguments (for editors)",
+  )
+  .action(async () => {
+    for (const pkg of ACTIVITY_PACKAGES) await loadPackage(pkg).catch(() => undefined);
+    process.stdout.write(`${JSON.stringify(experimentSchema(registry.list()), null, 2)}\n`);
   });
 
 program

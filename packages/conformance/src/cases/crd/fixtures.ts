@@ -1,9 +1,5 @@
-import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CustomObject, ObjectList } from '@chaoskit/chaoscluster-crd';
-import { type AnyActivity, isChaosError } from '@chaoskit/core';
+import type { AnyActivity } from '@chaoskit/core';
 import {
   ApiextensionsV1Api,
   CustomObjectsApi,
@@ -12,6 +8,10 @@ import {
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
 import type { CaseContext } from '../../case-context.js';
+
+import { activityFailure, fileWriter } from '../shared-fixtures.js';
+
+export { activityFailure, fileWriter as fileMaker };
 
 // Every crd case installs two small definitions of its own, in a group named after the case
 // (`<t.id>.chaoskit.test`): `widgets` (namespaced, kind Widget) and `gadgets` (cluster-scoped,
@@ -215,31 +215,6 @@ export function otherScopeArgs(scope: Scope): Record<string, unknown> {
   return { ...scope.args, plural: scope.other.plural };
 }
 
-/** A temporary directory for resource files, removed with the case. */
-export async function fileMaker(t: CaseContext): Promise<(name: string, text: string) => Promise<string>> {
-  const dir = await mkdtemp(join(tmpdir(), 'chaoskit-crd-'));
-  t.onCleanup(() => rm(dir, { recursive: true, force: true }));
-  return async (name, text) => {
-    const path = join(dir, name);
-    await writeFile(path, text);
-    return path;
-  };
-}
-
-/** Asserts that `promise` rejects with ActivityFailed; returns the message. */
-export async function activityFailure(promise: Promise<unknown>): Promise<string> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  assert.ok('error' in outcome, `expected ActivityFailed, got the result ${JSON.stringify(outcome)}`);
-  assert.ok(
-    isChaosError(outcome.error, 'ActivityFailed'),
-    `expected ActivityFailed, got ${String(outcome.error)}`,
-  );
-  return (outcome.error as Error).message;
-}
-
 /** The activity called in plan mode (every mutation a server-side dry run). */
 export function callDryRun(
   t: CaseContext,
@@ -282,7 +257,7 @@ export async function refuseBadBodies(
   base: Record<string, unknown>,
   good: CustomObject,
 ): Promise<void> {
-  const file = await fileMaker(t);
+  const file = await fileWriter(t);
   const goodFile = await file('good.yaml', JSON.stringify(good));
   const refused: Array<[Record<string, unknown>, string]> = [
     [{ ...base, resource: good, resource_as_yaml_file: goodFile }, 'resource'],

@@ -1,10 +1,9 @@
-import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { isChaosError } from '@chaoskit/core';
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { CaseContext } from '../../case-context.js';
+
+import { activityFailure, fileWriter } from '../shared-fixtures.js';
+
+export { activityFailure, fileWriter as specDir };
 
 /** A Deployment as a user would write it in a spec file (no namespace unless given). */
 export function deploymentDoc(
@@ -28,17 +27,6 @@ export function deploymentDoc(
         },
       },
     },
-  };
-}
-
-/** A temporary directory for spec files, removed with the case. */
-export async function specDir(t: CaseContext): Promise<(name: string, text: string) => Promise<string>> {
-  const dir = await mkdtemp(join(tmpdir(), 'chaoskit-deployment-'));
-  t.onCleanup(() => rm(dir, { recursive: true, force: true }));
-  return async (name, text) => {
-    const path = join(dir, name);
-    await writeFile(path, text);
-    return path;
   };
 }
 
@@ -71,18 +59,4 @@ export async function replicasOf(t: CaseContext, name: string) {
     ready: d.status?.readyReplicas ?? 0,
     available: d.status?.availableReplicas ?? 0,
   };
-}
-
-/** Asserts that `promise` rejects with ActivityFailed; returns the message. */
-export async function activityFailure(promise: Promise<unknown>): Promise<string> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  assert.ok('error' in outcome, `expected ActivityFailed, got the result ${JSON.stringify(outcome)}`);
-  assert.ok(
-    isChaosError(outcome.error, 'ActivityFailed'),
-    `expected ActivityFailed, got ${String(outcome.error)}`,
-  );
-  return (outcome.error as Error).message;
 }

@@ -1,13 +1,18 @@
 // Fixtures shared by the deprecated cases: calls that capture the deprecation warning (in the
 // activity's log and on stderr), deployments, services and pods in a given phase.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { deprecationMessage, resetDeprecationWarnings } from '@chaoskit/chaoscluster-deprecated';
 import { type AnyActivity, isChaosError } from '@chaoskit/core';
-import { PatchStrategy, setHeaderOptions, type V1Deployment } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type { CaseContext } from '../../case-context.js';
+
+import { deploymentDoc, deploymentNames, stuckDeployment } from '../deployment/fixtures.js';
+
+export { deploymentDoc, deploymentNames, stuckDeployment };
+
+import { activityFailure, fileWriter } from '../shared-fixtures.js';
+
+export { activityFailure, fileWriter as specDir };
 
 export type Outcome = { value: unknown } | { error: unknown };
 
@@ -90,68 +95,6 @@ export function failureOf(outcome: Outcome | undefined): string {
 function describe(outcome: Outcome | undefined): string {
   if (!outcome) return 'nothing';
   return 'value' in outcome ? `the result ${JSON.stringify(outcome.value)}` : String(outcome.error);
-}
-
-/** Asserts that `promise` rejects with ActivityFailed; returns the message. */
-export async function activityFailure(promise: Promise<unknown>): Promise<string> {
-  return failureOf(
-    await promise.then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    ),
-  );
-}
-
-/** A Deployment as a user would write it in a spec file. */
-export function deploymentDoc(
-  name: string,
-  replicas: number,
-  extra: { namespace?: string } = {},
-): V1Deployment {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, labels: { app: name }, ...(extra.namespace ? { namespace: extra.namespace } : {}) },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: {
-          terminationGracePeriodSeconds: 1,
-          containers: [{ name: 'app', image: 'example.invalid/app:1' }],
-        },
-      },
-    },
-  };
-}
-
-/** A temporary directory for spec files, removed with the case. */
-export async function specDir(t: CaseContext): Promise<(name: string, text: string) => Promise<string>> {
-  const dir = await mkdtemp(join(tmpdir(), 'chaoskit-deprecated-'));
-  t.onCleanup(() => rm(dir, { recursive: true, force: true }));
-  return async (name, text) => {
-    const path = join(dir, name);
-    await writeFile(path, text);
-    return path;
-  };
-}
-
-/** The names of the deployments of the scenario's namespace, sorted. */
-export async function deploymentNames(t: CaseContext): Promise<string[]> {
-  const list = await t.apps.listNamespacedDeployment({ namespace: t.ns });
-  return list.items.map((d) => d.metadata!.name!).sort();
-}
-
-/** A Deployment whose pods can never be scheduled: it stays at 0 ready of `replicas`. */
-export async function stuckDeployment(t: CaseContext, name: string, replicas: number): Promise<void> {
-  const body = deploymentDoc(name, replicas);
-  body.spec!.template.spec!.nodeSelector = { 'chaoskit.io/no-such-node': 'true' };
-  await t.apps.createNamespacedDeployment({ namespace: t.ns, body });
-  await t.until(`deployment ${name} observed, with ${replicas} pods pending`, async () => {
-    const d = await t.apps.readNamespacedDeployment({ name, namespace: t.ns });
-    return (d.status?.observedGeneration ?? 0) >= 1 && (await t.podNames(`app=${name}`)).length === replicas;
-  });
 }
 
 /** A Service in front of the pods app=<name>. */

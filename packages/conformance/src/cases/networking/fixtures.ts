@@ -1,14 +1,15 @@
 // Fixtures shared by the networking cases: an admin view of the network policies, spec files,
 // plan-mode calls, and the ActivityFailed assertion.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { isDryRun, isMutation } from '@chaoskit/cluster';
-import { type AnyActivity, isChaosError } from '@chaoskit/core';
+import type { AnyActivity } from '@chaoskit/core';
 import { NetworkingV1Api, type V1NetworkPolicy } from '@kubernetes/client-node';
 import type { Scenario } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
+
+import { activityFailure, fileWriter } from '../shared-fixtures.js';
+
+export { activityFailure, fileWriter as specDir };
 
 export type PolicyResult = { policy: string; namespace: string };
 
@@ -78,31 +79,6 @@ export function policyFileDoc(name: string, app = 'web', extra: { namespace?: st
       ],
     },
   };
-}
-
-/** A temporary directory for spec files, removed with the case. */
-export async function specDir(t: CaseContext): Promise<(name: string, text: string) => Promise<string>> {
-  const dir = await mkdtemp(join(tmpdir(), 'chaoskit-networking-'));
-  t.onCleanup(() => rm(dir, { recursive: true, force: true }));
-  return async (name, text) => {
-    const path = join(dir, name);
-    await writeFile(path, text);
-    return path;
-  };
-}
-
-/** Asserts that `promise` rejects with ActivityFailed; returns the message. */
-export async function activityFailure(promise: Promise<unknown>): Promise<string> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  assert.ok('error' in outcome, `expected ActivityFailed, got the result ${JSON.stringify(outcome)}`);
-  assert.ok(
-    isChaosError(outcome.error, 'ActivityFailed'),
-    `expected ActivityFailed, got ${String(outcome.error)}`,
-  );
-  return (outcome.error as Error).message;
 }
 
 /**

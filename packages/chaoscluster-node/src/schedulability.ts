@@ -1,0 +1,48 @@
+import { defineActivity } from '@chaoskit/core';
+import {
+  findNodes,
+  needingPatch,
+  nodeApi,
+  nodeName,
+  nodeNameArg,
+  nodeSelectorArg,
+  patchUnschedulable,
+} from './nodes.js';
+
+/** cordon_node and uncordon_node: one mechanism, spec.unschedulable set to `cordon`. */
+export function schedulabilityActivity<const Name extends 'cordon_node' | 'uncordon_node'>(
+  name: Name,
+  doc: string,
+) {
+  const cordon = name === 'cordon_node';
+  const verb = cordon ? 'cordon' : 'uncordon';
+  return defineActivity({
+    name,
+    kind: 'action',
+    module: 'chaoscluster.node.actions',
+    doc,
+    args: {
+      name: nodeNameArg(`Name of the node to ${verb} (combined with label_selector when both are given).`),
+      label_selector: nodeSelectorArg(`Label selector of the nodes to ${verb}.`),
+    },
+    rbac: [{ apiGroups: [''], resources: ['nodes'], verbs: ['list', 'patch'] }],
+    async run(args, ctx) {
+      const { core } = nodeApi(ctx.secrets);
+      if (!args.name && !args.label_selector)
+        ctx.log(`neither name nor label_selector: every node is ${verb}ed`);
+      const { nodes } = await findNodes(core, {
+        name: args.name,
+        labelSelector: args.label_selector,
+        all: true,
+      });
+      const todo = needingPatch(nodes, cordon);
+      await patchUnschedulable(core, todo, cordon, ctx.dryRun);
+      const names = nodes.map(nodeName);
+      const already = names.filter((n) => !todo.includes(n));
+      ctx.log(
+        `${verb}ed ${names.length} node(s): ${names.join(', ')}${already.length ? ` (already ${cordon ? 'cordoned' : 'schedulable'}: ${already.join(', ')})` : ''}`,
+      );
+      return { nodes: names };
+    },
+  });
+}

@@ -26,7 +26,9 @@ export async function readAuditLog(
   filter: { user?: string; since?: Date } = {},
 ): Promise<AuditEvent[]> {
   const text = await readFile(path, 'utf8').catch(() => '');
-  return text
+  // The apiserver appends while we read: a last line without its newline is still being written.
+  const complete = text.slice(0, text.lastIndexOf('\n') + 1);
+  return complete
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as AuditEvent)

@@ -1,0 +1,28 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { readAuditLog } from './audit.js';
+
+const event = (verb: string, user = 'u') =>
+  JSON.stringify({
+    auditID: verb,
+    stage: 'ResponseComplete',
+    verb,
+    requestURI: '/',
+    user: { username: user },
+    requestReceivedTimestamp: new Date().toISOString(),
+  });
+
+it('reads complete lines only, as the apiserver may be halfway through writing the last one', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'chaoskit-audit-'));
+  try {
+    const path = join(dir, 'audit.log');
+    await writeFile(path, `${event('list')}\n${event('create', 'other')}\n${event('delete').slice(0, 40)}`);
+    expect((await readAuditLog(path)).map((e) => e.verb)).toEqual(['list', 'create']);
+    expect((await readAuditLog(path, { user: 'u' })).map((e) => e.verb)).toEqual(['list']);
+    expect(await readAuditLog(join(dir, 'missing.log'))).toEqual([]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -84,6 +84,16 @@ const VIRTUAL_SERVICE = {
   },
 };
 
+async function createVirtualService(kc: KubeConfig, ns: string): Promise<void> {
+  await kc.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+    group: 'networking.istio.io',
+    version: 'v1alpha3',
+    namespace: ns,
+    plural: 'virtualservices',
+    body: VIRTUAL_SERVICE,
+  });
+}
+
 export const scenarios: DiffScenario[] = [
   {
     name: 'pods: terminate, count, phases',
@@ -211,15 +221,7 @@ export const scenarios: DiffScenario[] = [
   },
   {
     name: 'mesh: read, add an abort, remove an abort next to a delay',
-    setup: async (kc, ns) => {
-      await kc.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
-        group: 'networking.istio.io',
-        version: 'v1alpha3',
-        namespace: ns,
-        plural: 'virtualservices',
-        body: VIRTUAL_SERVICE,
-      });
-    },
+    setup: createVirtualService,
     experiment: (ns) => ({
       title: 'mesh',
       description: 'faults on web',
@@ -245,15 +247,7 @@ export const scenarios: DiffScenario[] = [
   },
   {
     name: 'custom objects: get and list',
-    setup: async (kc, ns) => {
-      await kc.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
-        group: 'networking.istio.io',
-        version: 'v1alpha3',
-        namespace: ns,
-        plural: 'virtualservices',
-        body: VIRTUAL_SERVICE,
-      });
-    },
+    setup: createVirtualService,
     experiment: (ns) => ({
       title: 'custom objects',
       description: 'read a VirtualService as a custom object',

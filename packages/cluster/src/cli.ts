@@ -1,74 +1,61 @@
 #!/usr/bin/env node
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { ensureBinaries } from './local/binaries.js';
 import { start } from './start.js';
 import type { ProviderName } from './types.js';
 
-const usage = `usage: chaoskit-cluster <command> [options]
-
-commands:
-  up [--nodes N] [--no-mesh] [--provider local|k3s]
-        start a disposable cluster, print how to use it, and stop it on Ctrl-C
-  build  build the local provider's binaries into the cache (a no-op when cached)
-`;
-
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === 'build') {
-    const bin = await ensureBinaries();
-    process.stdout.write(`${Object.values(bin).join('\n')}\n`);
-    return 0;
-  }
-  if (command !== 'up') {
-    process.stderr.write(usage);
-    return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
-  }
-  let nodes = 2;
-  let mesh = true;
-  let provider: ProviderName = 'local';
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i];
-    if (arg === '--nodes') nodes = Number.parseInt(rest[++i] ?? '', 10);
-    else if (arg === '--no-mesh') mesh = false;
-    else if (arg === '--provider') provider = rest[++i] as ProviderName;
-    else {
-      process.stderr.write(`unknown option ${arg}\n${usage}`);
-      return 2;
-    }
-  }
-  if (!Number.isInteger(nodes) || nodes < 0) {
-    process.stderr.write('--nodes takes a whole number\n');
-    return 2;
-  }
-  if (provider === 'kubeconfig') {
-    process.stderr.write('chaoskit-cluster up starts disposable clusters only: local or k3s\n');
-    return 2;
-  }
-  const began = Date.now();
-  const cluster = await start({ provider, nodes, mesh });
-  process.stdout.write(
-    [
-      `cluster ready in ${((Date.now() - began) / 1000).toFixed(1)}s (${cluster.provider}, ${cluster.server})`,
-      '',
-      'point kubectl at it:',
-      `  export KUBECONFIG=${cluster.kubeconfigPath}`,
-      '  kubectl get nodes',
-      '',
-      'press Ctrl-C to stop it (everything it created is removed)',
-      '',
-    ].join('\n'),
-  );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  process.stdout.write('stopping…\n');
-  await cluster.stop();
-  process.stdout.write('stopped\n');
-  return 0;
+function count(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('a whole number, 0 or more');
+  return n;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+const program = new Command()
+  .name('chaoskit-cluster')
+  .description('Disposable Kubernetes clusters for chaoskit: a local control plane with kwok, or k3s.')
+  .showHelpAfterError();
+
+program
+  .command('up')
+  .description('start a disposable cluster, print how to use it, and stop it on Ctrl-C')
+  .option('--nodes <n>', 'how many kwok nodes (local)', count, 2)
+  .option('--no-mesh', "do not apply Istio's CRDs")
+  .addOption(new Option('--provider <provider>', 'where to run').choices(['local', 'k3s']).default('local'))
+  .action(async (opts: { nodes: number; mesh: boolean; provider: ProviderName }) => {
+    const began = Date.now();
+    const cluster = await start({ provider: opts.provider, nodes: opts.nodes, mesh: opts.mesh });
+    process.stdout.write(
+      [
+        `cluster ready in ${((Date.now() - began) / 1000).toFixed(1)}s (${cluster.provider}, ${cluster.server})`,
+        `mesh: ${cluster.mesh ? `${cluster.mesh.source} (${cluster.mesh.crds.length} CRDs)` : 'none'}`,
+        '',
+        `point kubectl (or chaoskit, chaoskit-conformance --context ${cluster.context}) at it:`,
+        `  export KUBECONFIG=${cluster.kubeconfigPath}`,
+        '  kubectl get nodes',
+        '',
+        'press Ctrl-C to stop it (everything it created is removed)',
+        '',
+      ].join('\n'),
+    );
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    process.stdout.write('stopping…\n');
+    await cluster.stop();
+    process.stdout.write('stopped\n');
+  });
+
+program
+  .command('build')
+  .description("build the local provider's binaries into the cache (a no-op when cached)")
+  .action(async () => {
+    const bin = await ensureBinaries();
+    process.stdout.write(`${Object.values(bin).join('\n')}\n`);
+  });
+
+program.parseAsync(process.argv).then(
+  () => process.exit(process.exitCode ?? 0),
   (err: Error) => {
     process.stderr.write(`chaoskit-cluster: ${err.message}\n`);
     process.exit(1);

@@ -2,14 +2,15 @@ export { containerEngineAvailable, DEFAULT_K3S_IMAGE, NoContainerEngine } from '
 export { type AuditEvent, isDryRun, isMutation, readAuditLog } from './local/audit.js';
 export {
   binaryPaths,
-  cacheDir,
   ETCD_VERSION,
   ensureBinaries,
   KUBERNETES_VERSION,
   KWOK_VERSION,
   missingBinaries,
 } from './local/binaries.js';
+export { cacheDir } from './local/cache.js';
 export { writePodLog } from './local/local-cluster.js';
-export { applyCrds, defaultCrdsPath } from './mesh.js';
+export { PreflightError } from './local/preflight.js';
+export { applyCrds, ensureIstioCrds, ISTIO_API_VERSION, meshCrds } from './mesh.js';
 export { start } from './start.js';
 export type * from './types.js';

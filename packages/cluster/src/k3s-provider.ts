@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { applyCrds } from './mesh.js';
+import { applyCrds, meshCrds, meshOption } from './mesh.js';
 import type { Cluster, StartOptions } from './types.js';
 
 export const DEFAULT_K3S_IMAGE = 'rancher/k3s:v1.33.5-k3s1';
@@ -32,6 +32,9 @@ export async function containerEngineAvailable(): Promise<{ available: boolean; 
 export async function startK3s(options: StartOptions): Promise<Cluster> {
   const engine = await containerEngineAvailable();
   if (!engine.available) throw new NoContainerEngine(engine.reason);
+  const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const meshWanted = meshOption(options.mesh, true);
+  const crds = meshWanted ? await meshCrds(meshWanted, progress) : undefined;
   const { K3sContainer } = await import('@testcontainers/k3s');
   const container = await new K3sContainer(options.image ?? DEFAULT_K3S_IMAGE).start();
   const dir = await mkdtemp(join(tmpdir(), 'chaoskit-k3s-'));
@@ -41,8 +44,7 @@ export async function startK3s(options: StartOptions): Promise<Cluster> {
     await writeFile(kubeconfigPath, kubeconfig, { mode: 0o600 });
     const kc = new KubeConfig();
     kc.loadFromString(kubeconfig);
-    const mesh = typeof options.mesh === 'object' ? options.mesh : { enabled: options.mesh !== false };
-    if (mesh.enabled !== false) await applyCrds(kc, mesh.crdsPath);
+    const mesh = crds ? { source: crds.source, crds: await applyCrds(kc, crds.path) } : undefined;
     const stop = async () => {
       await container.stop();
       await rm(dir, { recursive: true, force: true });
@@ -53,6 +55,7 @@ export async function startK3s(options: StartOptions): Promise<Cluster> {
       kubeconfigPath,
       context: kc.getCurrentContext(),
       server: kc.getCurrentCluster()?.server ?? '',
+      ...(mesh ? { mesh } : {}),
       stop,
       [Symbol.asyncDispose]: stop,
     };

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { applyCrds } from './mesh.js';
+import { applyCrds, meshCrds, meshOption } from './mesh.js';
 import type { Cluster, StartOptions } from './types.js';
 
 /**
@@ -32,8 +32,11 @@ export async function startFromKubeconfig(options: StartOptions): Promise<Cluste
     );
   }
   kc.setCurrentContext(options.context);
-  const mesh = typeof options.mesh === 'object' ? options.mesh : { enabled: options.mesh === true };
-  if (mesh.enabled) await applyCrds(kc, mesh.crdsPath);
+  // A user's cluster gets CRDs only when asked explicitly.
+  const meshWanted = meshOption(options.mesh, false);
+  const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const crds = meshWanted ? await meshCrds(meshWanted, progress) : undefined;
+  const mesh = crds ? { source: crds.source, crds: await applyCrds(kc, crds.path) } : undefined;
   // A copy whose current context is the named one, so tools given the path agree with us.
   const dir = await mkdtemp(join(tmpdir(), 'chaoskit-kubeconfig-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
@@ -46,6 +49,7 @@ export async function startFromKubeconfig(options: StartOptions): Promise<Cluste
     kubeconfigPath,
     context: options.context,
     server: kc.getCurrentCluster()?.server ?? '',
+    ...(mesh ? { mesh } : {}),
     stop,
     [Symbol.asyncDispose]: stop,
   };

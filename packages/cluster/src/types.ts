@@ -6,9 +6,12 @@ export interface NodeSpec {
 }
 
 export interface MeshOptions {
-  /** Apply the mesh CRDs (Istio's VirtualService and friends). Default true. */
+  /** Apply the mesh CRDs (Istio's VirtualService and friends). Default true (local, k3s). */
   enabled?: boolean;
-  /** A YAML file of CustomResourceDefinitions; defaults to Istio's CRDs shipped with chaoskit's tests. */
+  /**
+   * A YAML file of CustomResourceDefinitions; default $CHAOSKIT_MESH_CRDS, else Istio's CRDs of
+   * `ISTIO_API_VERSION`, fetched once through the Go module proxy.
+   */
   crdsPath?: string;
 }
 
@@ -39,6 +42,8 @@ export interface Cluster extends AsyncDisposable {
   readonly kubeconfigPath: string;
   readonly context: string;
   readonly server: string;
+  /** The mesh CRDs applied, when a mesh was asked for. */
+  readonly mesh?: { source: string; crds: string[] };
   stop(): Promise<void>;
 }
 

@@ -14,7 +14,7 @@ import { differentialReport, runDifferential } from './differential/differential
 import { ensurePythonOriginals } from './differential/python-env.js';
 import { scenarios } from './differential/scenarios.js';
 import { coverageGaps } from './kit/coverage.js';
-import { writeReports } from './kit/report.js';
+import { skippedItems, summary, writeReports } from './kit/report.js';
 import { runCases } from './kit/run-cases.js';
 import { sweep } from './kit/sweep.js';
 
@@ -61,6 +61,7 @@ interface Options {
   readOnly?: boolean;
   allowNodes?: boolean;
   comparePython?: boolean;
+  meshCrds?: string;
 }
 
 async function main(opts: Options): Promise<number> {
@@ -74,16 +75,20 @@ async function main(opts: Options): Promise<number> {
       say(`coverage guard: cases of unregistered activities: ${gaps.unknown.join(', ')}`);
     return 1;
   }
+  // --only: groups (pod, mesh…), activity names (terminate_pods) or qualified names.
   const only = opts.only ? new Set(opts.only.split(',').map((s) => s.trim())) : undefined;
+  const picks = (c: ConformanceCase, token: string) =>
+    token === groupOf(c) || token === c.activity.name || token === c.activity.qualifiedName;
   if (only) {
-    const known = new Set(Object.values(GROUPS));
-    const wrong = [...only].filter((g) => !known.has(g));
+    const wrong = [...only].filter((token) => !allCases.some((c) => picks(c, token)));
     if (wrong.length) {
-      say(`--only takes ${[...known].join(', ')}; unknown: ${wrong.join(', ')}`);
+      say(
+        `--only takes groups (${[...new Set(Object.values(GROUPS))].join(', ')}) or activity names; unknown: ${wrong.join(', ')}`,
+      );
       return 2;
     }
   }
-  let selected = allCases.filter((c) => !only || only.has(groupOf(c)));
+  let selected = allCases.filter((c) => !only || [...only].some((token) => picks(c, token)));
   if (opts.readOnly) selected = selected.filter((c) => c.activity.kind === 'probe');
 
   if (opts.provider === 'kubeconfig' && (!opts.context || !opts.yes)) {
@@ -108,7 +113,7 @@ async function main(opts: Options): Promise<number> {
     ...(opts.context ? { context: opts.context } : {}),
     ...(opts.kubeconfig ? { kubeconfigPath: opts.kubeconfig } : {}),
     // Never install CRDs into a user's cluster; the disposable ones get the mesh.
-    mesh: opts.provider !== 'kubeconfig',
+    mesh: opts.provider === 'kubeconfig' ? false : opts.meshCrds ? { crdsPath: opts.meshCrds } : true,
   });
   const scratch = await mkdtemp(join(tmpdir(), 'chaoskit-conformance-'));
   const kc = new KubeConfig();
@@ -158,13 +163,15 @@ async function main(opts: Options): Promise<number> {
       started,
       notes,
     });
-    const failed = results.filter((r) => r.outcome === 'failed').length;
-    const passed = results.filter((r) => r.outcome === 'passed').length;
+    const s = summary(results);
+    const skipped = skippedItems(results);
+    if (skipped.length)
+      say(`\nskipped on provider ${opts.provider}, and why:\n${skipped.map((x) => `  - ${x}`).join('\n')}`);
     say(
-      `\n${passed} of ${results.length} activities passed, ${failed} failed, ${results.length - passed - failed} skipped`,
+      `\n${s.passed} of ${s.total} activities passed, ${s.failed} failed, ${s.skipped} skipped (${s.skippedScenarios} scenario(s) skipped in the cases that ran)`,
     );
     say(`report: ${paths.markdown}\njunit:  ${paths.junit}`);
-    return failed > 0 ? 1 : 0;
+    return s.failed > 0 ? 1 : 0;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -252,11 +259,18 @@ const program = new Command()
   )
   .option('--context <name>', 'kubeconfig provider: the context to use (required)')
   .option('--kubeconfig <path>', 'kubeconfig provider: the file (default KUBECONFIG, then ~/.kube/config)')
-  .option('--only <groups>', 'comma-separated: pod, node, deployment, networking, crd, deprecated, mesh')
+  .option(
+    '--only <names>',
+    'comma-separated groups (pod, node, deployment, networking, crd, deprecated, mesh) or activity names (terminate_pods)',
+  )
   .option('--report <dir>', 'where to write conformance.md and conformance.junit.xml', './conformance-report')
   .option('--yes', 'kubeconfig provider: yes, create and delete objects in this cluster')
   .option('--read-only', 'run the probe cases only')
   .option('--allow-nodes', 'on a cluster that is not disposable, also run node operations')
+  .option(
+    '--mesh-crds <file>',
+    "local/k3s: a YAML file of mesh CRDs to apply instead of Istio's (fetched through the Go module proxy)",
+  )
   .option(
     '--compare-python',
     'run the differential scenarios with the Python originals (from PyPI) and with chaoskit, and compare',

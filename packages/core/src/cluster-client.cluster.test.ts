@@ -203,6 +203,43 @@ describe('kubeconfig files', () => {
     expect(await whoami(fromSecrets.kubeConfig)).toBe(users.clientCert);
   });
 
+  it("honours Chaos Toolkit's KUBERNETES_CONTEXT and KUBERNETES_HOST in the environment (chaoskit's names win)", async () => {
+    const path = join(dir, 'ctk-contexts.yaml');
+    await writeFile(
+      path,
+      kubeconfigFile(
+        [
+          { name: 'token', user: { token: credentials.token } },
+          {
+            name: 'cert',
+            user: {
+              'client-certificate': credentials.clientCertFile,
+              'client-key': credentials.clientKeyFile,
+            },
+          },
+        ],
+        'token',
+      ),
+    );
+    const env = { ...noFiles, KUBECONFIG: path, KUBERNETES_CONTEXT: 'cert' };
+    expect(await whoami(createClusterClient({}, { env }).kubeConfig)).toBe(users.clientCert);
+    const both = { ...env, CLUSTER_CONTEXT: 'token' };
+    expect(await whoami(createClusterClient({}, { env: both }).kubeConfig)).toBe(users.token);
+    // No kubeconfig: explicit credentials from the environment under Chaos Toolkit's names.
+    const explicit = createClusterClient(
+      {},
+      {
+        env: {
+          ...noFiles,
+          KUBERNETES_HOST: credentials.server,
+          KUBERNETES_API_KEY: credentials.unprivilegedToken,
+          KUBERNETES_CA_CERT_FILE: credentials.caFile,
+        },
+      },
+    );
+    expect(await whoami(explicit.kubeConfig)).toBe(users.unprivileged);
+  });
+
   it('names the known contexts when CLUSTER_CONTEXT is not one of them', async () => {
     const path = join(dir, 'one-context.yaml');
     await writeFile(path, kubeconfigFile([{ name: 'token', user: { token: credentials.token } }], 'token'));

@@ -11,8 +11,12 @@ import { registerSecret } from './redact.js';
 //   2. A kubeconfig file: CLUSTERCONFIG, else KUBECONFIG (several paths merged as kubectl
 //      does), else ~/.kube/config; context CLUSTER_CONTEXT (secrets, then environment), else
 //      the file's current context.
-//   3. RUNNER_IN_POD=true: the pod's service-account token and CA.
+//   3. RUNNER_IN_POD=true (or Chaos Toolkit's CHAOSTOOLKIT_IN_POD=true): the pod's
+//      service-account token and CA.
 //   4. CLUSTER_HOST in the environment: explicit credentials from the environment.
+// Every CLUSTER_X is also read under Chaos Toolkit's name KUBERNETES_X, in the secrets and in
+// the environment, so an unchanged Chaos Toolkit setup reaches the cluster it meant
+// (chaoskit's name wins when both are set).
 // TLS is verified unless CLUSTER_VERIFY_SSL is false, which prints a warning.
 
 export const DEFAULT_SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -33,8 +37,15 @@ export interface ClusterClient {
 
 type Lookup = (key: string) => unknown;
 
+const ALIAS = (key: string) => (key.startsWith('CLUSTER_') ? `KUBERNETES_${key.slice(8)}` : key);
+
+function fromEnv(env: NodeJS.ProcessEnv, key: string): string | undefined {
+  return env[key] ?? env[ALIAS(key)];
+}
+
 function lookupIn(secrets: Record<string, unknown>, env: NodeJS.ProcessEnv): Lookup {
-  return (key) => (key in secrets ? secrets[key] : env[key]);
+  return (key) =>
+    key in secrets ? secrets[key] : ALIAS(key) in secrets ? secrets[ALIAS(key)] : fromEnv(env, key);
 }
 
 function str(value: unknown): string | undefined {
@@ -59,7 +70,7 @@ export function createClusterClient(
   const tried: string[] = [];
   let client: ClusterClient | undefined;
 
-  if (str(secrets.CLUSTER_HOST)) {
+  if (str(secrets.CLUSTER_HOST ?? secrets.KUBERNETES_HOST)) {
     client = explicit(lookup, 'CLUSTER_HOST from the secrets');
   } else {
     tried.push('CLUSTER_HOST in the secrets (not given)');
@@ -68,14 +79,14 @@ export function createClusterClient(
       client = fromKubeconfig(files.existing, str(lookup('CLUSTER_CONTEXT')));
     } else {
       tried.push(`a kubeconfig file (${files.considered} does not exist)`);
-      if (env.RUNNER_IN_POD === 'true') {
+      if (env.RUNNER_IN_POD === 'true' || env.CHAOSTOOLKIT_IN_POD === 'true') {
         client = inPod(
           env,
           options.serviceAccountDir ?? env.CHAOSKIT_SERVICE_ACCOUNT_DIR ?? DEFAULT_SERVICE_ACCOUNT_DIR,
         );
       } else {
         tried.push('RUNNER_IN_POD=true (not set)');
-        if (str(env.CLUSTER_HOST)) client = explicit(lookup, 'CLUSTER_HOST from the environment');
+        if (str(fromEnv(env, 'CLUSTER_HOST'))) client = explicit(lookup, 'CLUSTER_HOST from the environment');
         else tried.push('CLUSTER_HOST in the environment (not set)');
       }
     }

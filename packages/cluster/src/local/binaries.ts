@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cacheDir, type ProgressSink, withCacheLock } from './cache.js';
+import { runGo } from './go.js';
 
 // Versions of what the local provider runs. Each is built from the Go module proxy through
 // the wrapper modules under packages/cluster/go (committed with their go.sum).
@@ -19,14 +18,6 @@ export interface Binaries {
   kubeScheduler: string;
   kubectl: string;
 }
-
-export function cacheDir(): string {
-  return (
-    process.env.CHAOSKIT_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'chaoskit')
-  );
-}
-
-const goDir = fileURLToPath(new URL('../../go/', import.meta.url));
 
 interface Target {
   component: 'kubernetes' | 'etcd' | 'kwok';
@@ -96,18 +87,20 @@ export function missingBinaries(): string[] {
     .filter((p) => !existsSync(p));
 }
 
-export type ProgressSink = (line: string) => void;
-
 const stderrProgress: ProgressSink = (line) => process.stderr.write(`${line}\n`);
 
 /**
- * Builds whatever is missing from the cache (a cold build of the control plane takes 15–30
- * minutes on 2 cores; a warm one is a no-op). Prints a progress line while building.
+ * Builds whatever is missing from the cache (a cold build of the control plane takes about 6
+ * minutes on 2 cores; a warm one is a no-op), holding the cache's build lock. Prints a
+ * progress line while building.
  */
 export async function ensureBinaries(progress: ProgressSink = stderrProgress): Promise<Binaries> {
-  for (const t of targets()) {
-    if (binaryNames(t).every((p) => existsSync(p))) continue;
-    await build(t, progress);
+  const built = (t: Target) => binaryNames(t).every((p) => existsSync(p));
+  if (!targets().every(built)) {
+    await withCacheLock(async () => {
+      // Another process may have built some while this one waited for the lock.
+      for (const t of targets()) if (!built(t)) await build(t, progress);
+    }, progress);
   }
   return binaryPaths();
 }
@@ -128,16 +121,10 @@ async function build(t: Target, progress: ProgressSink): Promise<void> {
     );
   }, 30_000);
   try {
-    await run('go', ['build', '-trimpath', '-ldflags', t.ldflags, '-o', `${scratch}/`, ...t.packages], {
-      cwd: join(goDir, t.component),
-      env: {
-        ...process.env,
-        GOTOOLCHAIN: 'local',
-        GOWORK: 'off',
-        CGO_ENABLED: '0',
-        GOFLAGS: '-mod=readonly',
-      },
-    });
+    await runGo(
+      ['build', '-trimpath', '-ldflags', t.ldflags, '-o', `${scratch}/`, ...t.packages],
+      t.component,
+    );
     // etcd's main package is its module root (`…/server/v3`), so `go build` names it `server`.
     if (t.component === 'etcd') await rename(join(scratch, 'server'), join(scratch, 'etcd'));
     await rm(t.dir, { recursive: true, force: true });
@@ -147,18 +134,4 @@ async function build(t: Target, progress: ProgressSink): Promise<void> {
     await rm(scratch, { recursive: true, force: true });
   }
   progress(`chaoskit: built ${t.component} in ${Math.round((Date.now() - started) / 1000)}s`);
-}
-
-function run(cmd: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { ...options, stdio: ['ignore', 'inherit', 'inherit'] });
-    child.on('error', (err) =>
-      reject(new Error(`cannot run '${cmd}' (is Go installed and on PATH?): ${err.message}`, { cause: err })),
-    );
-    child.on('exit', (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`'${cmd} ${args.slice(0, 1).join(' ')}' failed with exit code ${code}`)),
-    );
-  });
 }

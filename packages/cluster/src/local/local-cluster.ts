@@ -6,12 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
-import { applyCrds } from '../mesh.js';
+import { applyCrds, type MeshCrds, meshCrds, meshOption } from '../mesh.js';
 import type { LocalCluster, NodeSpec, StartOptions } from '../types.js';
 import { ensureBinaries, KUBERNETES_VERSION } from './binaries.js';
 import { AUDIT_POLICY, criLogLine, kwokConfig } from './kwok-config.js';
 import { ADMIN_CERT_USER, ADMIN_USER, COMPONENTS_USER, issuePki, UNPRIVILEGED_USER } from './pki.js';
 import { freePorts } from './ports.js';
+import { preflight } from './preflight.js';
 import { ProcessGroup } from './processes.js';
 
 const CONTEXT = 'chaoskit-local';
@@ -30,16 +31,20 @@ const componentEnv = {
 
 export async function startLocal(options: StartOptions = {}): Promise<LocalCluster> {
   const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Everything that can be missing is found before any component starts.
+  const mesh = meshOption(options.mesh, true);
+  await preflight(mesh, progress);
+  const crds = mesh ? await meshCrds(mesh, progress) : undefined;
   const bin = await ensureBinaries(progress);
   const dir = await mkdtemp(join(tmpdir(), 'chaoskit-cluster-'));
   const group = new ProcessGroup(dir);
   try {
-    return await boot(dir, group, bin, options);
+    return await boot(dir, group, bin, options, crds);
   } catch (err) {
-    const logs = group.allTails();
     await group.stop(1000);
     await rm(dir, { recursive: true, force: true });
-    throw new Error(`local cluster failed to start: ${(err as Error).message}\n${logs}`, { cause: err });
+    // A component's failure carries that component's log tail, and only that one.
+    throw new Error(`local cluster failed to start: ${(err as Error).message}`, { cause: err });
   }
 }
 
@@ -48,6 +53,7 @@ async function boot(
   group: ProcessGroup,
   bin: Awaited<ReturnType<typeof ensureBinaries>>,
   options: StartOptions,
+  crds: MeshCrds | undefined,
 ): Promise<LocalCluster> {
   const [etcdPort, etcdPeerPort, apiPort, kcmPort, schedPort, kwokPort] = (await freePorts(6)) as [
     number,
@@ -89,7 +95,7 @@ async function boot(
     ],
     componentEnv,
   );
-  await waitFor('etcd', group, () => get(`http://127.0.0.1:${etcdPort}/health`), 30_000);
+  await waitFor('etcd', 'etcd', group, () => get(`http://127.0.0.1:${etcdPort}/health`), 30_000);
 
   group.start(
     'kube-apiserver',
@@ -122,6 +128,7 @@ async function boot(
     componentEnv,
   );
   await waitFor(
+    'kube-apiserver',
     'kube-apiserver',
     group,
     async () =>
@@ -202,6 +209,7 @@ async function boot(
   const nodes = nodeSpecs.map((s) => s.name);
   await waitFor(
     'kwok nodes Ready',
+    'kwok',
     group,
     async () => {
       const list = await core.listNode();
@@ -215,6 +223,7 @@ async function boot(
   // Pods are refused until the namespace's default service account exists.
   await waitFor(
     'default service account',
+    'kube-controller-manager',
     group,
     async () =>
       (await core.listNamespacedServiceAccount({ namespace: 'default' })).items.some(
@@ -223,8 +232,7 @@ async function boot(
     60_000,
   );
 
-  const mesh = typeof options.mesh === 'object' ? options.mesh : { enabled: options.mesh !== false };
-  if (mesh.enabled !== false) await applyCrds(kc, mesh.crdsPath);
+  const mesh = crds ? { source: crds.source, crds: await applyCrds(kc, crds.path) } : undefined;
 
   let stopped = false;
   const stop = async () => {
@@ -260,6 +268,7 @@ async function boot(
     podLogFile,
     previousPodLogFile,
     kubectl: bin.kubectl,
+    ...(mesh ? { mesh } : {}),
     pids: group.pids,
     componentLogs: group.logFiles,
     stop,
@@ -296,8 +305,10 @@ function isReady(node: V1Node): boolean {
   return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 }
 
+/** Waits for `check`; on a timeout the error carries the tail of `component`, which owes it. */
 async function waitFor(
   what: string,
+  component: string,
   group: ProcessGroup,
   check: () => Promise<boolean>,
   timeoutMs: number,
@@ -314,7 +325,7 @@ async function waitFor(
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(
-    `timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`,
+    `timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? `: ${(last as Error).message}` : ''}\n--- ${component} log (last lines) ---\n${group.tail(component, 20)}`,
   );
 }
 

@@ -56,7 +56,7 @@ export class ProcessGroup {
     for (const m of this.members) {
       if (m.child.exitCode !== null || m.child.signalCode !== null) {
         throw new Error(
-          `${m.name} exited (${m.child.exitCode ?? m.child.signalCode}) during start-up:\n${this.tail(m.name)}`,
+          `${m.name} exited (${m.child.exitCode ?? m.child.signalCode}) during start-up\n--- ${m.name} log (last lines) ---\n${this.tail(m.name, 20)}`,
         );
       }
     }
@@ -70,13 +70,6 @@ export class ProcessGroup {
     } catch {
       return '(no log)';
     }
-  }
-
-  /** Every component's log tail, for a failed start. */
-  allTails(lines = 15): string {
-    return this.members
-      .map((m) => `--- ${m.name} (${m.logFile}) ---\n${this.tail(m.name, lines)}`)
-      .join('\n');
   }
 
   /** SIGTERM in reverse start order, SIGKILL after a grace period; resolves when all are gone. */

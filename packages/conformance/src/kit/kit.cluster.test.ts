@@ -94,6 +94,37 @@ describe("the kit on a user's cluster", () => {
     const junit = await readFile(join(report, 'conformance.junit.xml'), 'utf8');
     expect(junit).toMatch(new RegExp(`<testsuites [^>]*tests="${probes}" failures="0"`));
   });
+
+  it('skips, with the reason, the scenarios that need the audit log, and exits 0', async () => {
+    const report = join(dir, 'no-audit');
+    const run = await kit([
+      '--provider',
+      'kubeconfig',
+      '--kubeconfig',
+      shared.kubeconfigPath,
+      '--context',
+      shared.context,
+      '--yes',
+      '--allow-nodes',
+      '--only',
+      'cordon_node,chaoscluster.node.actions.uncordon_node',
+      '--report',
+      report,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const reason = "needs the apiserver's audit log, which the kubeconfig provider cannot read";
+    expect(run.stderr).toContain('skipped on provider kubeconfig, and why:');
+    expect(run.stderr).toContain(reason);
+    expect(run.stderr).toMatch(
+      /2 of 2 activities passed, 0 failed, 0 skipped \([1-9]\d* scenario\(s\) skipped/,
+    );
+    const md = await readFile(join(report, 'conformance.md'), 'utf8');
+    expect(md).toContain('## Skipped, and why');
+    expect(md).toContain(reason);
+    const junit = await readFile(join(report, 'conformance.junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuites [^>]*tests="2" failures="0"/);
+    expect(junit).toContain(`<skipped message="${reason.replace(/'/g, '&apos;')}"/>`);
+  });
 });
 
 describe('interrupting the kit', () => {

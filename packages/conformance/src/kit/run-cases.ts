@@ -1,5 +1,5 @@
 import type { ConformanceCase } from '../case.js';
-import { CaseContext, type ClusterInfo } from '../case-context.js';
+import { CaseContext, type ClusterInfo, ScenarioSkipped } from '../case-context.js';
 import { sweep } from './sweep.js';
 
 export interface ScenarioResult {
@@ -7,6 +7,8 @@ export interface ScenarioResult {
   outcome: 'passed' | 'failed' | 'skipped';
   durationMs: number;
   error?: string;
+  /** Why a skipped scenario could not run on this cluster. */
+  reason?: string;
 }
 
 export interface CaseResult {
@@ -71,14 +73,20 @@ export async function runCases(
           await withTimeout(s.run(t), s.timeoutMs ?? 60_000, `scenario '${s.name}'`);
           result.scenarios.push({ name: s.name, outcome: 'passed', durationMs: Date.now() - began });
         } catch (err) {
-          result.outcome = 'failed';
-          result.scenarios.push({
-            name: s.name,
-            outcome: 'failed',
-            durationMs: Date.now() - began,
-            error: (err as Error).message ?? String(err),
-          });
+          const durationMs = Date.now() - began;
+          if (err instanceof ScenarioSkipped) {
+            result.scenarios.push({ name: s.name, outcome: 'skipped', durationMs, reason: err.message });
+          } else {
+            result.outcome = 'failed';
+            const error = (err as Error).message ?? String(err);
+            result.scenarios.push({ name: s.name, outcome: 'failed', durationMs, error });
+          }
         }
+      }
+      // A case whose every scenario was skipped did not run at all here.
+      if (result.scenarios.length > 0 && result.scenarios.every((x) => x.outcome === 'skipped')) {
+        result.outcome = 'skipped';
+        result.reason = result.scenarios[0]!.reason;
       }
     } catch (err) {
       result.outcome = 'failed';
@@ -89,11 +97,14 @@ export async function runCases(
     }
     result.durationMs = Date.now() - started;
     const passed = result.scenarios.filter((s) => s.outcome === 'passed').length;
+    const mark = { passed: '✓', failed: '✗', skipped: '-' }[result.outcome];
     log(
-      `${result.outcome === 'passed' ? '✓' : '✗'} ${result.activity}: ${passed}/${c.scenarios.length} scenarios (${(result.durationMs / 1000).toFixed(1)}s)`,
+      `${mark} ${result.activity}: ${passed}/${c.scenarios.length} scenarios (${(result.durationMs / 1000).toFixed(1)}s)`,
     );
-    for (const s of result.scenarios.filter((x) => x.outcome === 'failed'))
-      log(`    ✗ ${s.name}: ${s.error}`);
+    for (const s of result.scenarios) {
+      if (s.outcome === 'failed') log(`    ✗ ${s.name}: ${s.error}`);
+      if (s.outcome === 'skipped') log(`    - skipped: ${s.name}: ${s.reason}`);
+    }
   }
   return results;
 }

@@ -105,15 +105,16 @@ describe('the repository stands on its own', () => {
     const excused = new Set<(typeof PENDING)[number]>();
     for (const line of lines) {
       if (line.file === SELF) continue;
-      for (const { pattern, instead } of OUTSIDE) {
-        if (!pattern.test(line.text)) continue;
-        const pending = PENDING.find((p) => p.file === line.file && line.text.includes(p.text));
-        if (pending && pattern.test(pending.text)) {
-          excused.add(pending);
-          continue;
-        }
-        problems.push(`${where(line)}  (refers outside the repository; write ${instead})`);
+      const found = OUTSIDE.filter(({ pattern }) => pattern.test(line.text));
+      if (found.length === 0) continue;
+      const pending = PENDING.find((p) => p.file === line.file && line.text.includes(p.text));
+      if (pending && found.every(({ pattern }) => pattern.test(pending.text))) {
+        excused.add(pending);
+        continue;
       }
+      const what = found.map(({ pattern }) => `'${line.text.match(pattern)?.[0]}'`).join(', ');
+      const instead = [...new Set(found.map((f) => f.instead))].join('; or ');
+      problems.push(`${where(line)}  (${what}: outside the repository; write ${instead})`);
     }
     for (const pending of PENDING) {
       if (!excused.has(pending)) {

@@ -38,6 +38,14 @@ export default defineConfig({
           maxWorkers: 2,
         },
       },
+      {
+        test: {
+          name: 'repo',
+          // Checks of the repository as a whole (e.g. that it points at nothing outside it).
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.e2e.test.ts', '**/node_modules/**'],
+        },
+      },
     ],
   },
 });

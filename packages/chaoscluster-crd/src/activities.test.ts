@@ -33,8 +33,8 @@ function refusal(validate: () => unknown): Error & { argument?: string; accepted
 const gvp = { group: 'ex.test', version: 'v1', plural: 'widgets' };
 const widget = { apiVersion: 'ex.test/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 1 } };
 
-describe('the seed table', () => {
-  it('declares the twelve operations with their arguments and defaults, in the seed order', () => {
+describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
+  it('declares the twelve operations with their arguments and defaults, in 0.25.1 order', () => {
     const shape = Object.fromEntries(
       activities.map((a) => [
         `${a.module}.${a.name}`,

@@ -48,7 +48,7 @@ function patterned(pattern: RegExp, max: number, accepted: string) {
   });
 }
 
-/** `group`, `version`, `plural`: which resource, as every crd activity takes them (seed order). */
+/** `group`, `version`, `plural`: which resource, as every crd activity takes them (in 0.25.1 order). */
 export function resourceTypeArgs() {
   return {
     group: patterned(

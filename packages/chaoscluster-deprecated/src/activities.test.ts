@@ -1,4 +1,4 @@
-// The deprecated modules: their seed table, their reuse of the modern argument schemas, the
+// The deprecated modules: their activities as in 0.25.1, their reuse of the modern argument schemas, the
 // warning given once, and the refusals reported under the deprecated activity's name.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,8 +39,8 @@ function refusal(validate: () => unknown): Error & { argument?: string; activity
   throw new Error('expected InvalidArgument');
 }
 
-describe('the seed table', () => {
-  it('declares every operation of chaoscluster.actions and chaoscluster.probes with the seed arguments', () => {
+describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
+  it('declares every operation of chaoscluster.actions and chaoscluster.probes with the 0.25.1 arguments', () => {
     const shape = Object.fromEntries(
       activities.map((a) => [
         `${a.module}.${a.name}`,

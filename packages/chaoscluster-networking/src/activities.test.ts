@@ -1,4 +1,4 @@
-// The seed table of chaoscluster.networking.actions and what is refused before any request.
+// The activities of chaoscluster.networking.actions, as in 0.25.1, and what is refused before any request.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +37,7 @@ const policyDoc = (name = 'web-only', extra: Record<string, unknown> = {}) => ({
   spec: { podSelector: { matchLabels: { app: 'web' } }, policyTypes: ['Ingress'] },
 });
 
-describe('the seed table', () => {
+describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
   it('declares the eight operations with their arguments and defaults', () => {
     const shape = Object.fromEntries(
       activities.map((a) => [

@@ -1,4 +1,4 @@
-// The generated policies, byte for byte as reference §6 gives them, and the label_selectors rules.
+// The generated policies, byte for byte those of 0.25.1's networking actions, and the label_selectors rules.
 import { describe, expect, it } from 'vitest';
 import {
   ALLOW_DNS,

@@ -1,5 +1,5 @@
 // The network policies of chaoscluster.networking.actions, declared once: their names, their
-// manifests (reference §6, byte for byte), the `label_selectors` argument, and the two requests
+// manifests (those of 0.25.1's networking actions, byte for byte), the `label_selectors` argument, and the two requests
 // every activity of the module makes (create one policy, delete one policy).
 
 import {
@@ -77,7 +77,7 @@ export function labelSelectorsArg(doc: string) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The manifests (reference §6)
+// The manifests: those of 0.25.1's networking actions, byte for byte
 // ---------------------------------------------------------------------------------------------
 
 /** `{}` (every pod of the namespace) when no label is given, else `{matchLabels}`. */

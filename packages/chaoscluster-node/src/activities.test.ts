@@ -14,7 +14,7 @@ function refusal(run: () => unknown): { argument: string | undefined; message: s
 }
 
 describe('the node activities', () => {
-  it('are the six of the seed, in the node modules', () => {
+  it('are the six of chaostoolkit-kubernetes 0.25.1, in the node modules', () => {
     expect(activities.map((a) => a.qualifiedName)).toEqual([
       'chaoscluster.node.actions.cordon_node',
       'chaoscluster.node.actions.uncordon_node',
@@ -25,7 +25,7 @@ describe('the node activities', () => {
     ]);
   });
 
-  it('keep the seed argument names and defaults', () => {
+  it('keep the argument names and defaults of 0.25.1 (plus seed, D23)', () => {
     const defaults = (name: string) =>
       Object.fromEntries(activities.find((a) => a.name === name)!.arguments.map((a) => [a.name, a.default]));
     expect(defaults('cordon_node')).toEqual({ name: null, label_selector: null });

@@ -20,7 +20,8 @@ export interface DrainOptions {
 }
 
 /**
- * Reference §4.5 (kubectl drain --ignore-daemonsets [--delete-emptydir-data]), in this order:
+ * As `kubectl drain --ignore-daemonsets [--delete-emptydir-data]` does (D30: unlike 0.25.1,
+ * DaemonSet pods are never evicted and unmanaged pods refuse the drain), in this order:
  * 1. a mirror (static) pod is skipped;
  * 2. a DaemonSet pod is skipped (its controller would put it straight back);
  * 3. a pod already terminating is waited for, not evicted again;

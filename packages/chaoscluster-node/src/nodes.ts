@@ -1,5 +1,5 @@
 // What the node activities share: the API client, node and pod lists filtered on the server,
-// the seed's node selection (reference §4.1, with DESIGN.md D1/D3), cordoning, and turning
+// the node selection of 0.25.1 (with D1, D3 and D29 of docs/decisions.md), cordoning, and turning
 // client-node's model objects back into the JSON the API sent.
 
 import {
@@ -85,8 +85,8 @@ export function nodeSeedArg(doc: string) {
 }
 
 /**
- * A `check` hook: the Python original silently ignored one of pod_label_selector and
- * pod_namespace without the other, and so acted on nodes the experiment did not mean.
+ * A `check` hook (D29, docs/decisions.md): 0.25.1 silently ignored one of pod_label_selector
+ * and pod_namespace without the other, and so acted on nodes the experiment did not mean.
  */
 export function checkHostingPods(args: { pod_label_selector: string | null; pod_namespace: string | null }) {
   if (args.pod_label_selector && !args.pod_namespace) {
@@ -162,7 +162,7 @@ export function describeQuery(args: NodeSelectionArgs): string {
 }
 
 /**
- * The seed's node selection: list by name/label, keep the nodes hosting matching pods (when
+ * The node selection of 0.25.1: list by name/label, keep the nodes hosting matching pods (when
  * both pod arguments are given), then `selectNodes` (first, all, rand, count; never a node
  * twice). Nothing to choose from → ActivityFailed.
  */

@@ -17,7 +17,7 @@ function refusal(fn: () => unknown): { argument?: string; message: string } {
 }
 
 describe('the pod activities', () => {
-  it('are the nine of the seed, in their modules', () => {
+  it('are the nine of chaostoolkit-kubernetes 0.25.1, in their modules', () => {
     expect(activities.map((a) => a.qualifiedName).sort()).toEqual(
       [
         'chaoscluster.pod.actions.delete_pods',
@@ -33,7 +33,7 @@ describe('the pod activities', () => {
     );
   });
 
-  it('have the seed defaults', () => {
+  it('have the defaults of 0.25.1', () => {
     const defaults = (name: string) =>
       Object.fromEntries(
         activities.find((a) => a.name === name)!.arguments.map((a) => [a.name, a.required ? '*' : a.default]),

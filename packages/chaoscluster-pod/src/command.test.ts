@@ -6,7 +6,7 @@ describe('parseCommand', () => {
     expect(parseCommand('  ls   -la /tmp ')).toEqual(['ls', '-la', '/tmp']);
   });
 
-  it('keeps quoted words together, as a shell would (reference issue #127)', () => {
+  it('keeps quoted words together, as a shell would (chaostoolkit-kubernetes issue #127)', () => {
     expect(parseCommand(`sh -c 'echo "a b"'`)).toEqual(['sh', '-c', 'echo "a b"']);
     expect(parseCommand(`echo "a b" 'c d'`)).toEqual(['echo', 'a b', 'c d']);
     expect(parseCommand('echo a\\ b')).toEqual(['echo', 'a b']);

@@ -23,8 +23,8 @@ const base = {
   routes: [{ destination: { host: 'reviews', subset: 'v2' } }],
 };
 
-describe('the seed table', () => {
-  it('declares the 7 operations with their arguments and defaults, in the seed order', () => {
+describe('the activities of chaostoolkit-istio 0.1.4', () => {
+  it('declares the 7 operations with their arguments and defaults, in 0.1.4 order', () => {
     const shape = Object.fromEntries(
       activities.map((a) => [
         a.qualifiedName,

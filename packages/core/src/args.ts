@@ -56,7 +56,7 @@ export function regexString() {
   return z.string().superRefine(regexCheck);
 }
 
-/** The pod selection arguments of the cluster seed (terminate_pods, exec_in_pods). */
+/** The pod selection arguments of chaostoolkit-kubernetes 0.25.1 (terminate_pods, exec_in_pods). */
 export function podSelectionArgs() {
   return {
     label_selector: labelSelectorString()
@@ -110,7 +110,7 @@ export function checkPodSelection(args: { mode: string; qty: number }) {
   return undefined;
 }
 
-/** The default selector of the seed's name-based activities: a label `name` equal to `name`. */
+/** The default selector of 0.25.1's name-based activities: a label `name` equal to `name`. */
 export const NAME_SELECTOR_TEMPLATE = 'name in ({name})';
 
 /**

@@ -1,4 +1,4 @@
-// The experiment's `configuration` block (reference, Part 2 §2.4).
+// The experiment's `configuration` block, as Chaos Toolkit (chaostoolkit-lib 1.45.0) resolves it.
 
 import { ConfigurationError } from './errors.js';
 import type { Env } from './secrets.js';

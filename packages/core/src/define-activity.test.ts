@@ -6,7 +6,7 @@ import { clearSecretsForTests, registerSecret } from './redact.js';
 
 afterEach(() => clearSecretsForTests());
 
-// The seed's terminate_pods, as an activity package would declare it.
+// 0.25.1's terminate_pods, as an activity package would declare it.
 const terminatePods = defineActivity({
   name: 'terminate_pods',
   kind: 'action',

@@ -1,4 +1,4 @@
-// One activity, one definition (DESIGN.md): an activity is declared once with `defineActivity`,
+// One activity, one definition: an activity is declared once with `defineActivity`,
 // and everything else — the camelCase TypeScript export, the validation of experiment
 // arguments, the JSON Schema, the argument documentation and the RBAC rules — is derived from
 // that declaration. Nothing about an activity is written twice.

@@ -37,8 +37,8 @@ function durationSeconds(text: string): number | undefined {
 }
 
 /**
- * `read_pod_logs`' `last` as an exact number of whole seconds (DESIGN.md D16). 0 means no limit.
- * Unlike the reference's date parsing, nothing depends on the clock, so the result is exact.
+ * `read_pod_logs`' `last` as an exact number of whole seconds (D16, docs/decisions.md). 0 means
+ * no limit. Unlike 0.25.1's date parsing, nothing depends on the clock, so the result is exact.
  */
 export function parseSince(activity: string, value: string | number): number {
   const seconds =

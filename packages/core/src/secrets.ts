@@ -1,5 +1,6 @@
-// The experiment's `secrets` block (reference, Part 2 §2.5) and the selection of the groups an
-// activity lists in `provider.secrets` (§2.7, python provider).
+// The experiment's `secrets` block, as Chaos Toolkit (chaostoolkit-lib 1.45.0) resolves it, and
+// the selection of the groups a python provider lists in `provider.secrets` (D67, D68:
+// docs/decisions.md).
 
 import { ConfigurationError } from './errors.js';
 import { registerSecret } from './redact.js';
@@ -97,7 +98,7 @@ const ALIAS_TO = 'CLUSTER_';
  *
  * Every `KUBERNETES_X` key is also visible as `CLUSTER_X`, unless `CLUSTER_X` is given.
  *
- * Deliberate deviation from Chaos Toolkit: there an unknown group name silently contributes
+ * D67 (docs/decisions.md): in Chaos Toolkit an unknown group name silently contributes
  * nothing, so a typo in `provider.secrets` surfaces later as a confusing authentication
  * failure. Here it is a `ConfigurationError` naming the group.
  */

@@ -29,7 +29,8 @@ export interface NodeSelection<N> {
 }
 
 /**
- * Reference §4.1/§4.2 with DESIGN.md D1/D3: no node is picked twice and `all` means all.
+ * The node choice of 0.25.1's node activities, with D1 and D3 (docs/decisions.md): no node is
+ * picked twice and `all` means all.
  * Precedence: first, all, rand (one node), count ≥ 1 (random nodes), else the first node.
  * An empty result is returned as such; callers decide whether that is a failure.
  */

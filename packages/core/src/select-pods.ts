@@ -113,8 +113,10 @@ function createdAt(pod: PodLike): number {
 }
 
 /**
- * Reference §3.1 steps 3–7 on pods already listed with the label selector: filter by name,
- * order, then take all, the first `qty`, or a random `qty` (percentage mode rounds up).
+ * The pod selection of 0.25.1's terminate_pods and exec_in_pods, on pods already listed with
+ * the label selector: filter by name, order, then take all, the first `qty`, or a random `qty`
+ * (percentage mode rounds up). D22 and D23 (docs/decisions.md): `alphabetic` really sorts, and
+ * a random choice reports its seed.
  */
 export function selectPods<P extends PodLike>(
   pods: readonly P[],

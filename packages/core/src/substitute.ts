@@ -1,4 +1,5 @@
-// `${name}` substitution in activity arguments, pauses, tolerances… (reference, Part 2 §2.6).
+// `${name}` substitution in activity arguments, pauses, tolerances…, as Chaos Toolkit
+// (chaostoolkit-lib 1.45.0) does it, except D66 (docs/decisions.md).
 // The engine follows Python's `string.Template.safe_substitute`, with Chaos Toolkit's typed twist.
 
 type Secrets = Record<string, Record<string, unknown>> | null | undefined;
@@ -30,7 +31,7 @@ function lookup(name: string, configuration: Configuration, secrets: Secrets): F
 }
 
 /**
- * How a value is written inside a longer string. Deliberate deviation from Chaos Toolkit,
+ * How a value is written inside a longer string. D66 (docs/decisions.md): unlike Chaos Toolkit,
  * which uses Python's `str()` (`True`, `None`, `{'a': 1}`): chaoskit writes what a JSON user
  * expects — strings as they are, numbers and booleans as `String()` does (`true`), `null`, and
  * lists and mappings as JSON (`{"a":1}`).

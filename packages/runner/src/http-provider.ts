@@ -1,4 +1,5 @@
-// The `http` provider (reference, Part 2 §2.7), on Node's global fetch.
+// Chaos Toolkit's `http` provider (chaostoolkit-lib 1.45.0), on Node's global fetch; D69
+// (docs/decisions.md) for the content types.
 //
 // - `url`, `headers`, `timeout` and `arguments` are substituted with the configuration and
 //   secrets (deliberately always; upstream skips `arguments` when both are empty).

@@ -1,4 +1,4 @@
-// The `process` provider (reference, Part 2 §2.7): runs a local executable.
+// Chaos Toolkit's `process` provider (chaostoolkit-lib 1.45.0): runs a local executable.
 //
 // - `path` is resolved like Python's `shutil.which(os.path.expanduser(path))`: `~` expands
 //   to the home directory; a path with a `/` must be an executable file itself; a bare name

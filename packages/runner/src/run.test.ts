@@ -51,7 +51,7 @@ async function run(e: Json, rollbackStrategy: RollbackStrategy = 'default'): Pro
   return runExperiment(await prepareExperiment(e), { rollbackStrategy });
 }
 
-describe('run flow and rollback strategies (reference scenario matrix)', () => {
+describe('run flow and rollback strategies (the scenarios of Chaos Toolkit runs)', () => {
   it('all good: completed, hypothesis met before and after, rollbacks played by default', async () => {
     const flag = join(dir, 'good');
     await writeFile(flag, '');
@@ -129,7 +129,7 @@ describe('run flow and rollback strategies (reference scenario matrix)', () => {
 });
 
 describe('journal, configuration, secrets and pauses', () => {
-  it('records the reference fields and substitutes configuration and secrets from the environment', async () => {
+  it("records Chaos Toolkit's journal fields and substitutes configuration and secrets from the environment", async () => {
     process.env.CHAOSKIT_RUN_TEST_GREETING = 'hello from env';
     process.env.CHAOSKIT_RUN_TEST_TOKEN = 'not-to-be-printed-7f3a';
     const j = await run({

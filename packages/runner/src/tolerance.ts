@@ -1,7 +1,8 @@
-// Steady-state tolerances: validation (reference, Part 2 §2.9.1) and evaluation (§2.9.2).
+// Steady-state tolerances, as Chaos Toolkit (chaostoolkit-lib 1.45.0) validates and evaluates
+// them.
 //
 // Deliberate semantics for JSON users (they differ from chaostoolkit-lib, whose Python
-// equality leaks into the contract, §2.19):
+// equality leaks into the contract; D64 and D65 in docs/decisions.md):
 //
 // - Equality is strict: `true` does NOT equal `1`, `false` does not equal `0`, `"1"` does not
 //   equal `1`. Numbers compare numerically (`1` and `1.0` are the same JSON number anyway).

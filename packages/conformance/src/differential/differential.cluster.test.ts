@@ -40,7 +40,7 @@ it('finds no unexpected difference with the Python originals and explains every 
     expect(run.code, run.stderr.slice(-3000)).toBe(0);
     expect(report).toContain(`${scenarios.length} scenarios run`);
     expect(report).toContain('**0 unexpected difference(s)**');
-    // The deviations DESIGN.md makes on purpose show up, each with its reason.
+    // The deviations chaoskit makes on purpose (docs/decisions.md) show up, each with its reason.
     for (const id of [
       'returns-what-it-touched',
       'istio-result',

@@ -26,7 +26,7 @@ interface Journal {
   }>;
 }
 
-// The deviations chaoskit makes on purpose (DESIGN.md and the package READMEs). A difference
+// The deviations chaoskit makes on purpose (docs/decisions.md, and the package READMEs). A difference
 // that none of them explains is unexpected and fails the comparison.
 const DEVIATIONS: Array<{
   id: string;
@@ -36,7 +36,7 @@ const DEVIATIONS: Array<{
   {
     id: 'returns-what-it-touched',
     reason:
-      'chaoskit actions return what they touched (names, the random seed); the originals return nothing',
+      'chaoskit actions return what they touched (names, the random seed; D24); the originals return nothing',
     explains: (d, a) =>
       d.where.startsWith('output of') &&
       a?.activity.type === 'action' &&
@@ -46,7 +46,7 @@ const DEVIATIONS: Array<{
   {
     id: 'istio-result',
     reason:
-      'chaostoolkit-istio returns a {status, body, headers} envelope; chaoskit returns the VirtualService itself (DESIGN.md: the result is the updated virtual service)',
+      'chaostoolkit-istio returns a {status, body, headers} envelope; chaoskit returns the VirtualService itself (D52: the result is the updated virtual service)',
     explains: (d) =>
       d.where.startsWith('output of') &&
       isEnvelope(d.python) &&
@@ -55,13 +55,13 @@ const DEVIATIONS: Array<{
   {
     id: 'remove-abort-only',
     reason:
-      'remove_abort_fault removes only the abort and keeps a delay (the seed and DESIGN.md); chaostoolkit-istio 0.1.4 removes the whole fault',
+      'remove_abort_fault removes only the abort and keeps a delay, as its name says (D54); chaostoolkit-istio 0.1.4 removes the whole fault',
     explains: (d) => d.where === 'objects: virtualservices' && onlyV2FaultDiffers(d.python, d.chaoskit),
   },
   {
     id: 'delete-pods-no-grace',
     reason:
-      'delete_pods deletes without a grace period, as the seed says; the original sent an empty body, so the pods stay Terminating for their grace period',
+      'delete_pods deletes without a grace period, as documented (D26); the original sent an empty body, so the pods stay Terminating for their grace period',
     // The same pods, except that the original's are still Terminating.
     explains: (d) =>
       d.where === 'objects: pods' &&

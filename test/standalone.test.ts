@@ -24,16 +24,6 @@ const OUTSIDE: Array<{ pattern: RegExp; instead: string }> = [
   { pattern: /reference, Part/i, instead: 'what it is, e.g. "Chaos Toolkit\'s http provider"' },
 ];
 
-/**
- * Lines that another change is about to replace (where the mesh CRDs are found belongs to
- * packages/cluster's mesh mechanism): allowed for now, by file and text. An entry that no longer
- * matches anything fails the test, so it goes away with the line it excused.
- */
-const PENDING: Array<{ file: string; text: string }> = [
-  { file: 'packages/cluster/src/mesh.ts', text: 'shared/fixtures' },
-  { file: 'packages/cluster/README.md', text: 'shared/fixtures' },
-];
-
 /** Checksums, not prose: their base64 can spell `D9`. */
 const NOT_PROSE = /(?:^|\/)(?:package-lock\.json|go\.sum)$/;
 
@@ -102,26 +92,13 @@ describe('the repository stands on its own', () => {
 
   it('points at nothing outside the repository', () => {
     const problems: string[] = [];
-    const excused = new Set<(typeof PENDING)[number]>();
     for (const line of lines) {
       if (line.file === SELF) continue;
       const found = OUTSIDE.filter(({ pattern }) => pattern.test(line.text));
       if (found.length === 0) continue;
-      const pending = PENDING.find((p) => p.file === line.file && line.text.includes(p.text));
-      if (pending && found.every(({ pattern }) => pattern.test(pending.text))) {
-        excused.add(pending);
-        continue;
-      }
       const what = found.map(({ pattern }) => `'${line.text.match(pattern)?.[0]}'`).join(', ');
       const instead = [...new Set(found.map((f) => f.instead))].join('; or ');
       problems.push(`${where(line)}  (${what}: outside the repository; write ${instead})`);
-    }
-    for (const pending of PENDING) {
-      if (!excused.has(pending)) {
-        problems.push(
-          `${SELF}: PENDING excuses '${pending.text}' in ${pending.file}, which no longer has it: remove the entry`,
-        );
-      }
     }
     expect(problems, `\n${problems.join('\n')}\n`).toEqual([]);
   });

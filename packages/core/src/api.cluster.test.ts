@@ -4,9 +4,17 @@ import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAll, watchUntil } from './api.js';
 import { ActivityFailed } from './errors.js';
+import { kubeClient } from './kube.js';
+import { ConfigMaps } from './resources.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
+// The same identity (the admin token) through core's own client.
+const kube = kubeClient({
+  CLUSTER_HOST: cluster.credentials.server,
+  CLUSTER_API_KEY: cluster.credentials.token,
+  CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
+});
 let ns: Awaited<ReturnType<typeof testNamespace>>;
 beforeAll(async () => {
   ns = await testNamespace(cluster.kc, 'api');
@@ -41,18 +49,13 @@ describe('listAll on the cluster', () => {
 });
 
 describe('watchUntil on the cluster', () => {
-  const path = () => `/api/v1/namespaces/${ns.name}/configmaps`;
-  const list = () =>
-    core.listNamespacedConfigMap({ namespace: ns.name, fieldSelector: 'metadata.name=flag' });
-
   it('returns as soon as the condition holds, not at a poll interval', async () => {
     await core.createNamespacedConfigMap({ namespace: ns.name, body: configMap('flag', { state: 'off' }) });
     const started = Date.now();
     const waiting = watchUntil<V1ConfigMap, string>({
-      kubeConfig: cluster.kc,
-      path: path(),
-      fieldSelector: 'metadata.name=flag',
-      list,
+      kube,
+      type: ConfigMaps,
+      select: { namespace: ns.name, fieldSelector: 'metadata.name=flag' },
       until: (items) => (items[0]?.data?.state === 'on' ? 'on' : undefined),
       timeoutMs: 20_000,
       onTimeout: () => new ActivityFailed('never on'),
@@ -73,10 +76,9 @@ describe('watchUntil on the cluster', () => {
 
   it('throws the caller’s error when the total timeout passes', async () => {
     const err = await watchUntil<V1ConfigMap, string>({
-      kubeConfig: cluster.kc,
-      path: path(),
-      fieldSelector: 'metadata.name=flag',
-      list,
+      kube,
+      type: ConfigMaps,
+      select: { namespace: ns.name, fieldSelector: 'metadata.name=flag' },
       until: (items) => (items[0]?.data?.state === 'never' ? 'x' : undefined),
       timeoutMs: 1500,
       onTimeout: (items) => new ActivityFailed(`flag is ${items[0]?.data?.state}, expected never`),
@@ -87,10 +89,9 @@ describe('watchUntil on the cluster', () => {
   it('re-opens the watch when the server closes it and still sees a later change', async () => {
     const progress: number[] = [];
     const waiting = watchUntil<V1ConfigMap, string>({
-      kubeConfig: cluster.kc,
-      path: path(),
-      fieldSelector: 'metadata.name=flag',
-      list,
+      kube,
+      type: ConfigMaps,
+      select: { namespace: ns.name, fieldSelector: 'metadata.name=flag' },
       until: (items) => (items[0]?.data?.state === 'late' ? 'late' : undefined),
       timeoutMs: 20_000,
       onTimeout: () => new ActivityFailed('missed'),

@@ -1,5 +1,6 @@
-import { type KubeConfig, type KubernetesObject, Watch } from '@kubernetes/client-node';
-import { ActivityFailed, type ApiRequestContext, toApiError } from './errors.js';
+import { ActivityFailed, type ApiRequestContext, errorCode, toApiError } from './errors.js';
+import type { KubeClient, ListOptions } from './kube.js';
+import type { ResourceType } from './resources.js';
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 const RETRYABLE_CODES = new Set([
@@ -11,27 +12,22 @@ const RETRYABLE_CODES = new Set([
   'UND_ERR_CLOSED',
 ]);
 
-function errorCode(err: unknown): string | undefined {
-  for (
-    let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0;
-    e && i < 5;
-    e = e.cause as typeof e, i++
-  ) {
-    if (typeof e.code === 'string') return e.code;
-  }
-  return undefined;
-}
-
 function retryAfterMs(err: unknown): number | undefined {
-  const headers = (err as { headers?: Record<string, string> }).headers;
-  const value = headers?.['retry-after'] ?? headers?.['Retry-After'];
+  const e = err as { headers?: Record<string, string>; retryAfterSeconds?: number };
+  const value = e.retryAfterSeconds ?? e.headers?.['retry-after'] ?? e.headers?.['Retry-After'];
   const seconds = value === undefined ? Number.NaN : Number(value);
   return Number.isFinite(seconds) ? Math.min(seconds * 1000, 10_000) : undefined;
 }
 
+/** HTTP status of an ApiError or of a raw client error, if any. */
+function statusOf(err: unknown): number | undefined {
+  const e = err as { status?: unknown; code?: unknown };
+  return typeof e.status === 'number' ? e.status : typeof e.code === 'number' ? e.code : undefined;
+}
+
 export function isRetryable(err: unknown): boolean {
-  const status = (err as { code?: unknown }).code;
-  if (typeof status === 'number') return RETRYABLE_STATUS.has(status);
+  const status = statusOf(err);
+  if (status !== undefined) return RETRYABLE_STATUS.has(status);
   const code = errorCode(err);
   return code !== undefined && RETRYABLE_CODES.has(code);
 }
@@ -88,14 +84,11 @@ export async function listAll<T>(
   return items;
 }
 
-export interface WatchUntilOptions<T extends KubernetesObject, R> {
-  kubeConfig: KubeConfig;
-  /** API path of the collection, e.g. `/apis/apps/v1/namespaces/default/deployments`. */
-  path: string;
-  labelSelector?: string;
-  fieldSelector?: string;
-  /** The current list (with the same selectors); its resourceVersion starts the watch. */
-  list: () => Promise<Page<T>>;
+export interface WatchUntilOptions<T, R> {
+  kube: KubeClient;
+  type: ResourceType;
+  /** Namespace and selectors of the objects watched (none: every one of the kind). */
+  select?: Pick<ListOptions, 'namespace' | 'labelSelector' | 'fieldSelector'>;
   /** Looked at after the list and after every change; a value other than undefined ends the wait. */
   until: (items: T[]) => R | undefined;
   /** Total time allowed, in milliseconds. */
@@ -110,14 +103,15 @@ export interface WatchUntilOptions<T extends KubernetesObject, R> {
   serverTimeoutSeconds?: number;
 }
 
+type Meta = { metadata?: { name?: string; namespace?: string; resourceVersion?: string } };
+
 /**
  * Waits until a condition over a set of objects holds, using a list then a watch (never a
  * sleep loop). Returns as soon as `until` gives a value; re-opens the watch when the server
- * closes it, re-lists when the resourceVersion is too old; `timeoutMs` bounds the whole wait.
+ * closes it or the connection breaks (an apiserver restart), re-lists when the resourceVersion
+ * is too old; `timeoutMs` bounds the whole wait.
  */
-export async function watchUntil<T extends KubernetesObject, R>(
-  options: WatchUntilOptions<T, R>,
-): Promise<R> {
+export async function watchUntil<T extends Meta, R>(options: WatchUntilOptions<T, R>): Promise<R> {
   const started = Date.now();
   const deadline = started + options.timeoutMs;
   const objects = new Map<string, T>();
@@ -150,9 +144,10 @@ export async function watchUntil<T extends KubernetesObject, R>(
   const onAbort = () => finish(new ActivityFailed('the wait was cancelled'));
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
-  let current: AbortController | undefined;
+  let stopCurrent: (() => void) | undefined;
+  const select = options.select ?? {};
   const relist = async (): Promise<string | undefined> => {
-    const page = await withReadRetry(options.list, { signal: options.signal });
+    const page = await options.kube.listPage<T>(options.type, { ...select, limit: 0 });
     objects.clear();
     for (const item of page.items) objects.set(key(item), item);
     check();
@@ -162,42 +157,32 @@ export async function watchUntil<T extends KubernetesObject, R>(
   const loop = async () => {
     let resourceVersion = await relist();
     while (!done) {
-      const ended = await new Promise<{ err: unknown; gone: boolean }>((resolve) => {
-        let gone = false;
-        new Watch(options.kubeConfig)
-          .watch(
-            options.path,
-            {
-              allowWatchBookmarks: true,
-              ...(options.serverTimeoutSeconds ? { timeoutSeconds: options.serverTimeoutSeconds } : {}),
-              ...(resourceVersion ? { resourceVersion } : {}),
-              ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}),
-              ...(options.fieldSelector ? { fieldSelector: options.fieldSelector } : {}),
-            },
-            (type: string, obj: T & { code?: number }) => {
-              if (type === 'ERROR') {
-                gone = obj.code === 410;
-                return;
-              }
-              if (obj.metadata?.resourceVersion) resourceVersion = obj.metadata.resourceVersion;
-              if (type === 'BOOKMARK') return;
-              if (type === 'DELETED') objects.delete(key(obj));
-              else objects.set(key(obj), obj);
-              check();
-            },
-            (err: unknown) => resolve({ err, gone }),
-          )
-          .then(
-            (controller) => {
-              current = controller;
-              if (done) controller.abort();
-            },
-            (err: unknown) => resolve({ err, gone: (err as { statusCode?: number }).statusCode === 410 }),
-          );
-      });
+      const watch = options.kube.watch<T & { code?: number }>(
+        options.type,
+        {
+          ...select,
+          ...(resourceVersion ? { resourceVersion } : {}),
+          ...(options.serverTimeoutSeconds ? { timeoutSeconds: options.serverTimeoutSeconds } : {}),
+        },
+        ({ type, object }) => {
+          if (object.metadata?.resourceVersion) resourceVersion = object.metadata.resourceVersion;
+          if (type === 'BOOKMARK') return;
+          if (type === 'DELETED') objects.delete(key(object));
+          else objects.set(key(object), object);
+          check();
+        },
+      );
+      stopCurrent = watch.stop;
+      if (done) watch.stop();
+      const ended = await watch.done;
       if (done) break;
       if (ended.gone) resourceVersion = await relist();
-      else if (ended.err) await new Promise((r) => setTimeout(r, 200));
+      else if (ended.error) {
+        // A dropped connection (the apiserver restarting): wait a little, list again (the
+        // retries of the list ride out the restart), then watch from there.
+        await new Promise((r) => setTimeout(r, 200));
+        resourceVersion = await relist();
+      }
     }
   };
   loop().catch((err: unknown) => finish(toApiError(err) as Error));
@@ -206,7 +191,7 @@ export async function watchUntil<T extends KubernetesObject, R>(
   clearTimeout(timer);
   if (ticker) clearInterval(ticker);
   options.signal?.removeEventListener('abort', onAbort);
-  current?.abort();
+  stopCurrent?.();
   if (result instanceof Error) throw result;
   return result;
 }

@@ -4,25 +4,40 @@
 
 import { z } from 'zod';
 import { LabelSelectorError, parseLabelSelector } from './label-selector.js';
+import { kubernetesName } from './names.js';
+import { SINCE_ACCEPTED, sinceSeconds } from './parse-since.js';
 import { MAX_SEED } from './random.js';
-
-// RFC 1123 label, as Kubernetes requires of namespace names.
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** `ns`: a namespace name. */
 export function namespaceArg(doc = 'Namespace of the objects.') {
+  return kubernetesName('a namespace name', 'label').default('default').describe(doc);
+}
+
+/** `seed`: the seed of a random choice, to repeat a run; the seed used is part of the result. */
+export function seedArg(doc: string) {
+  return z.int().min(0).max(MAX_SEED).nullable().default(null).describe(doc);
+}
+
+/**
+ * `last` of the log probes: a number of seconds or a duration ("90s", "5 minutes", "1h30m ago"),
+ * given to `run` as whole seconds (D16, docs/decisions.md); null or 0: no limit.
+ */
+export function lastArg(doc: string) {
   return z
-    .string()
-    .superRefine((value, ctx) => {
-      if (value.length > 63 || !DNS_LABEL.test(value)) {
-        ctx.addIssue({
-          code: 'custom',
-          message:
-            'a namespace name: lower-case letters, digits and "-", at most 63, starting and ending alphanumeric',
-        });
+    .union([z.string(), z.number()])
+    .transform((value, ctx) => {
+      const seconds = sinceSeconds(value);
+      if (seconds === undefined) {
+        ctx.addIssue({ code: 'custom', message: SINCE_ACCEPTED });
+        return z.NEVER;
       }
+      return seconds;
     })
-    .default('default')
+    .meta({
+      accepted: 'a number of seconds or a duration such as "90s", "5 minutes", "1h30m", "2 hours ago"',
+    })
+    .nullable()
+    .default(null)
     .describe(doc);
 }
 
@@ -74,15 +89,9 @@ export function podSelectionArgs() {
       .default(false)
       .describe('Select every matching pod (qty, mode and rand are then ignored).'),
     rand: z.boolean().default(false).describe('Pick the pods at random instead of the first ones.'),
-    seed: z
-      .int()
-      .min(0)
-      .max(MAX_SEED)
-      .nullable()
-      .default(null)
-      .describe(
-        'Seed of the random choice (with rand); the seed used is part of the result, to repeat a run.',
-      ),
+    seed: seedArg(
+      'Seed of the random choice (with rand); the seed used is part of the result, to repeat a run.',
+    ),
     mode: z
       .enum(['fixed', 'percentage'])
       .default('fixed')

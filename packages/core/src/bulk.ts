@@ -1,5 +1,20 @@
 import pLimit from 'p-limit';
-import { ActivityFailed } from './errors.js';
+import { ActivityFailed, isApiError } from './errors.js';
+import type { KubeClient, WriteOptions } from './kube.js';
+import type { ResourceType } from './resources.js';
+
+/** How many requests at once by default: enough to be quick, few enough to spare the API. */
+export const DEFAULT_CONCURRENCY = 10;
+
+/** `fn` over `items`, at most `limit` at once; results in the order of `items`. */
+export function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const run = pLimit(Math.max(1, limit));
+  return Promise.all(items.map((item) => run(() => fn(item))));
+}
 
 export interface BulkOutcome<T> {
   succeeded: T[];
@@ -7,7 +22,7 @@ export interface BulkOutcome<T> {
 }
 
 export interface BulkOptions<T> {
-  /** How many requests at once (default 10): enough to be quick, few enough to spare the API. */
+  /** How many requests at once (default 10). */
   concurrency?: number;
   /** How an item is named in messages. */
   name: (item: T) => string;
@@ -24,20 +39,15 @@ export async function bulk<T>(
   action: (item: T) => Promise<unknown>,
   options: BulkOptions<T>,
 ): Promise<T[]> {
-  const limit = pLimit(options.concurrency ?? 10);
   const outcome: BulkOutcome<T> = { succeeded: [], failed: [] };
-  await Promise.all(
-    items.map((item) =>
-      limit(async () => {
-        try {
-          await action(item);
-          outcome.succeeded.push(item);
-        } catch (error) {
-          outcome.failed.push({ item, error });
-        }
-      }),
-    ),
-  );
+  await mapLimit(items, options.concurrency ?? DEFAULT_CONCURRENCY, async (item) => {
+    try {
+      await action(item);
+      outcome.succeeded.push(item);
+    } catch (error) {
+      outcome.failed.push({ item, error });
+    }
+  });
   if (outcome.failed.length > 0) {
     const failures = outcome.failed.map(
       (f) => `${options.name(f.item)}: ${(f.error as Error).message ?? String(f.error)}`,
@@ -51,4 +61,39 @@ export async function bulk<T>(
   }
   // Keep the input order, whatever order the requests finished in.
   return items.filter((item) => outcome.succeeded.includes(item));
+}
+
+type Named = { metadata?: { name?: string; namespace?: string } };
+
+export const objectName = (o: Named): string => o.metadata?.name ?? '';
+
+/**
+ * Deletes every object (bounded concurrency, through the call's client, so plan mode makes each
+ * a dry run). An object already gone counts as deleted: that is what was asked for. Returns the
+ * objects deleted, in their order.
+ */
+export function deleteAll<T extends Named>(
+  kube: KubeClient,
+  type: ResourceType,
+  objects: readonly T[],
+  options: Pick<WriteOptions, 'query'> & { verb?: string; concurrency?: number } = {},
+): Promise<T[]> {
+  return bulk(
+    objects,
+    async (o) => {
+      try {
+        await kube.delete(type, objectName(o), {
+          namespace: o.metadata?.namespace ?? null,
+          ...(options.query ? { query: options.query } : {}),
+        });
+      } catch (err) {
+        if (!isApiError(err, 'NotFound')) throw err;
+      }
+    },
+    {
+      name: objectName,
+      verb: options.verb ?? `delete ${type.noun}`,
+      ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    },
+  );
 }

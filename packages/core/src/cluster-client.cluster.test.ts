@@ -5,16 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
-import {
-  AuthenticationV1Api,
-  CoreV1Api,
-  type KubeConfig,
-  RbacAuthorizationV1Api,
-} from '@kubernetes/client-node';
+import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClusterClient } from './cluster-client.js';
+import { type ClusterClient, createClusterClient } from './cluster-client.js';
+import { connectionFor } from './connection.js';
 import { isChaosError } from './errors.js';
+import { KubeClient } from './kube.js';
+import { Namespaces, Pods } from './resources.js';
 
 const execFileAsync = promisify(execFile);
 const cluster = sharedCluster();
@@ -31,8 +29,11 @@ afterAll(async () => {
   await ns.remove();
 });
 
-async function whoami(kc: KubeConfig): Promise<string> {
-  const review = await kc.makeApiClient(AuthenticationV1Api).createSelfSubjectReview({
+/** Who the server says the client is: a request through core's connection layer. */
+async function whoami(client: ClusterClient): Promise<string> {
+  const review = await connectionFor(client).json<{ status?: { userInfo?: { username?: string } } }>({
+    method: 'POST',
+    path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
     body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
   });
   return review.status?.userInfo?.username ?? '';
@@ -67,7 +68,7 @@ describe('explicit credentials in the secrets', () => {
       { env: noFiles },
     );
     expect(client.source).toMatch(/API key/);
-    expect(await whoami(client.kubeConfig)).toBe(users.token);
+    expect(await whoami(client)).toBe(users.token);
   });
 
   it('connects with a client certificate and key', async () => {
@@ -80,7 +81,7 @@ describe('explicit credentials in the secrets', () => {
       },
       { env: noFiles },
     );
-    expect(await whoami(client.kubeConfig)).toBe(users.clientCert);
+    expect(await whoami(client)).toBe(users.clientCert);
   });
 
   it('accepts the KUBERNETES_* key names of Chaos Toolkit experiments through secretsFor', async () => {
@@ -95,13 +96,13 @@ describe('explicit credentials in the secrets', () => {
       },
       ['k8s'],
     );
-    expect(await whoami(createClusterClient(secrets, { env: noFiles }).kubeConfig)).toBe(users.token);
+    expect(await whoami(createClusterClient(secrets, { env: noFiles }))).toBe(users.token);
   });
 
   it('fails with a TLS error when the server CA is unknown, unless verification is turned off (with a warning)', async () => {
     const secrets = { CLUSTER_HOST: credentials.server, CLUSTER_API_KEY: credentials.token };
     const unverified = createClusterClient(secrets, { env: noFiles });
-    const err = await whoami(unverified.kubeConfig).catch((e: unknown) => e);
+    const err = await whoami(unverified).catch((e: unknown) => e);
     expect(JSON.stringify(err, Object.getOwnPropertyNames(err)) + String((err as Error).cause ?? '')).toMatch(
       /self[- ]signed|certificate|SELF_SIGNED|UNABLE_TO_VERIFY/i,
     );
@@ -111,7 +112,7 @@ describe('explicit credentials in the secrets', () => {
       { ...secrets, CLUSTER_VERIFY_SSL: 'false' },
       { env: noFiles, warn: (m) => warnings.push(m) },
     );
-    expect(await whoami(off.kubeConfig)).toBe(users.token);
+    expect(await whoami(off)).toBe(users.token);
     expect(warnings.join('\n')).toMatch(/TLS verification .* is turned off/);
   });
 });
@@ -167,7 +168,7 @@ describe('username and password', () => {
       },
       { env: noFiles },
     );
-    await client.kubeConfig.makeApiClient(CoreV1Api).listNamespace();
+    await new KubeClient(connectionFor(client)).list(Namespaces);
     expect(seen.at(-1)).toBe(`Basic ${Buffer.from('alice:s3cret-pw').toString('base64')}`);
   });
 });
@@ -192,15 +193,15 @@ describe('kubeconfig files', () => {
       ),
     );
     const env = { ...noFiles, KUBECONFIG: path };
-    expect(await whoami(createClusterClient({}, { env }).kubeConfig)).toBe(users.token);
-    expect(
-      await whoami(createClusterClient({}, { env: { ...env, CLUSTER_CONTEXT: 'cert' } }).kubeConfig),
-    ).toBe(users.clientCert);
+    expect(await whoami(createClusterClient({}, { env }))).toBe(users.token);
+    expect(await whoami(createClusterClient({}, { env: { ...env, CLUSTER_CONTEXT: 'cert' } }))).toBe(
+      users.clientCert,
+    );
     const fromSecrets = createClusterClient(
       { CLUSTER_CONTEXT: 'cert' },
       { env: { ...env, CLUSTER_CONTEXT: 'token' } },
     );
-    expect(await whoami(fromSecrets.kubeConfig)).toBe(users.clientCert);
+    expect(await whoami(fromSecrets)).toBe(users.clientCert);
   });
 
   it("honours Chaos Toolkit's KUBERNETES_CONTEXT and KUBERNETES_HOST in the environment (chaoskit's names win)", async () => {
@@ -222,9 +223,9 @@ describe('kubeconfig files', () => {
       ),
     );
     const env = { ...noFiles, KUBECONFIG: path, KUBERNETES_CONTEXT: 'cert' };
-    expect(await whoami(createClusterClient({}, { env }).kubeConfig)).toBe(users.clientCert);
+    expect(await whoami(createClusterClient({}, { env }))).toBe(users.clientCert);
     const both = { ...env, CLUSTER_CONTEXT: 'token' };
-    expect(await whoami(createClusterClient({}, { env: both }).kubeConfig)).toBe(users.token);
+    expect(await whoami(createClusterClient({}, { env: both }))).toBe(users.token);
     // No kubeconfig: explicit credentials from the environment under Chaos Toolkit's names.
     const explicit = createClusterClient(
       {},
@@ -237,7 +238,7 @@ describe('kubeconfig files', () => {
         },
       },
     );
-    expect(await whoami(explicit.kubeConfig)).toBe(users.unprivileged);
+    expect(await whoami(explicit)).toBe(users.unprivileged);
   });
 
   it('names the known contexts when CLUSTER_CONTEXT is not one of them', async () => {
@@ -257,8 +258,8 @@ describe('kubeconfig files', () => {
       kubeconfigFile([{ name: 'weak', user: { token: credentials.unprivilegedToken } }], 'weak'),
     );
     const client = createClusterClient({}, { env: { ...noFiles, KUBECONFIG: weak, CLUSTERCONFIG: admin } });
-    expect(await whoami(client.kubeConfig)).toBe(users.token);
-    expect(await whoami(createClusterClient({}, { env: { ...noFiles, KUBECONFIG: weak } }).kubeConfig)).toBe(
+    expect(await whoami(client)).toBe(users.token);
+    expect(await whoami(createClusterClient({}, { env: { ...noFiles, KUBECONFIG: weak } }))).toBe(
       users.unprivileged,
     );
   });
@@ -270,8 +271,8 @@ describe('kubeconfig files', () => {
     await writeFile(b, kubeconfigFile([{ name: 'b', user: { token: credentials.token } }], 'b'));
     const env = { ...noFiles, KUBECONFIG: `${a}:${b}` };
     // Both files define a cluster named 'local': the first one's wins, no error.
-    expect(await whoami(createClusterClient({}, { env }).kubeConfig)).toBe(users.unprivileged);
-    expect(await whoami(createClusterClient({ CLUSTER_CONTEXT: 'b' }, { env }).kubeConfig)).toBe(users.token);
+    expect(await whoami(createClusterClient({}, { env }))).toBe(users.unprivileged);
+    expect(await whoami(createClusterClient({ CLUSTER_CONTEXT: 'b' }, { env }))).toBe(users.token);
   });
 
   it('runs exec-credential plugins named in a kubeconfig (managed clusters)', async () => {
@@ -300,7 +301,7 @@ describe('kubeconfig files', () => {
         'exec',
       ),
     );
-    expect(await whoami(createClusterClient({}, { env: { ...noFiles, KUBECONFIG: path } }).kubeConfig)).toBe(
+    expect(await whoami(createClusterClient({}, { env: { ...noFiles, KUBECONFIG: path } }))).toBe(
       users.token,
     );
   });
@@ -360,15 +361,14 @@ describe('running inside a pod', () => {
     const client = createClusterClient({}, { env });
     expect(client.source).toMatch(/RUNNER_IN_POD/);
     const expected = `system:serviceaccount:${ns.name}:runner`;
-    expect(await whoami(client.kubeConfig)).toBe(expected);
-    const pods = client.kubeConfig.makeApiClient(CoreV1Api);
-    await pods.listNamespacedPod({ namespace: ns.name });
+    expect(await whoami(client)).toBe(expected);
+    await new KubeClient(connectionFor(client)).list(Pods, { namespace: ns.name });
 
     // Rotation: revoke the first token, mount a second; the same client must use the new one.
     await admin().deleteNamespacedSecret({ name: 'first', namespace: ns.name });
     await new Promise((r) => setTimeout(r, 1100)); // a later mtime than the first write
     await writeFile(join(mount, 'token'), await serviceAccountToken('second'));
-    expect(await whoami(client.kubeConfig)).toBe(expected);
+    expect(await whoami(client)).toBe(expected);
   });
 });
 

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { type Cluster, KubeConfig, type User } from '@kubernetes/client-node';
 import { ConfigurationError } from './errors.js';
+import { type ExecConfig, type Kubeconfig, loadKubeconfig } from './kubeconfig.js';
 import { registerSecret } from './redact.js';
 
 // How an activity reaches the cluster, first match wins (documented in core's README):
@@ -29,8 +29,35 @@ export interface ClientOptions {
   serviceAccountDir?: string;
 }
 
+/** How requests authenticate, besides a client certificate. */
+export type ClusterAuth =
+  | { kind: 'none' }
+  | { kind: 'bearer'; token: string }
+  /** An API key with a prefix other than Bearer: the whole header value. */
+  | { kind: 'header'; value: string }
+  /** A token re-read whenever the file changes (a rotated service-account token). */
+  | { kind: 'token-file'; path: string }
+  | { kind: 'basic'; username: string; password: string }
+  | { kind: 'exec'; exec: ExecConfig }
+  /** A legacy kubeconfig auth-provider (oidc, gcp, azure), left to @kubernetes/client-node. */
+  | { kind: 'auth-provider'; kubeconfig: Kubeconfig; context: string };
+
+/** Everything needed to reach one cluster as one identity: plain data, resolved once. */
+export interface ClusterConfig {
+  server: string;
+  /** PEM text or file of the CA; absent: the system's CAs. */
+  ca?: { file?: string; pem?: string };
+  /** TLS verification off (CLUSTER_VERIFY_SSL=false, or insecure-skip-tls-verify). */
+  insecure: boolean;
+  servername?: string;
+  proxyUrl?: string;
+  clientCert?: { cert: { file?: string; pem?: string }; key: { file?: string; pem?: string } };
+  auth: ClusterAuth;
+  impersonate?: string;
+}
+
 export interface ClusterClient {
-  kubeConfig: KubeConfig;
+  config: ClusterConfig;
   /** Which mechanism was used, for logs (never a credential). */
   source: string;
 }
@@ -60,6 +87,7 @@ function verifyTls(value: unknown): boolean {
   return !['false', '0', 'no', 'off'].includes(String(value).trim().toLowerCase());
 }
 
+/** Resolves how to reach the cluster the secrets (then the environment) point at. */
 export function createClusterClient(
   secrets: Record<string, unknown> = {},
   options: ClientOptions = {},
@@ -97,11 +125,8 @@ export function createClusterClient(
     );
   }
   if (!verifyTls(lookup('CLUSTER_VERIFY_SSL'))) {
-    for (const cluster of client.kubeConfig.clusters)
-      (cluster as { skipTLSVerify: boolean }).skipTLSVerify = true;
-    warn(
-      `TLS verification of ${client.kubeConfig.getCurrentCluster()?.server} is turned off (CLUSTER_VERIFY_SSL)`,
-    );
+    client.config.insecure = true;
+    warn(`TLS verification of ${client.config.server} is turned off (CLUSTER_VERIFY_SSL)`);
   }
   return client;
 }
@@ -119,95 +144,101 @@ function kubeconfigFiles(env: NodeJS.ProcessEnv): { existing: string[]; consider
   };
 }
 
+const pem = (data: string | undefined) => (data ? Buffer.from(data, 'base64').toString('utf8') : undefined);
+
 function fromKubeconfig(files: string[], context: string | undefined): ClusterClient {
-  // kubectl's merge rule: the first file to define a name wins, and the first current context
-  // wins (client-node's mergeConfig throws on a duplicate name instead).
-  const loaded = files.map((file) => {
-    const one = new KubeConfig();
-    one.loadFromFile(file);
-    return one;
-  });
-  const firstByName = <T extends { name: string }>(lists: T[][]) => {
-    const seen = new Map<string, T>();
-    for (const item of lists.flat()) if (!seen.has(item.name)) seen.set(item.name, item);
-    return [...seen.values()];
-  };
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: firstByName(loaded.map((k) => k.clusters)),
-    users: firstByName(loaded.map((k) => k.users)),
-    contexts: firstByName(loaded.map((k) => k.contexts)),
-    currentContext: loaded.map((k) => k.currentContext).find(Boolean),
-  });
-  if (context) {
-    if (!kc.getContextObject(context)) {
-      throw new ConfigurationError(
-        `CLUSTER_CONTEXT '${context}' is not a context of ${files.join(', ')} (contexts: ${
-          kc
-            .getContexts()
-            .map((c) => c.name)
-            .join(', ') || 'none'
-        })`,
-      );
-    }
-    kc.setCurrentContext(context);
+  const kc = loadKubeconfig(files);
+  const wanted = context ?? kc.currentContext;
+  if (context && !kc.contexts.some((c) => c.name === context)) {
+    throw new ConfigurationError(
+      `CLUSTER_CONTEXT '${context}' is not a context of ${files.join(', ')} (contexts: ${
+        kc.contexts.map((c) => c.name).join(', ') || 'none'
+      })`,
+    );
   }
-  if (!kc.getCurrentCluster()) {
+  const ctx = kc.contexts.find((c) => c.name === wanted);
+  const cluster = ctx && kc.clusters.find((c) => c.name === ctx.cluster);
+  if (!ctx || !cluster) {
     throw new ConfigurationError(
       `kubeconfig ${files.join(', ')} has no current context; set CLUSTER_CONTEXT`,
     );
   }
-  return {
-    kubeConfig: kc,
-    source: `kubeconfig ${files.join(delimiter)} (context ${kc.getCurrentContext()})`,
+  const user = kc.users.find((u) => u.name === ctx.user) ?? { name: ctx.user };
+  for (const value of [user.token, user.password, user.keyData]) registerSecret(value);
+  const auth: ClusterAuth = user.authProvider
+    ? { kind: 'auth-provider', kubeconfig: kc, context: ctx.name }
+    : user.exec
+      ? { kind: 'exec', exec: user.exec }
+      : user.token
+        ? { kind: 'bearer', token: user.token }
+        : user.tokenFile
+          ? { kind: 'token-file', path: user.tokenFile }
+          : user.username
+            ? { kind: 'basic', username: user.username, password: user.password ?? '' }
+            : { kind: 'none' };
+  const config: ClusterConfig = {
+    server: cluster.server,
+    insecure: cluster.insecure === true,
+    auth,
+    ...(cluster.caFile || cluster.caData
+      ? { ca: cluster.caFile ? { file: cluster.caFile } : { pem: pem(cluster.caData)! } }
+      : {}),
+    ...(cluster.tlsServerName ? { servername: cluster.tlsServerName } : {}),
+    ...(cluster.proxyUrl ? { proxyUrl: cluster.proxyUrl } : {}),
+    ...((user.certFile || user.certData) && (user.keyFile || user.keyData)
+      ? {
+          clientCert: {
+            cert: user.certFile ? { file: user.certFile } : { pem: pem(user.certData)! },
+            key: user.keyFile ? { file: user.keyFile } : { pem: pem(user.keyData)! },
+          },
+        }
+      : {}),
+    ...(user.impersonate ? { impersonate: user.impersonate } : {}),
   };
+  return { config, source: `kubeconfig ${files.join(delimiter)} (context ${ctx.name})` };
 }
 
 function explicit(lookup: Lookup, source: string): ClusterClient {
   const server = str(lookup('CLUSTER_HOST'))!;
-  const cluster: Cluster = { name: 'chaoskit', server, skipTLSVerify: false };
   const caFile = str(lookup('CLUSTER_CA_CERT_FILE'));
-  if (caFile) (cluster as { caFile?: string }).caFile = readable(caFile, 'CLUSTER_CA_CERT_FILE');
-
-  let user: User;
+  let auth: ClusterAuth = { kind: 'none' };
+  let clientCert: ClusterConfig['clientCert'];
   let kind: string;
   const apiKey = str(lookup('CLUSTER_API_KEY'));
   if (apiKey !== undefined) {
     registerSecret(apiKey);
     const prefix = str(lookup('CLUSTER_API_KEY_PREFIX')) ?? 'Bearer';
-    user =
+    auth =
       prefix === 'Bearer'
-        ? { name: 'chaoskit', token: apiKey }
-        : { name: 'chaoskit', authProvider: { name: API_KEY_PROVIDER, config: { prefix, key: apiKey } } };
+        ? { kind: 'bearer', token: apiKey }
+        : { kind: 'header', value: prefix ? `${prefix} ${apiKey}` : apiKey };
     kind = 'API key';
   } else if (str(lookup('CLUSTER_CERT_FILE')) !== undefined) {
     const keyFile = str(lookup('CLUSTER_KEY_FILE'));
     if (!keyFile) throw new ConfigurationError('CLUSTER_CERT_FILE is set but CLUSTER_KEY_FILE is not');
-    user = {
-      name: 'chaoskit',
-      certFile: readable(str(lookup('CLUSTER_CERT_FILE'))!, 'CLUSTER_CERT_FILE'),
-      keyFile: readable(keyFile, 'CLUSTER_KEY_FILE'),
+    clientCert = {
+      cert: { file: readable(str(lookup('CLUSTER_CERT_FILE'))!, 'CLUSTER_CERT_FILE') },
+      key: { file: readable(keyFile, 'CLUSTER_KEY_FILE') },
     };
     kind = 'client certificate';
   } else if (str(lookup('CLUSTER_USERNAME')) !== undefined) {
     const password = str(lookup('CLUSTER_PASSWORD')) ?? '';
     registerSecret(password);
-    user = { name: 'chaoskit', username: str(lookup('CLUSTER_USERNAME'))!, password };
+    auth = { kind: 'basic', username: str(lookup('CLUSTER_USERNAME'))!, password };
     kind = 'username and password';
   } else {
     throw new ConfigurationError(
       `${source}: CLUSTER_HOST needs credentials: CLUSTER_API_KEY, CLUSTER_CERT_FILE with CLUSTER_KEY_FILE, or CLUSTER_USERNAME with CLUSTER_PASSWORD`,
     );
   }
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [cluster],
-    users: [user],
-    contexts: [{ name: 'chaoskit', cluster: 'chaoskit', user: 'chaoskit' }],
-    currentContext: 'chaoskit',
-  });
-  addAuthenticators(kc);
-  return { kubeConfig: kc, source: `${source} (${kind})` };
+  const config: ClusterConfig = {
+    server,
+    insecure: false,
+    auth,
+    ...(caFile ? { ca: { file: readable(caFile, 'CLUSTER_CA_CERT_FILE') } } : {}),
+    ...(clientCert ? { clientCert } : {}),
+  };
+  return { config, source: `${source} (${kind})` };
 }
 
 function inPod(env: NodeJS.ProcessEnv, dir: string): ClusterClient {
@@ -217,19 +248,10 @@ function inPod(env: NodeJS.ProcessEnv, dir: string): ClusterClient {
   const tokenFile = readable(join(dir, 'token'), 'the service-account token');
   const caFile = readable(join(dir, 'ca.crt'), 'the service-account CA');
   const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const kc = new KubeConfig();
-  const namespace = existsSync(join(dir, 'namespace'))
-    ? readFileSync(join(dir, 'namespace'), 'utf8').trim()
-    : undefined;
-  kc.loadFromOptions({
-    clusters: [{ name: 'in-pod', server, caFile, skipTLSVerify: false }],
-    // Not `config.tokenFile`: client-node's own file authenticator claims that key first.
-    users: [{ name: 'in-pod', authProvider: { name: TOKEN_FILE_PROVIDER, config: { path: tokenFile } } }],
-    contexts: [{ name: 'in-pod', cluster: 'in-pod', user: 'in-pod', ...(namespace ? { namespace } : {}) }],
-    currentContext: 'in-pod',
-  });
-  addAuthenticators(kc);
-  return { kubeConfig: kc, source: `RUNNER_IN_POD (service account at ${dir})` };
+  return {
+    config: { server, insecure: false, ca: { file: caFile }, auth: { kind: 'token-file', path: tokenFile } },
+    source: `RUNNER_IN_POD (service account at ${dir})`,
+  };
 }
 
 function readable(path: string, what: string): string {
@@ -241,40 +263,7 @@ function readable(path: string, what: string): string {
   }
 }
 
-// client-node does not export the type from its index.
-type Authenticator = Parameters<KubeConfig['addAuthenticator']>[0];
-
-const API_KEY_PROVIDER = 'chaoskit-api-key';
-const TOKEN_FILE_PROVIDER = 'chaoskit-token-file';
-
-// An API key with a prefix other than Bearer (CLUSTER_API_KEY_PREFIX).
-const apiKeyAuthenticator: Authenticator = {
-  isAuthProvider: (user) => user.authProvider?.name === API_KEY_PROVIDER,
-  async applyAuthentication(user, opts) {
-    const { prefix, key } = user.authProvider!.config as { prefix: string; key: string };
-    opts.headers ??= {};
-    opts.headers.Authorization = prefix ? `${prefix} ${key}` : key;
-  },
-};
-
-// The service-account token is re-read whenever the file changes (the kubelet rotates it),
-// not on a fixed schedule, so a rotated token is used on the very next request.
-const tokenFileAuthenticator: Authenticator = {
-  isAuthProvider: (user) => user.authProvider?.name === TOKEN_FILE_PROVIDER,
-  async applyAuthentication(user, opts) {
-    const config = user.authProvider!.config as { path: string; token?: string; mtimeMs?: number };
-    const mtimeMs = statSync(config.path).mtimeMs;
-    if (config.token === undefined || config.mtimeMs !== mtimeMs) {
-      config.token = readFileSync(config.path, 'utf8').trim();
-      config.mtimeMs = mtimeMs;
-      registerSecret(config.token);
-    }
-    opts.headers ??= {};
-    opts.headers.Authorization = `Bearer ${config.token}`;
-  },
-};
-
-function addAuthenticators(kc: KubeConfig): void {
-  kc.addAuthenticator(apiKeyAuthenticator);
-  kc.addAuthenticator(tokenFileAuthenticator);
+/** The text of a PEM given inline or as a file (read once, when the connection is made). */
+export function pemText(source: { file?: string; pem?: string }): string {
+  return source.pem ?? readFileSync(source.file!, 'utf8');
 }

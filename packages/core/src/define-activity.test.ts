@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
-import { accepting, camelCase, defineActivity, describeSchema, renderValue } from './define-activity.js';
+import { camelCase, defineActivity } from './define-activity.js';
+import { accepting, describeSchema } from './describe-schema.js';
 import { InvalidArgument, isChaosError } from './errors.js';
 import { clearSecretsForTests, registerSecret } from './redact.js';
+import { renderValue } from './render-value.js';
 
 afterEach(() => clearSecretsForTests());
 

@@ -77,6 +77,54 @@ export class InvalidArgument extends ChaosError {
   }
 }
 
+const NETWORK_CAUSES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused: nothing listens at that address (is the apiserver running?)',
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection was closed while sending',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved (temporary DNS failure)',
+  DEPTH_ZERO_SELF_SIGNED_CERT:
+    "TLS: the server's certificate is self-signed and not trusted (give its CA: CLUSTER_CA_CERT_FILE or the kubeconfig's certificate-authority)",
+  SELF_SIGNED_CERT_IN_CHAIN:
+    "TLS: the server's certificate chain ends in a CA that is not trusted (give that CA)",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "TLS: the server's certificate cannot be verified against the CA given",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "TLS: the issuer of the server's certificate is not among the CAs given",
+  CERT_HAS_EXPIRED: "TLS: the server's certificate has expired",
+  ERR_TLS_CERT_ALTNAME_INVALID: "TLS: the server's certificate is not valid for this host name",
+  UND_ERR_SOCKET: 'the connection was closed by the server',
+};
+
+/** The code of the first error in a cause chain that has one (ECONNRESET, CERT_HAS_EXPIRED…). */
+export function errorCode(err: unknown): string | undefined {
+  for (
+    let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    e = e.cause as typeof e, i++
+  ) {
+    if (typeof e.code === 'string') return e.code;
+  }
+  return undefined;
+}
+
+/**
+ * The cluster could not be reached at all, or the connection broke: says which address and
+ * why (refused, reset, timed out, a certificate problem), in words. The cause keeps Node's code.
+ */
+export class NetworkError extends ChaosError {
+  readonly reason: string;
+  constructor(address: string, cause: unknown) {
+    const code = errorCode(cause);
+    const reason = (code && NETWORK_CAUSES[code]) ?? ((cause as Error)?.message || String(cause));
+    super('Unavailable', `cannot reach the cluster at ${address}: ${reason}${code ? ` (${code})` : ''}`, {
+      cause,
+    });
+    this.reason = reason;
+  }
+}
+
 export interface ApiRequestContext {
   verb?: string;
   resource?: string;
@@ -91,10 +139,18 @@ export class ApiError extends ChaosError {
   readonly reason: string;
   readonly serverMessage: string;
   readonly body: unknown;
+  /** The server's Retry-After, in seconds, when it sent one (429, 503). */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     code: ApiErrorCode,
-    fields: { status: number; reason: string; serverMessage: string; body: unknown },
+    fields: {
+      status: number;
+      reason: string;
+      serverMessage: string;
+      body: unknown;
+      retryAfterSeconds?: number;
+    },
     context: ApiRequestContext = {},
   ) {
     super(code, describeApiError(code, fields, context));
@@ -102,6 +158,7 @@ export class ApiError extends ChaosError {
     this.reason = fields.reason;
     this.serverMessage = redact(fields.serverMessage);
     this.body = fields.body;
+    this.retryAfterSeconds = fields.retryAfterSeconds;
   }
 }
 
@@ -173,7 +230,12 @@ const BY_REASON: Record<string, ApiErrorCode> = {
 export function toApiError(error: unknown, context: ApiRequestContext = {}): unknown {
   if (isChaosError(error)) return error;
   if (typeof error !== 'object' || error === null) return error;
-  const e = error as { code?: unknown; statusCode?: unknown; body?: unknown };
+  const e = error as {
+    code?: unknown;
+    statusCode?: unknown;
+    body?: unknown;
+    headers?: Record<string, unknown>;
+  };
   const status =
     typeof e.code === 'number' ? e.code : typeof e.statusCode === 'number' ? e.statusCode : undefined;
   if (status === undefined || status < 400) return error;
@@ -182,7 +244,18 @@ export function toApiError(error: unknown, context: ApiRequestContext = {}): unk
   const serverMessage =
     typeof body?.message === 'string' ? body.message : typeof e.body === 'string' ? e.body : '';
   const code = BY_REASON[reason] ?? BY_STATUS[status] ?? (status >= 500 ? 'Unavailable' : 'ApiError');
-  return new ApiError(code, { status, reason, serverMessage, body: body ?? e.body }, context);
+  const retryAfter = Number(e.headers?.['retry-after']);
+  return new ApiError(
+    code,
+    {
+      status,
+      reason,
+      serverMessage,
+      body: body ?? e.body,
+      ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}),
+    },
+    context,
+  );
 }
 
 function parseBody(body: unknown): Record<string, unknown> | undefined {

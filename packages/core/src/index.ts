@@ -1,19 +1,36 @@
 // One zod for every chaoskit package: argument schemas are built with core's copy.
 export { z } from 'zod';
+export * from './activity-context.js';
 export * from './api.js';
 export * from './args.js';
 export * from './bulk.js';
+export type { ApiConstructor } from './client-node.js';
 export * from './cluster-client.js';
 export * from './configuration.js';
+export {
+  Connection,
+  closeConnections,
+  connectionFor,
+  MAX_CONNECTIONS,
+  type Query,
+  type RequestOptions,
+} from './connection.js';
 export * from './define-activity.js';
+export { accepting, describeSchema } from './describe-schema.js';
 export * from './document-file.js';
 export * from './errors.js';
+export * from './kube.js';
+export * from './kubeconfig.js';
 export * from './label-selector.js';
+export * from './names.js';
 export * from './parse-since.js';
 export * from './random.js';
 export { redact, redactValue, registerSecret } from './redact.js';
 export * from './registry.js';
+export { renderValue } from './render-value.js';
+export * from './resources.js';
 export * from './secrets.js';
 export * from './select-nodes.js';
 export * from './select-pods.js';
 export * from './substitute.js';
+export { suggest } from './suggest.js';

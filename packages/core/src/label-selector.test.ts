@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isChaosError } from './errors.js';
 import {
-  checkLabelSelector,
   type LabelRequirement,
   LabelSelectorError,
   matchesLabels,
@@ -131,34 +129,5 @@ describe('matchesLabels', () => {
 
   it('does not see inherited properties as labels', () => {
     expect(matchesLabels(parseLabelSelector('toString'), {})).toBe(false);
-  });
-});
-
-describe('checkLabelSelector', () => {
-  it('accepts a valid selector', () => {
-    expect(() => checkLabelSelector('mod.act', 'label_selector', 'app=web')).not.toThrow();
-  });
-
-  it('refuses an invalid one with InvalidArgument naming the argument and the position', () => {
-    let caught: unknown;
-    try {
-      checkLabelSelector('mod.act', 'label_selector', 'name (web)');
-    } catch (error) {
-      caught = error;
-    }
-    expect(isChaosError(caught, 'InvalidArgument')).toBe(true);
-    const error = caught as { argument: string; accepted: string; received: string; message: string };
-    expect(error.argument).toBe('label_selector');
-    expect(error.accepted).toBe('a Kubernetes label selector such as "app=web,tier in (a,b)"');
-    expect(error.received).toBe(
-      `"name (web)": unexpected '(' at position 5: expected an operator (=, ==, !=, in, notin, >, <)`,
-    );
-    expect(error.message).toContain("mod.act: argument 'label_selector'");
-  });
-
-  it('refuses a value that is not a string', () => {
-    expect(() => checkLabelSelector('mod.act', 'label_selector', 42 as unknown as string)).toThrow(
-      /argument 'label_selector'.*got 42/,
-    );
   });
 });

@@ -1,5 +1,3 @@
-import { InvalidArgument } from './errors.js';
-
 // Mirrors k8s.io/apimachinery/pkg/labels (Parse, NewRequirement, Requirement.Matches) so that a
 // selector refused here is one the apiserver would refuse too, and the other way round.
 
@@ -271,23 +269,4 @@ function matchesOne(req: LabelRequirement, labels: Record<string, string>): bool
 /** True when every requirement holds for `labels` (an empty list matches everything). */
 export function matchesLabels(reqs: readonly LabelRequirement[], labels: Record<string, string>): boolean {
   return reqs.every((req) => matchesOne(req, labels));
-}
-
-/** Refuses, before any request, a selector the apiserver would refuse. */
-export function checkLabelSelector(activity: string, argument: string, text: string): void {
-  const accepted = 'a Kubernetes label selector such as "app=web,tier in (a,b)"';
-  if (typeof text !== 'string') {
-    throw new InvalidArgument({ activity, argument, accepted, received: String(JSON.stringify(text)) });
-  }
-  try {
-    parseLabelSelector(text);
-  } catch (error) {
-    if (!(error instanceof LabelSelectorError)) throw error;
-    throw new InvalidArgument({
-      activity,
-      argument,
-      accepted,
-      received: `${JSON.stringify(text)}: ${error.message}`,
-    });
-  }
 }

@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { lastArg } from './args.js';
+import { defineActivity } from './define-activity.js';
 import { isChaosError } from './errors.js';
-import { parseSince } from './parse-since.js';
+import { sinceSeconds } from './parse-since.js';
 
 const activity = 'chaoscluster.pod.probes.read_pod_logs';
+const lastProbe = defineActivity({
+  name: 'read_pod_logs',
+  kind: 'probe',
+  module: 'chaoscluster.pod.probes',
+  doc: 'A probe with the `last` argument.',
+  args: { last: lastArg('Only the last N seconds.') },
+  rbac: [],
+  run: (args) => args.last,
+});
 
-describe('parseSince: accepted', () => {
+describe('sinceSeconds: accepted', () => {
   it.each<[string | number, number]>([
     [0, 0],
     [90, 90],
@@ -44,11 +55,11 @@ describe('parseSince: accepted', () => {
     ['5 Minutes', 300],
     ['0s', 0],
   ])('%j → %s', (value, seconds) => {
-    expect(parseSince(activity, value)).toBe(seconds);
+    expect(sinceSeconds(value)).toBe(seconds);
   });
 });
 
-describe('parseSince: refused', () => {
+describe('sinceSeconds and the last argument: refused', () => {
   it.each<unknown>([
     'garbage',
     'in 5 minutes',
@@ -78,9 +89,12 @@ describe('parseSince: refused', () => {
     null,
     true,
   ])('%j', (value) => {
+    expect(sinceSeconds(value as string)).toBeUndefined();
+    // As an argument, it is refused before any request, saying what is accepted.
+    if (value === null) return; // null means "no limit" for the argument
     let caught: unknown;
     try {
-      parseSince(activity, value as string);
+      lastProbe.validate({ last: value });
     } catch (error) {
       caught = error;
     }
@@ -88,11 +102,17 @@ describe('parseSince: refused', () => {
     const error = caught as { argument: string; accepted: string; message: string };
     expect(error.argument).toBe('last');
     expect(error.accepted).toContain('"1h30m"');
-    expect(error.accepted).toContain('absolute dates are not supported');
     expect(error.message).toContain(`${activity}: argument 'last'`);
   });
 
-  it('shows what was given', () => {
-    expect(() => parseSince(activity, 'garbage')).toThrow(/\(got "garbage"\)$/);
+  it('shows what was given, and that absolute dates are not supported', () => {
+    expect(() => lastProbe.validate({ last: 'garbage' })).toThrow(
+      /absolute dates are not supported \(got the string 'garbage'\)$/,
+    );
+  });
+
+  it('gives run whole seconds', () => {
+    expect(lastProbe.validate({ last: '1h30m ago' }).last).toBe(5400);
+    expect(lastProbe.validate({}).last).toBeNull();
   });
 });

@@ -1,6 +1,4 @@
-import { InvalidArgument } from './errors.js';
-
-const ACCEPTED =
+export const SINCE_ACCEPTED =
   'a whole number of seconds, 0 or more (e.g. 90 or "90"), a compact duration such as "60s", "2m", "1h30m" ' +
   'or "1d", or words such as "5 minutes", "5 min", "90 seconds", "1 hour 30 minutes", "3 days", "1 week", ' +
   'optionally followed by "ago" (units: seconds, minutes, hours, days, weeks); absolute dates are not supported';
@@ -37,10 +35,11 @@ function durationSeconds(text: string): number | undefined {
 }
 
 /**
- * `read_pod_logs`' `last` as an exact number of whole seconds (D16, docs/decisions.md). 0 means
- * no limit. Unlike 0.25.1's date parsing, nothing depends on the clock, so the result is exact.
+ * `read_pod_logs`' `last` as an exact number of whole seconds (D16, docs/decisions.md), or
+ * undefined when it is not one. 0 means no limit. Unlike 0.25.1's date parsing, nothing depends
+ * on the clock, so the result is exact.
  */
-export function parseSince(activity: string, value: string | number): number {
+export function sinceSeconds(value: string | number): number | undefined {
   const seconds =
     typeof value === 'number'
       ? Number.isInteger(value) && value >= 0
@@ -49,9 +48,5 @@ export function parseSince(activity: string, value: string | number): number {
       : typeof value === 'string'
         ? durationSeconds(value)
         : undefined;
-  if (seconds === undefined || !Number.isSafeInteger(seconds)) {
-    const received = JSON.stringify(value) ?? String(value);
-    throw new InvalidArgument({ activity, argument: 'last', accepted: ACCEPTED, received });
-  }
-  return seconds;
+  return seconds !== undefined && Number.isSafeInteger(seconds) ? seconds : undefined;
 }

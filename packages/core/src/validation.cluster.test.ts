@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readAuditLog } from '@chaoskit/cluster';
 import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
-import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, RbacAuthorizationV1Api, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { listAll } from './api.js';
-import { checkPodSelection, podSelectionArgs } from './args.js';
-import { createClusterClient } from './cluster-client.js';
+import { checkPodSelection, lastArg, podSelectionArgs } from './args.js';
 import { defineActivity } from './define-activity.js';
 import { isChaosError } from './errors.js';
-import { parseSince } from './parse-since.js';
+import { Pods } from './resources.js';
 import { resolveSecrets, secretsFor } from './secrets.js';
 import { selectPods } from './select-pods.js';
 
@@ -21,41 +19,15 @@ const selectAndCount = defineActivity({
   doc: 'Selects pods like terminate_pods does and returns their names (a test fixture).',
   args: {
     ...podSelectionArgs(),
-    since: z
-      .string()
-      .nullable()
-      .default(null)
-      .superRefine((v, ctx) => {
-        if (v === null) return;
-        try {
-          parseSince('chaoskit.fixture.probes.select_and_count', v);
-        } catch {
-          ctx.addIssue({ code: 'custom', message: "a duration such as '90s', '5 minutes' or '1h30m'" });
-        }
-      })
-      .describe('Only pods this recent.'),
+    since: lastArg('Only pods this recent.'),
     grace_period: z.int().default(-1).describe('Grace period in seconds; negative means the pod default.'),
   },
   check: checkPodSelection,
   rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }],
   async run(args, ctx) {
-    const kc = createClusterClient(ctx.secrets).kubeConfig;
-    const core = kc.makeApiClient(CoreV1Api);
-    const pods = await listAll(
-      (page) =>
-        core.listNamespacedPod({
-          namespace: args.ns,
-          ...(args.label_selector ? { labelSelector: args.label_selector } : {}),
-          ...page,
-        }),
-      { context: { verb: 'list', resource: 'pods', namespace: args.ns } },
-    );
+    const pods = await ctx.kube.list<V1Pod>(Pods, { namespace: args.ns, labelSelector: args.label_selector });
     ctx.log(`listed ${pods.length} pods in ${args.ns}`);
-    const { selected } = selectPods(pods, {
-      ...args,
-      seed: args.seed ?? undefined,
-      activity: 'chaoskit.fixture.probes.select_and_count',
-    });
+    const { selected } = selectPods(pods, args);
     return selected.map((p) => p.metadata?.name);
   },
 });

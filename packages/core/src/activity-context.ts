@@ -1,0 +1,100 @@
+// What an activity's `run` receives besides its arguments: who it is, where it reports, and the
+// cluster — reached through core's one connection layer, built on first use.
+
+import type { ApiType, KubeConfig } from '@kubernetes/client-node';
+import { type ApiConstructor, clientNodeKubeConfig, generatedApi } from './client-node.js';
+import { type ClusterClient, createClusterClient } from './cluster-client.js';
+import { type Connection, connectionFor } from './connection.js';
+import { KubeClient } from './kube.js';
+import { redact, registerSecret } from './redact.js';
+
+export type ActivityKind = 'action' | 'probe';
+
+/** Which activity is running: for its messages, its errors, the record of what it changed. */
+export interface ActivityIdentity {
+  /** The experiment function name, snake_case (`terminate_pods`). */
+  readonly name: string;
+  readonly kind: ActivityKind;
+  /** The experiment module (`chaoscluster.pod.actions`). */
+  readonly module: string;
+  /** `module.name`. */
+  readonly qualifiedName: string;
+}
+
+/** What a caller gives an activity besides its arguments (the runner, or a camelCase export). */
+export interface CallOptions {
+  /** The merged secrets of the groups the activity lists in `provider.secrets`. */
+  secrets?: Record<string, unknown>;
+  /** The whole resolved configuration of the experiment. */
+  configuration?: Record<string, unknown>;
+  signal?: AbortSignal;
+  /** Where the activity's log lines go (after `redact`). */
+  log?: (message: string) => void;
+  /**
+   * Plan mode (`chaoskit plan`): select as usual, send every mutation as a server-side dry
+   * run, and skip waiting for effects that will not happen.
+   */
+  dryRun?: boolean;
+}
+
+/**
+ * What an activity's `run` receives. An interface (not a type alias) so that other modules can
+ * extend it by declaration merging.
+ */
+export interface ActivityContext {
+  readonly activity: ActivityIdentity;
+  secrets: Record<string, unknown>;
+  configuration: Record<string, unknown>;
+  signal?: AbortSignal;
+  /** Log a message; the text passes through `redact` before it is written anywhere. */
+  log: (message: string) => void;
+  dryRun?: boolean;
+  /**
+   * The cluster the secrets point at, as the JSON API: built on first use, for this call (its
+   * signal, plan mode) over the process's one connection pool to that cluster.
+   */
+  readonly kube: KubeClient;
+  /** A generated @kubernetes/client-node API (e.g. `CoreV1Api`) over the same connection. */
+  api<T extends ApiType>(api: ApiConstructor<T>): Promise<T>;
+  /** A client-node KubeConfig for the same cluster and identity (exec over websockets). */
+  kubeConfig(): Promise<KubeConfig>;
+}
+
+/** The context of one call: the caller's options, the activity's identity, a lazy client. */
+export function buildContext(activity: ActivityIdentity, given: CallOptions = {}): ActivityContext {
+  const secrets = given.secrets ?? {};
+  registerSecretsIn(secrets);
+  const sink = given.log;
+  let client: ClusterClient | undefined;
+  let kube: KubeClient | undefined;
+  const resolved = () => {
+    client ??= createClusterClient(secrets);
+    return client;
+  };
+  const connection = (): Connection => connectionFor(resolved());
+  return {
+    activity,
+    secrets,
+    configuration: given.configuration ?? {},
+    ...(given.signal ? { signal: given.signal } : {}),
+    ...(given.dryRun ? { dryRun: true } : {}),
+    log: (message: string) => sink?.(redact(String(message))),
+    get kube() {
+      kube ??= new KubeClient(connection(), {
+        ...(given.signal ? { signal: given.signal } : {}),
+        ...(given.dryRun ? { dryRun: true } : {}),
+      });
+      return kube;
+    },
+    api: (api) => generatedApi(connection(), api, given.dryRun ? { dryRun: true } : {}),
+    kubeConfig: () => clientNodeKubeConfig(resolved().config),
+  };
+}
+
+// Secrets given straight to an activity (the camelCase export) must not leak either.
+function registerSecretsIn(value: unknown, depth = 0): void {
+  if (typeof value === 'string') registerSecret(value);
+  else if (depth < 8 && value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const inner of Object.values(value)) registerSecretsIn(inner, depth + 1);
+  }
+}

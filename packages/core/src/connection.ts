@@ -1,0 +1,318 @@
+// The one HTTP layer every request to a cluster goes through: one keep-alive connection pool
+// per cluster and identity (the CA and client certificate read once, a token file re-read when
+// it changes, an exec credential re-run when it expires), built on node:https so that reaching
+// a cluster loads no client library at all.
+
+import { spawn } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { ClusterAuth, ClusterClient, ClusterConfig } from './cluster-client.js';
+import { pemText } from './cluster-client.js';
+import { ConfigurationError, NetworkError, toApiError } from './errors.js';
+import { registerSecret } from './redact.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type Query = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  method: HttpMethod;
+  /** Absolute API path: `/api/v1/namespaces/default/pods`. */
+  path: string;
+  query?: Query;
+  /** A JSON value (serialized here) or text sent as it is. */
+  body?: unknown;
+  contentType?: string;
+  accept?: string;
+  signal?: AbortSignal;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** How many connections one cluster gets at most: bulk work reuses them instead of opening more. */
+export const MAX_CONNECTIONS = 16;
+
+export function withQuery(path: string, query: Query | undefined): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
+}
+
+interface Credential {
+  header?: string;
+  /** When to run the exec plugin again (ms since epoch). */
+  expires?: number;
+}
+
+export class Connection {
+  readonly server: URL;
+  #agent: HttpAgent | undefined;
+  #agentReady: Promise<HttpAgent> | undefined;
+  #credential: Credential | undefined;
+  #tokenFile: { mtimeMs: number; header: string } | undefined;
+  #execCert: { cert: string; key: string } | undefined;
+
+  constructor(
+    readonly config: ClusterConfig,
+    readonly source: string,
+  ) {
+    this.server = new URL(config.server);
+    if (this.server.protocol === 'http:' && !config.insecure) {
+      throw new ConfigurationError(
+        `the cluster's server is plain http; chaoskit talks to clusters over https only (or set CLUSTER_VERIFY_SSL=false to allow it)`,
+      );
+    }
+  }
+
+  /** Sends one request; the response whatever its status. Network failures are NetworkError. */
+  async send(options: RequestOptions): Promise<RawResponse> {
+    const res = await this.open(options);
+    res.setEncoding('utf8');
+    let body = '';
+    for await (const chunk of res) body += chunk;
+    return { status: res.statusCode ?? 0, headers: res.headers, body };
+  }
+
+  /** Sends one request and parses the JSON answer; a status of 400 or more is an ApiError. */
+  async json<T>(options: RequestOptions): Promise<T> {
+    const res = await this.send(options);
+    if (res.status >= 400) throw toApiError({ code: res.status, body: res.body, headers: res.headers });
+    return (res.body ? JSON.parse(res.body) : undefined) as T;
+  }
+
+  /** Opens a request and returns the response as a stream (watches, followed logs). */
+  async open(options: RequestOptions): Promise<IncomingMessage> {
+    const agent = await this.agent();
+    const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
+    const auth = await this.authorization();
+    if (auth) headers.authorization = auth;
+    if (this.config.impersonate) headers['impersonate-user'] = this.config.impersonate;
+    let payload: string | undefined;
+    if (options.body !== undefined) {
+      payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['content-type'] = options.contentType ?? 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
+    const base = this.server.pathname.replace(/\/$/, '');
+    const send = this.server.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      const req = send(
+        {
+          protocol: this.server.protocol,
+          hostname: this.server.hostname.replace(/^\[|\]$/g, ''),
+          port: this.server.port || (this.server.protocol === 'https:' ? 443 : 80),
+          method: options.method,
+          path: withQuery(base + options.path, options.query),
+          headers,
+          agent,
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
+        resolve,
+      );
+      req.on('error', (err) => reject(this.networkError(err, options.signal)));
+      req.end(payload);
+    });
+  }
+
+  private networkError(err: Error, signal: AbortSignal | undefined): Error {
+    if (signal?.aborted) return err;
+    return new NetworkError(`${this.server.origin}`, err);
+  }
+
+  /** The pool: one per connection, built on first use with the TLS material read once. */
+  private agent(): Promise<HttpAgent> {
+    if (this.#agent) return Promise.resolve(this.#agent);
+    this.#agentReady ??= (async () => {
+      // An exec plugin may hand out a client certificate: run it before the pool is built.
+      if (this.config.auth.kind === 'exec') await this.authorization();
+      const tls = {
+        ...(this.config.ca ? { ca: pemText(this.config.ca) } : {}),
+        ...(this.config.clientCert
+          ? { cert: pemText(this.config.clientCert.cert), key: pemText(this.config.clientCert.key) }
+          : this.#execCert
+            ? { cert: this.#execCert.cert, key: this.#execCert.key }
+            : {}),
+        ...(this.config.servername ? { servername: this.config.servername } : {}),
+        rejectUnauthorized: !this.config.insecure,
+      };
+      const pool = {
+        keepAlive: true,
+        maxSockets: MAX_CONNECTIONS,
+        maxFreeSockets: MAX_CONNECTIONS,
+        scheduling: 'lifo' as const,
+      };
+      if (this.config.proxyUrl) {
+        const { HttpsProxyAgent, HttpProxyAgent } = await import('hpagent');
+        const ProxyAgent = this.server.protocol === 'https:' ? HttpsProxyAgent : HttpProxyAgent;
+        this.#agent = new ProxyAgent({ ...pool, ...tls, proxy: this.config.proxyUrl }) as HttpAgent;
+      } else {
+        this.#agent =
+          this.server.protocol === 'https:' ? new HttpsAgent({ ...pool, ...tls }) : new HttpAgent(pool);
+      }
+      return this.#agent;
+    })();
+    return this.#agentReady;
+  }
+
+  /** The Authorization header of the next request. */
+  private async authorization(): Promise<string | undefined> {
+    const auth: ClusterAuth = this.config.auth;
+    switch (auth.kind) {
+      case 'none':
+        return undefined;
+      case 'bearer':
+        return `Bearer ${auth.token}`;
+      case 'header':
+        return auth.value;
+      case 'basic':
+        return `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+      case 'token-file': {
+        // The kubelet rotates the token: re-read it whenever the file changes, not on a timer.
+        const mtimeMs = statSync(auth.path).mtimeMs;
+        if (this.#tokenFile?.mtimeMs !== mtimeMs) {
+          const token = readFileSync(auth.path, 'utf8').trim();
+          registerSecret(token);
+          this.#tokenFile = { mtimeMs, header: `Bearer ${token}` };
+        }
+        return this.#tokenFile.header;
+      }
+      case 'exec': {
+        if (
+          !this.#credential ||
+          (this.#credential.expires !== undefined && Date.now() >= this.#credential.expires)
+        ) {
+          this.#credential = await this.runExec(auth.exec);
+        }
+        return this.#credential.header;
+      }
+      case 'auth-provider':
+        return legacyAuthorization(auth);
+    }
+  }
+
+  private async runExec(exec: Extract<ClusterAuth, { kind: 'exec' }>['exec']): Promise<Credential> {
+    const apiVersion = exec.apiVersion ?? 'client.authentication.k8s.io/v1';
+    const info = {
+      apiVersion,
+      kind: 'ExecCredential',
+      spec: {
+        interactive: false,
+        ...(exec.provideClusterInfo ? { cluster: { server: this.config.server } } : {}),
+      },
+    };
+    const env: NodeJS.ProcessEnv = { ...process.env, KUBERNETES_EXEC_INFO: JSON.stringify(info) };
+    for (const e of exec.env ?? []) env[e.name] = e.value;
+    const stdout = await new Promise<string>((resolve, reject) => {
+      const child = spawn(exec.command, exec.args ?? [], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+      });
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        err += d;
+      });
+      child.on('error', (e) =>
+        reject(
+          new ConfigurationError(
+            `the kubeconfig's exec credential plugin '${exec.command}' cannot run: ${e.message}`,
+          ),
+        ),
+      );
+      child.on('exit', (code) =>
+        code === 0
+          ? resolve(out)
+          : reject(
+              new ConfigurationError(
+                `the kubeconfig's exec credential plugin '${exec.command}' failed (exit ${code}): ${err.trim().split('\n').at(-1) ?? ''}`,
+              ),
+            ),
+      );
+    });
+    let status: {
+      token?: string;
+      clientCertificateData?: string;
+      clientKeyData?: string;
+      expirationTimestamp?: string;
+    };
+    try {
+      status = (JSON.parse(stdout) as { status?: typeof status }).status ?? {};
+    } catch {
+      throw new ConfigurationError(
+        `the kubeconfig's exec credential plugin '${exec.command}' did not print an ExecCredential`,
+      );
+    }
+    registerSecret(status.token);
+    if (status.clientCertificateData && status.clientKeyData) {
+      registerSecret(status.clientKeyData);
+      this.#execCert = { cert: status.clientCertificateData, key: status.clientKeyData };
+    }
+    const expires = status.expirationTimestamp ? Date.parse(status.expirationTimestamp) - 10_000 : undefined;
+    return {
+      ...(status.token ? { header: `Bearer ${status.token}` } : {}),
+      ...(expires !== undefined && !Number.isNaN(expires) ? { expires } : {}),
+    };
+  }
+
+  /** Closes the pooled connections (idle ones close by themselves too). */
+  close(): void {
+    this.#agent?.destroy();
+    this.#agent = undefined;
+    this.#agentReady = undefined;
+  }
+}
+
+// Legacy auth-providers (oidc, gcp, azure) are rare: @kubernetes/client-node handles them,
+// loaded only for such a user.
+async function legacyAuthorization(auth: Extract<ClusterAuth, { kind: 'auth-provider' }>) {
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  const kc = new KubeConfig();
+  const k = auth.kubeconfig;
+  kc.loadFromOptions({
+    clusters: k.clusters.map((c) => ({ name: c.name, server: c.server, skipTLSVerify: !!c.insecure })),
+    users: k.users.map((u) => ({
+      name: u.name,
+      ...(u.authProvider ? { authProvider: u.authProvider } : {}),
+    })),
+    contexts: k.contexts,
+    currentContext: auth.context,
+  });
+  const opts: { headers?: Record<string, string> } = {};
+  // Not in client-node's typings, but the one method that applies an auth-provider's header.
+  await (
+    kc as unknown as { applyAuthorizationHeader(o: typeof opts): Promise<void> }
+  ).applyAuthorizationHeader(opts);
+  const header = opts.headers?.Authorization;
+  registerSecret(header);
+  return header;
+}
+
+// One pool per cluster and identity for the whole process: every activity call of a run
+// reuses the connections of the previous ones.
+const connections = new Map<string, Connection>();
+
+/** The shared connection of a resolved cluster client. */
+export function connectionFor(client: ClusterClient): Connection {
+  const { auth, ...rest } = client.config;
+  const key = JSON.stringify([rest, auth.kind === 'auth-provider' ? [auth.kind, auth.context] : auth]);
+  let connection = connections.get(key);
+  if (!connection) {
+    connection = new Connection(client.config, client.source);
+    connections.set(key, connection);
+  }
+  return connection;
+}
+
+/** Closes every pooled connection (a CLI does so before it exits). */
+export function closeConnections(): void {
+  for (const connection of connections.values()) connection.close();
+  connections.clear();
+}

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,10 @@ import { fileURLToPath } from 'node:url';
 export const KUBERNETES_VERSION = 'v1.33.13';
 export const ETCD_VERSION = 'v3.5.24';
 export const KWOK_VERSION = 'v0.7.0';
+/** istiod (pilot-discovery): istio.io/istio is published only as pseudo-versions. */
+export const ISTIO_VERSION = 'v0.0.0-20260827124520-eed52ebb66ad';
+/** The API module istiod is built with, and whose CRDs the istiod mesh mode applies. */
+export const ISTIO_API_VERSION = 'v1.31.1';
 
 export interface Binaries {
   etcd: string;
@@ -29,7 +34,7 @@ export function cacheDir(): string {
 const goDir = fileURLToPath(new URL('../../go/', import.meta.url));
 
 interface Target {
-  component: 'kubernetes' | 'etcd' | 'kwok';
+  component: 'kubernetes' | 'etcd' | 'kwok' | 'istiod' | 'meshprobe';
   dir: string;
   packages: string[];
   /** The binaries `go build` leaves in `dir`, one per package. */
@@ -95,6 +100,53 @@ export function missingBinaries(): string[] {
     .flatMap(binaryNames)
     .filter((p) => !existsSync(p));
 }
+
+// Built only on demand: istiod for `mesh: 'istiod'`, the probe for meshTraffic().
+function istiodTarget(): Target {
+  return {
+    component: 'istiod',
+    dir: join(cacheDir(), 'bin', `istiod-${ISTIO_VERSION}`),
+    packages: ['istio.io/istio/pilot/cmd/pilot-discovery'],
+    outputs: ['pilot-discovery'],
+    ldflags: [
+      '-s -w',
+      `-X istio.io/istio/pkg/version.buildVersion=${ISTIO_VERSION}`,
+      `-X istio.io/istio/pkg/version.buildGitRevision=${ISTIO_VERSION.slice(-12)}`,
+      '-X istio.io/istio/pkg/version.buildStatus=Clean',
+    ].join(' '),
+  };
+}
+
+/** Our own program: its cache directory is named after a hash of its sources. */
+function meshProbeTarget(): Target {
+  const src = join(goDir, 'meshprobe');
+  const hash = createHash('sha256');
+  for (const name of readdirSync(src).sort()) hash.update(name).update(readFileSync(join(src, name)));
+  return {
+    component: 'meshprobe',
+    dir: join(cacheDir(), 'bin', `meshprobe-${hash.digest('hex').slice(0, 12)}`),
+    packages: ['chaoskit.local/meshprobe'],
+    outputs: ['meshprobe'],
+    ldflags: '-s -w',
+  };
+}
+
+/** The path of pilot-discovery, built into the cache first if missing. */
+export async function ensureIstiod(progress: ProgressSink = stderrProgress): Promise<string> {
+  const t = istiodTarget();
+  if (!existsSync(binaryNames(t)[0]!)) await build(t, progress);
+  return binaryNames(t)[0]!;
+}
+
+/** The path of chaoskit's meshprobe, built into the cache first if missing. */
+export async function ensureMeshProbe(progress: ProgressSink = stderrProgress): Promise<string> {
+  const t = meshProbeTarget();
+  if (!existsSync(binaryNames(t)[0]!)) await build(t, progress);
+  return binaryNames(t)[0]!;
+}
+
+/** The wrapper module istiod is built from (its go.sum checksums istio.io/api too). */
+export const istiodModuleDir = join(goDir, 'istiod');
 
 export type ProgressSink = (line: string) => void;
 

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { applyCrds } from '../mesh.js';
-import type { LocalCluster, NodeSpec, StartOptions } from '../types.js';
-import { ensureBinaries, KUBERNETES_VERSION } from './binaries.js';
+import type { IstiodInfo, LocalCluster, MeshOptions, NodeSpec, StartOptions } from '../types.js';
+import { ensureBinaries, ensureIstiod, KUBERNETES_VERSION } from './binaries.js';
+import { startIstiod } from './istiod.js';
 import { AUDIT_POLICY, criLogLine, kwokConfig } from './kwok-config.js';
 import { ADMIN_CERT_USER, ADMIN_USER, COMPONENTS_USER, issuePki, UNPRIVILEGED_USER } from './pki.js';
 import { freePorts } from './ports.js';
@@ -31,10 +32,12 @@ const componentEnv = {
 export async function startLocal(options: StartOptions = {}): Promise<LocalCluster> {
   const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
   const bin = await ensureBinaries(progress);
+  // Built before anything starts: a cold build takes minutes.
+  const istiodBinary = meshOptions(options).istiod ? await ensureIstiod(progress) : undefined;
   const dir = await mkdtemp(join(tmpdir(), 'chaoskit-cluster-'));
   const group = new ProcessGroup(dir);
   try {
-    return await boot(dir, group, bin, options);
+    return await boot(dir, group, bin, options, istiodBinary);
   } catch (err) {
     const logs = group.allTails();
     await group.stop(1000);
@@ -48,6 +51,7 @@ async function boot(
   group: ProcessGroup,
   bin: Awaited<ReturnType<typeof ensureBinaries>>,
   options: StartOptions,
+  istiodBinary?: string,
 ): Promise<LocalCluster> {
   const [etcdPort, etcdPeerPort, apiPort, kcmPort, schedPort, kwokPort] = (await freePorts(6)) as [
     number,
@@ -223,8 +227,19 @@ async function boot(
     60_000,
   );
 
-  const mesh = typeof options.mesh === 'object' ? options.mesh : { enabled: options.mesh !== false };
-  if (mesh.enabled !== false) await applyCrds(kc, mesh.crdsPath);
+  const mesh = meshOptions(options);
+  let istiod: IstiodInfo | undefined;
+  if (mesh.istiod && istiodBinary) {
+    istiod = await startIstiod({
+      dir,
+      group,
+      kc,
+      kubeconfigPath: componentsKubeconfig,
+      binary: istiodBinary,
+      env: componentEnv,
+      crdsPath: mesh.crdsPath,
+    });
+  } else if (mesh.enabled !== false) await applyCrds(kc, mesh.crdsPath);
 
   let stopped = false;
   const stop = async () => {
@@ -262,9 +277,16 @@ async function boot(
     kubectl: bin.kubectl,
     pids: group.pids,
     componentLogs: group.logFiles,
+    ...(istiod ? { istiod } : {}),
     stop,
     [Symbol.asyncDispose]: stop,
   };
+}
+
+function meshOptions(options: StartOptions): MeshOptions {
+  if (options.mesh === 'istiod') return { enabled: true, istiod: true };
+  if (typeof options.mesh === 'object') return options.mesh;
+  return { enabled: options.mesh !== false };
 }
 
 function nodeList(options: StartOptions): Array<Required<Pick<NodeSpec, 'name'>> & NodeSpec> {

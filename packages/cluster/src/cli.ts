@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ensureBinaries } from './local/binaries.js';
+import { ensureBinaries, ensureIstiod, ensureMeshProbe } from './local/binaries.js';
 import { start } from './start.js';
-import type { ProviderName } from './types.js';
+import type { LocalCluster, ProviderName } from './types.js';
 
 function count(value: string): number {
   const n = Number(value);
@@ -20,14 +20,18 @@ program
   .description('start a disposable cluster, print how to use it, and stop it on Ctrl-C')
   .option('--nodes <n>', 'how many kwok nodes (local)', count, 2)
   .option('--no-mesh', "do not apply Istio's CRDs")
+  .option('--istiod', 'also run a real istiod on 127.0.0.1 (local provider)')
   .addOption(new Option('--provider <provider>', 'where to run').choices(['local', 'k3s']).default('local'))
-  .action(async (opts: { nodes: number; mesh: boolean; provider: ProviderName }) => {
+  .action(async (opts: { nodes: number; mesh: boolean; istiod?: boolean; provider: ProviderName }) => {
     const began = Date.now();
-    const cluster = await start({ provider: opts.provider, nodes: opts.nodes, mesh: opts.mesh });
+    const mesh = opts.istiod ? 'istiod' : opts.mesh;
+    const cluster = await start({ provider: opts.provider, nodes: opts.nodes, mesh });
+    const istiod = (cluster as Partial<LocalCluster>).istiod;
     process.stdout.write(
       [
         `cluster ready in ${((Date.now() - began) / 1000).toFixed(1)}s (${cluster.provider}, ${cluster.server})`,
         `mesh: ${cluster.mesh ? `${cluster.mesh.source} (${cluster.mesh.crds.length} CRDs)` : 'none'}`,
+        ...(istiod ? [`istiod: plaintext xDS at ${istiod.xdsAddress}, webhook ${istiod.webhookUrl}`] : []),
         '',
         `point kubectl (or chaoskit, chaoskit-conformance --context ${cluster.context}) at it:`,
         `  export KUBECONFIG=${cluster.kubeconfigPath}`,
@@ -49,9 +53,11 @@ program
 program
   .command('build')
   .description("build the local provider's binaries into the cache (a no-op when cached)")
-  .action(async () => {
-    const bin = await ensureBinaries();
-    process.stdout.write(`${Object.values(bin).join('\n')}\n`);
+  .option('--istiod', 'also istiod and the mesh traffic probe')
+  .action(async (opts: { istiod?: boolean }) => {
+    const bin: string[] = Object.values(await ensureBinaries());
+    if (opts.istiod) bin.push(await ensureIstiod(), await ensureMeshProbe());
+    process.stdout.write(`${bin.join('\n')}\n`);
   });
 
 program.parseAsync(process.argv).then(

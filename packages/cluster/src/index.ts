@@ -4,13 +4,29 @@ export {
   binaryPaths,
   ETCD_VERSION,
   ensureBinaries,
+  ensureIstiod,
+  ensureMeshProbe,
+  ISTIO_VERSION,
   KUBERNETES_VERSION,
   KWOK_VERSION,
   missingBinaries,
 } from './local/binaries.js';
 export { cacheDir } from './local/cache.js';
+export { xdsBootstrap } from './local/istiod.js';
 export { writePodLog } from './local/local-cluster.js';
 export { PreflightError } from './local/preflight.js';
 export { applyCrds, ensureIstioCrds, ISTIO_API_VERSION, meshCrds } from './mesh.js';
+export {
+  IDENTITY_HEADER,
+  type MeshTraffic,
+  type MeshTrafficBackend,
+  type MeshTrafficHost,
+  type MeshTrafficOptions,
+  type MeshTrafficRoute,
+  meshTraffic,
+  type RouteStats,
+  type SendOptions,
+  type WaitOptions,
+} from './mesh-traffic.js';
 export { start } from './start.js';
 export type * from './types.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ETCD_VERSION, KUBERNETES_VERSION, KWOK_VERSION } from './local/binaries.js';
+import { ETCD_VERSION, ISTIO_VERSION, KUBERNETES_VERSION, KWOK_VERSION } from './local/binaries.js';
 import { goDir } from './local/go.js';
 import { ensureIstioCrds, ISTIO_API_VERSION, istioCrdsPath } from './mesh.js';
 
@@ -49,6 +49,8 @@ describe('versions', () => {
     )?.[1];
   it.each([
     ['istio-api', 'istio.io/api', ISTIO_API_VERSION],
+    ['istiod', 'istio.io/api', ISTIO_API_VERSION],
+    ['istiod', 'istio.io/istio', ISTIO_VERSION],
     ['kubernetes', 'k8s.io/kubernetes', KUBERNETES_VERSION],
     ['etcd', 'go.etcd.io/etcd/server/v3', ETCD_VERSION],
     ['kwok', 'sigs.k8s.io/kwok', KWOK_VERSION],

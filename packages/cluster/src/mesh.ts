@@ -46,10 +46,15 @@ export async function ensureIstioCrds(progress: ProgressSink): Promise<string> {
 
 /** The mesh a start option asks for (`byDefault` when it says nothing); `undefined` when none. */
 export function meshOption(
-  mesh: MeshOptions | boolean | undefined,
+  mesh: MeshOptions | boolean | 'istiod' | undefined,
   byDefault: boolean,
 ): MeshOptions | undefined {
-  const options = typeof mesh === 'object' ? { enabled: true, ...mesh } : { enabled: mesh ?? byDefault };
+  const options =
+    mesh === 'istiod'
+      ? { enabled: true, istiod: true }
+      : typeof mesh === 'object'
+        ? { enabled: true, ...mesh }
+        : { enabled: mesh ?? byDefault };
   return options.enabled ? options : undefined;
 }
 

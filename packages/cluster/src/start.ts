@@ -7,6 +7,11 @@ export function start(options: StartOptions & { provider: 'local' }): Promise<Lo
 export function start(options?: StartOptions): Promise<Cluster>;
 /** Starts (or, for `kubeconfig`, attaches to) a cluster. `stop()` undoes everything start did. */
 export function start(options: StartOptions = {}): Promise<Cluster> {
+  const istiod = options.mesh === 'istiod' || (typeof options.mesh === 'object' && options.mesh.istiod);
+  if (istiod && (options.provider ?? 'local') !== 'local')
+    return Promise.reject(
+      new Error(`the istiod mesh mode runs on the local provider only, not ${options.provider}`),
+    );
   switch (options.provider ?? 'local') {
     case 'local':
       return startLocal(options);

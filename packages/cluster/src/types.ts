@@ -13,6 +13,11 @@ export interface MeshOptions {
    * `ISTIO_API_VERSION`, fetched once through the Go module proxy.
    */
   crdsPath?: string;
+  /**
+   * local: also run a real istiod (pilot-discovery) on 127.0.0.1, with its validating webhook
+   * registered, serving xDS to proxyless gRPC clients. Default false (CRDs only).
+   */
+  istiod?: boolean;
 }
 
 export interface StartOptions {
@@ -21,7 +26,8 @@ export interface StartOptions {
   nodes?: number | NodeSpec[];
   /** Labels put on every kwok node (local). */
   nodeLabels?: Record<string, string>;
-  mesh?: MeshOptions | boolean;
+  /** `'istiod'` is short for `{ istiod: true }`. */
+  mesh?: MeshOptions | boolean | 'istiod';
   /** local: RBAC authorization (default true); false means AlwaysAllow. */
   rbac?: boolean;
   /** kubeconfig: the file (default: KUBECONFIG, then ~/.kube/config). */
@@ -77,4 +83,51 @@ export interface LocalCluster extends Cluster {
   readonly componentLogs: Record<string, string>;
   /** The audit user names of this cluster's identities. */
   readonly users: { token: string; clientCert: string; unprivileged: string; components: string };
+  /** The running istiod, when started with `mesh: 'istiod'`. */
+  readonly istiod?: IstiodInfo;
+}
+
+export interface XdsBootstrapOptions {
+  /** The client's namespace: the one whose ServiceEntries, DestinationRules and routes it sees. */
+  namespace: string;
+  /** The workload name in the node id (default `chaoskit-client`). */
+  name?: string;
+  /** The IP in the node id; only an identity, never dialled (default 127.0.0.2). */
+  ip?: string;
+  /** Extra node metadata. */
+  metadata?: Record<string, string>;
+}
+
+/** gRPC's xDS bootstrap (GRPC_XDS_BOOTSTRAP_CONFIG), as Istio's agent writes it for proxyless clients. */
+export interface XdsBootstrap {
+  xds_servers: Array<{
+    server_uri: string;
+    channel_creds: Array<{ type: string }>;
+    server_features: string[];
+  }>;
+  node: { id: string; metadata: Record<string, string>; locality: Record<string, never> };
+}
+
+export interface IstiodInfo {
+  /** istio.io/istio module version pilot-discovery was built from. */
+  readonly version: string;
+  /** istio.io/api version (its CRDs were applied unless mesh.crdsPath was given). */
+  readonly apiVersion: string;
+  readonly namespace: string;
+  /** Plaintext xDS (ADS) gRPC address, host:port on 127.0.0.1; no authentication. */
+  readonly xdsAddress: string;
+  /** istiod's HTTP debug address (GET /ready, /debug/...). */
+  readonly httpAddress: string;
+  /** Where the apiserver sends admission reviews (the ValidatingWebhookConfiguration's url). */
+  readonly webhookUrl: string;
+  /** The CA of the webhook's serving certificate (its caBundle). */
+  readonly webhookCaFile: string;
+  readonly webhookConfigurationName: string;
+  readonly meshConfigPath: string;
+  readonly crdsPath: string;
+  readonly logFile: string;
+  /** From the start of istiod's set-up to ready (xDS answered, webhook refusing). */
+  readonly readyMs: number;
+  /** A bootstrap for a proxyless gRPC client of this istiod. */
+  xdsBootstrap(options: XdsBootstrapOptions): XdsBootstrap;
 }

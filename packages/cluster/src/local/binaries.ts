@@ -1,14 +1,17 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheDir, type ProgressSink, withCacheLock } from './cache.js';
-import { runGo } from './go.js';
+import { type GoWrapper, goDir, runGo } from './go.js';
 
 // Versions of what the local provider runs. Each is built from the Go module proxy through
 // the wrapper modules under packages/cluster/go (committed with their go.sum).
 export const KUBERNETES_VERSION = 'v1.33.13';
 export const ETCD_VERSION = 'v3.5.24';
 export const KWOK_VERSION = 'v0.7.0';
+/** istiod (pilot-discovery): istio.io/istio is published only as pseudo-versions. */
+export const ISTIO_VERSION = 'v0.0.0-20260827124520-eed52ebb66ad';
 
 export interface Binaries {
   etcd: string;
@@ -20,7 +23,7 @@ export interface Binaries {
 }
 
 interface Target {
-  component: 'kubernetes' | 'etcd' | 'kwok';
+  component: GoWrapper;
   dir: string;
   packages: string[];
   /** The binaries `go build` leaves in `dir`, one per package. */
@@ -85,6 +88,62 @@ export function missingBinaries(): string[] {
   return targets()
     .flatMap(binaryNames)
     .filter((p) => !existsSync(p));
+}
+
+// Built only on demand: istiod for `mesh: 'istiod'`, the probe for meshTraffic().
+function istiodTarget(): Target {
+  return {
+    component: 'istiod',
+    dir: join(cacheDir(), 'bin', `istiod-${ISTIO_VERSION}`),
+    packages: ['istio.io/istio/pilot/cmd/pilot-discovery'],
+    outputs: ['pilot-discovery'],
+    ldflags: [
+      '-s -w',
+      `-X istio.io/istio/pkg/version.buildVersion=${ISTIO_VERSION}`,
+      `-X istio.io/istio/pkg/version.buildGitRevision=${ISTIO_VERSION.slice(-12)}`,
+      '-X istio.io/istio/pkg/version.buildStatus=Clean',
+    ].join(' '),
+  };
+}
+
+/** Our own program: its cache directory is named after a hash of its sources. */
+function meshProbeTarget(): Target {
+  const src = join(goDir, 'meshprobe');
+  const hash = createHash('sha256');
+  for (const name of readdirSync(src).sort()) hash.update(name).update(readFileSync(join(src, name)));
+  return {
+    component: 'meshprobe',
+    dir: join(cacheDir(), 'bin', `meshprobe-${hash.digest('hex').slice(0, 12)}`),
+    packages: ['chaoskit.local/meshprobe'],
+    outputs: ['meshprobe'],
+    ldflags: '-s -w',
+  };
+}
+
+/** The binary of a target, built into the cache (holding its lock) first if missing. */
+async function ensureOne(t: Target, progress: ProgressSink): Promise<string> {
+  const path = binaryNames(t)[0]!;
+  if (!existsSync(path)) {
+    await withCacheLock(async () => {
+      if (!existsSync(path)) await build(t, progress);
+    }, progress);
+  }
+  return path;
+}
+
+/** The path of pilot-discovery, built into the cache first if missing. */
+export function ensureIstiod(progress: ProgressSink = stderrProgress): Promise<string> {
+  return ensureOne(istiodTarget(), progress);
+}
+
+/** Whether pilot-discovery still has to be built. */
+export function istiodMissing(): boolean {
+  return !existsSync(binaryNames(istiodTarget())[0]!);
+}
+
+/** The path of chaoskit's meshprobe, built into the cache first if missing. */
+export function ensureMeshProbe(progress: ProgressSink = stderrProgress): Promise<string> {
+  return ensureOne(meshProbeTarget(), progress);
 }
 
 const stderrProgress: ProgressSink = (line) => process.stderr.write(`${line}\n`);

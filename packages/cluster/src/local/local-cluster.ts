@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { applyCrds, type MeshCrds, meshCrds, meshOption } from '../mesh.js';
-import type { LocalCluster, NodeSpec, StartOptions } from '../types.js';
-import { ensureBinaries, KUBERNETES_VERSION } from './binaries.js';
+import type { IstiodInfo, LocalCluster, NodeSpec, StartOptions } from '../types.js';
+import { ensureBinaries, ensureIstiod, KUBERNETES_VERSION } from './binaries.js';
+import { startIstiod } from './istiod.js';
 import { AUDIT_POLICY, criLogLine, kwokConfig } from './kwok-config.js';
 import { ADMIN_CERT_USER, ADMIN_USER, COMPONENTS_USER, issuePki, UNPRIVILEGED_USER } from './pki.js';
 import { freePorts } from './ports.js';
@@ -36,10 +37,12 @@ export async function startLocal(options: StartOptions = {}): Promise<LocalClust
   await preflight(mesh, progress);
   const crds = mesh ? await meshCrds(mesh, progress) : undefined;
   const bin = await ensureBinaries(progress);
+  // Built before anything starts: a cold build takes minutes.
+  const istiodBinary = mesh?.istiod ? await ensureIstiod(progress) : undefined;
   const dir = await mkdtemp(join(tmpdir(), 'chaoskit-cluster-'));
   const group = new ProcessGroup(dir);
   try {
-    return await boot(dir, group, bin, options, crds);
+    return await boot(dir, group, bin, options, crds, istiodBinary);
   } catch (err) {
     await group.stop(1000);
     await rm(dir, { recursive: true, force: true });
@@ -54,6 +57,7 @@ async function boot(
   bin: Awaited<ReturnType<typeof ensureBinaries>>,
   options: StartOptions,
   crds: MeshCrds | undefined,
+  istiodBinary: string | undefined,
 ): Promise<LocalCluster> {
   const [etcdPort, etcdPeerPort, apiPort, kcmPort, schedPort, kwokPort] = (await freePorts(6)) as [
     number,
@@ -233,6 +237,18 @@ async function boot(
   );
 
   const mesh = crds ? { source: crds.source, crds: await applyCrds(kc, crds.path) } : undefined;
+  const istiod: IstiodInfo | undefined =
+    crds && istiodBinary
+      ? await startIstiod({
+          dir,
+          group,
+          kc,
+          kubeconfigPath: componentsKubeconfig,
+          binary: istiodBinary,
+          env: componentEnv,
+          crdsPath: crds.path,
+        })
+      : undefined;
 
   let stopped = false;
   const stop = async () => {
@@ -271,6 +287,7 @@ async function boot(
     ...(mesh ? { mesh } : {}),
     pids: group.pids,
     componentLogs: group.logFiles,
+    ...(istiod ? { istiod } : {}),
     stop,
     [Symbol.asyncDispose]: stop,
   };

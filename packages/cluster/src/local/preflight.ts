@@ -4,7 +4,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { istioCrdsPath } from '../mesh.js';
 import type { MeshOptions } from '../types.js';
-import { missingBinaries } from './binaries.js';
+import { istiodMissing, missingBinaries } from './binaries.js';
 import { cacheBusy, cacheDir, type ProgressSink } from './cache.js';
 import { type GoWrapper, requiredGo } from './go.js';
 
@@ -48,6 +48,10 @@ export async function preflight(mesh: MeshOptions | undefined, progress: Progres
   }
   const toBuild: string[] = missingBinaries().map((p) => p.split('/').at(-1)!);
   const wrappers: GoWrapper[] = toBuild.length ? ['kubernetes', 'etcd', 'kwok'] : [];
+  if (mesh?.istiod && istiodMissing()) {
+    toBuild.push('pilot-discovery');
+    wrappers.push('istiod');
+  }
   const crdsToFetch =
     mesh !== undefined && !mesh.crdsPath && !process.env.CHAOSKIT_MESH_CRDS && !existsSync(istioCrdsPath());
   if (crdsToFetch) wrappers.push('istio-api');

@@ -1,0 +1,29 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { binaryPaths, ISTIO_VERSION, missingBinaries } from './binaries.js';
+
+describe('binaries', () => {
+  let cache: string;
+  let saved: string | undefined;
+  beforeEach(async () => {
+    saved = process.env.CHAOSKIT_CACHE;
+    cache = await mkdtemp(join(tmpdir(), 'chaoskit-cache-'));
+    process.env.CHAOSKIT_CACHE = cache;
+  });
+  afterEach(async () => {
+    if (saved === undefined) delete process.env.CHAOSKIT_CACHE;
+    else process.env.CHAOSKIT_CACHE = saved;
+    await rm(cache, { recursive: true, force: true });
+  });
+
+  it('a plain cluster needs neither istiod nor the mesh probe', () => {
+    const missing = missingBinaries();
+    expect(missing).toHaveLength(Object.keys(binaryPaths()).length);
+    expect(missing.every((p) => p.startsWith(join(cache, 'bin')))).toBe(true);
+    expect(
+      missing.some((p) => p.includes('istiod') || p.includes(ISTIO_VERSION) || p.includes('meshprobe')),
+    ).toBe(false);
+  });
+});

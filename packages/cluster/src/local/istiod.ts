@@ -1,0 +1,335 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import {
+  AdmissionregistrationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+} from '@kubernetes/client-node';
+import { ISTIO_API_VERSION } from '../mesh.js';
+import type { IstiodInfo, XdsBootstrap, XdsBootstrapOptions } from '../types.js';
+import { ISTIO_VERSION } from './binaries.js';
+import { freePorts } from './ports.js';
+import type { ProcessGroup } from './processes.js';
+import { adsRequest, LISTENER_TYPE } from './xds.js';
+
+const execFileAsync = promisify(execFile);
+
+export const ISTIO_NAMESPACE = 'istio-system';
+export const VALIDATING_WEBHOOK_NAME = 'chaoskit-istiod-validator';
+const CLUSTER_ID = 'Kubernetes';
+const DOMAIN = 'cluster.local';
+
+async function openssl(args: string[], cwd: string): Promise<void> {
+  try {
+    await execFileAsync('openssl', args, { cwd });
+  } catch (err) {
+    throw new Error(`openssl ${args[0]} failed: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/**
+ * istiod's serving certificate for its webhook port, from a throwaway CA: istiod's own
+ * self-signed DNS certificate names only `istiod.<ns>.svc`-style hosts, which do not resolve
+ * here, while the apiserver reaches the webhook at https://127.0.0.1:<port>. So the
+ * certificate carries IP:127.0.0.1, and istiod loads it through --tlsCertFile/--tlsKeyFile/
+ * --caCertFile. The CA becomes the webhook's caBundle.
+ */
+async function issueServingCert(dir: string): Promise<{ caFile: string; certFile: string; keyFile: string }> {
+  await openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'ca.key'], dir);
+  await openssl(
+    [
+      'req',
+      '-x509',
+      '-new',
+      '-key',
+      'ca.key',
+      '-subj',
+      '/CN=chaoskit-istiod-ca',
+      '-days',
+      '2',
+      '-out',
+      'ca.crt',
+    ],
+    dir,
+  );
+  await openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'tls.key'], dir);
+  await openssl(
+    ['req', '-new', '-key', 'tls.key', '-subj', '/CN=istiod.istio-system.svc', '-out', 'tls.csr'],
+    dir,
+  );
+  await writeFile(
+    join(dir, 'san.ext'),
+    [
+      'subjectAltName=IP:127.0.0.1,DNS:istiod.istio-system.svc',
+      'extendedKeyUsage=serverAuth',
+      'keyUsage=critical,digitalSignature,keyEncipherment',
+      '',
+    ].join('\n'),
+  );
+  await openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      'tls.csr',
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      'san.ext',
+      '-out',
+      'tls.crt',
+    ],
+    dir,
+  );
+  return { caFile: join(dir, 'ca.crt'), certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') };
+}
+
+/** A proxyless gRPC client's xDS bootstrap for this istiod (what GRPC_XDS_BOOTSTRAP_CONFIG holds). */
+export function xdsBootstrap(xdsAddress: string, options: XdsBootstrapOptions): XdsBootstrap {
+  const namespace = options.namespace;
+  const name = options.name ?? 'chaoskit-client';
+  // Istio parses the node id as type~ip~id~domain; the IP is only an identity here (no traffic
+  // goes to it) and must not be an address that backends use, or istiod takes the client for
+  // one of them.
+  const ip = options.ip ?? '127.0.0.2';
+  return {
+    xds_servers: [
+      { server_uri: xdsAddress, channel_creds: [{ type: 'insecure' }], server_features: ['xds_v3'] },
+    ],
+    node: {
+      id: `sidecar~${ip}~${name}.${namespace}~${namespace}.svc.${DOMAIN}`,
+      metadata: { NAMESPACE: namespace, GENERATOR: 'grpc', CLUSTER_ID, ...options.metadata },
+      // grpc-js-xds refuses a bootstrap without a locality; grpc-go accepts either.
+      locality: {},
+    },
+  };
+}
+
+interface StartIstiodInput {
+  dir: string;
+  group: ProcessGroup;
+  kc: KubeConfig;
+  /** A kubeconfig file with cluster-admin rights for istiod. */
+  kubeconfigPath: string;
+  binary: string;
+  env: NodeJS.ProcessEnv;
+  /** The mesh CRDs, already applied. */
+  crdsPath: string;
+}
+
+/**
+ * Creates istio-system (Istio's CRDs are applied already), starts pilot-discovery with every listener on a
+ * free 127.0.0.1 port, waits until it answers a real xDS request, and registers its
+ * validating webhook with the apiserver (checked by a refused dry run).
+ */
+export async function startIstiod(input: StartIstiodInput): Promise<IstiodInfo> {
+  const { group, kc } = input;
+  const began = Date.now();
+  const dir = join(input.dir, 'istiod');
+  await mkdir(dir);
+  const crdsPath = input.crdsPath;
+  const [tls] = await Promise.all([issueServingCert(dir), createNamespace(kc)]);
+  const meshConfigPath = join(dir, 'mesh.yaml');
+  const networksConfigPath = join(dir, 'mesh-networks.yaml');
+  await writeFile(
+    meshConfigPath,
+    `defaultConfig: {}\nrootNamespace: ${ISTIO_NAMESPACE}\ntrustDomain: ${DOMAIN}\n`,
+  );
+  await writeFile(networksConfigPath, 'networks: {}\n');
+
+  const [grpcPort, httpPort, monitoringPort, httpsPort] = (await freePorts(4)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  const xdsAddress = `127.0.0.1:${grpcPort}`;
+  const httpAddress = `127.0.0.1:${httpPort}`;
+  const webhookAddress = `127.0.0.1:${httpsPort}`;
+  group.start(
+    'istiod',
+    input.binary,
+    [
+      'discovery',
+      `--kubeconfig=${input.kubeconfigPath}`,
+      `--grpcAddr=${xdsAddress}`,
+      `--httpAddr=${httpAddress}`,
+      `--monitoringAddr=127.0.0.1:${monitoringPort}`,
+      `--httpsAddr=${webhookAddress}`,
+      // The mTLS xDS port (default :15012) is off: proxyless clients here use the plaintext one.
+      '--secureGRPCAddr=',
+      `--meshConfig=${meshConfigPath}`,
+      `--networksConfig=${networksConfigPath}`,
+      `--domain=${DOMAIN}`,
+      `--clusterID=${CLUSTER_ID}`,
+      `--tlsCertFile=${tls.certFile}`,
+      `--tlsKeyFile=${tls.keyFile}`,
+      `--caCertFile=${tls.caFile}`,
+      '--shutdownDuration=1s',
+      '--profile=false',
+    ],
+    {
+      ...input.env,
+      POD_NAMESPACE: ISTIO_NAMESPACE,
+      POD_NAME: 'istiod-chaoskit',
+      REVISION: 'default',
+      // istiod would otherwise look for (and patch) webhook configurations of its own chart.
+      INJECTION_WEBHOOK_CONFIG_NAME: '',
+      VALIDATION_WEBHOOK_CONFIG_NAME: '',
+    },
+  );
+
+  await until('istiod /ready', group, () => httpOk(`http://${httpAddress}/ready`), 90_000);
+  // Ready means serving: one real ADS request, a listener for the apiserver's own Service
+  // (every cluster has it), must come back with that resource.
+  const probeNode = xdsBootstrap(xdsAddress, { namespace: ISTIO_NAMESPACE, name: 'chaoskit-readiness' }).node;
+  await until(
+    'an xDS answer from istiod',
+    group,
+    async () =>
+      (await adsRequest(xdsAddress, probeNode, LISTENER_TYPE, [`kubernetes.default.svc.${DOMAIN}:443`]))
+        .resources > 0,
+    60_000,
+  );
+  const caPem = await readFile(tls.caFile);
+  await registerWebhook(kc, `https://${webhookAddress}/validate`, caPem);
+  await until(
+    'istiod validating webhook to refuse an invalid VirtualService',
+    group,
+    () => webhookRefuses(kc),
+    30_000,
+  );
+
+  return {
+    version: ISTIO_VERSION,
+    apiVersion: ISTIO_API_VERSION,
+    namespace: ISTIO_NAMESPACE,
+    xdsAddress,
+    httpAddress,
+    webhookUrl: `https://${webhookAddress}/validate`,
+    webhookCaFile: tls.caFile,
+    webhookConfigurationName: VALIDATING_WEBHOOK_NAME,
+    meshConfigPath,
+    crdsPath,
+    logFile: group.logFiles.istiod!,
+    readyMs: Date.now() - began,
+    xdsBootstrap: (options) => xdsBootstrap(xdsAddress, options),
+  };
+}
+
+async function createNamespace(kc: KubeConfig): Promise<void> {
+  try {
+    await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: ISTIO_NAMESPACE } } });
+  } catch (err) {
+    if ((err as { code?: number }).code !== 409) throw err;
+  }
+}
+
+async function registerWebhook(kc: KubeConfig, url: string, caPem: Buffer): Promise<void> {
+  await kc.makeApiClient(AdmissionregistrationV1Api).createValidatingWebhookConfiguration({
+    body: {
+      metadata: { name: VALIDATING_WEBHOOK_NAME },
+      webhooks: [
+        {
+          name: 'validation.istio.io',
+          clientConfig: { url, caBundle: caPem.toString('base64') },
+          rules: [
+            {
+              operations: ['CREATE', 'UPDATE'],
+              apiGroups: [
+                'security.istio.io',
+                'networking.istio.io',
+                'telemetry.istio.io',
+                'extensions.istio.io',
+              ],
+              apiVersions: ['*'],
+              resources: ['*'],
+            },
+          ],
+          failurePolicy: 'Fail',
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1', 'v1beta1'],
+          timeoutSeconds: 10,
+        },
+      ],
+    },
+  });
+}
+
+/**
+ * A dry-run create of a VirtualService that Istio's CRD schema accepts but istiod refuses
+ * (an HTTP abort status out of range): true once the apiserver answers with istiod's refusal.
+ */
+async function webhookRefuses(kc: KubeConfig): Promise<boolean> {
+  try {
+    await kc.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+      group: 'networking.istio.io',
+      version: 'v1',
+      namespace: ISTIO_NAMESPACE,
+      plural: 'virtualservices',
+      dryRun: 'All',
+      body: {
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'VirtualService',
+        metadata: { name: 'chaoskit-webhook-check' },
+        spec: {
+          hosts: ['webhook-check.invalid'],
+          http: [
+            {
+              fault: { abort: { httpStatus: 700, percentage: { value: 100 } } },
+              route: [{ destination: { host: 'webhook-check.invalid' } }],
+            },
+          ],
+        },
+      },
+    });
+    return false;
+  } catch (err) {
+    const body = String((err as { body?: unknown }).body ?? '');
+    return body.includes('validation.istio.io') && body.includes('not in range');
+  }
+}
+
+async function until(
+  what: string,
+  group: ProcessGroup,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    group.assertRunning();
+    try {
+      if (await check()) return;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(
+    `timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`,
+  );
+}
+
+function httpOk(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = httpRequest(url, { timeout: 2000 });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
+}

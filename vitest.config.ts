@@ -38,6 +38,17 @@ export default defineConfig({
           maxWorkers: 2,
         },
       },
+      {
+        // What users install: manifests, tarballs, declaration files. Built packages, no aliases
+        // (the global setup runs the build; turbo's cache makes it quick when nothing changed).
+        test: {
+          name: 'packaging',
+          include: ['test/packaging/**/*.test.ts'],
+          globalSetup: ['test/packaging/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
     ],
   },
 });

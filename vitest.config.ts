@@ -42,8 +42,18 @@ export default defineConfig({
         test: {
           name: 'repo',
           // Checks of the repository as a whole (e.g. that it points at nothing outside it).
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/**/*.e2e.test.ts', '**/node_modules/**'],
+          include: ['test/*.test.ts'],
+        },
+      },
+      {
+        // What users install: manifests, tarballs, declaration files. Built packages, no aliases
+        // (the global setup runs the build; turbo's cache makes it quick when nothing changed).
+        test: {
+          name: 'packaging',
+          include: ['test/packaging/**/*.test.ts'],
+          globalSetup: ['test/packaging/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
         },
       },
     ],

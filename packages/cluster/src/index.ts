@@ -1,4 +1,10 @@
-export { containerEngineAvailable, DEFAULT_K3S_IMAGE, NoContainerEngine } from './k3s-provider.js';
+export {
+  containerEngineAvailable,
+  DEFAULT_K3S_IMAGE,
+  K3S_PACKAGES,
+  MissingK3sPackages,
+  NoContainerEngine,
+} from './k3s-provider.js';
 export { type AuditEvent, isDryRun, isMutation, readAuditLog } from './local/audit.js';
 export {
   binaryPaths,

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { type AnyActivity, isChaosError, redact, redactValue, registry } from '@chaoskit/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadExperiment, prepareExperiment } from './experiment.js';
-import { experimentSchema } from './experiment-schema.js';
+import { experimentSchema } from './experiment-format.js';
 import { planExperiment } from './plan.js';
 import { ACTIVITY_PACKAGES, loadPackage, resolveActivity } from './resolve-activity.js';
 import { type HypothesisStrategy, type Reporter, type RollbackStrategy, runExperiment } from './run.js';

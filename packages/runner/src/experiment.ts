@@ -11,6 +11,7 @@ import {
 } from '@chaoskit/core';
 import { load as loadYaml } from 'js-yaml';
 import { InvalidExperiment } from './errors.js';
+import { experimentFormat, formatProblems } from './experiment-format.js';
 import { validateHttpProvider } from './http-provider.js';
 import { validateProcessProvider } from './process-provider.js';
 import { resolveActivity } from './resolve-activity.js';
@@ -91,99 +92,68 @@ export interface Prepared {
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * Checks the experiment, resolves its configuration and secrets (from the environment), and
- * validates every activity's arguments with the activity's own schema — without a single
- * request to the cluster. Every problem is collected; InvalidExperiment lists them all.
+ * Checks the experiment against the format (experiment-format.ts), resolves its configuration
+ * and secrets (from the environment), and validates every activity's arguments with the
+ * activity's own schema — without a single request to the cluster. Every problem is collected;
+ * InvalidExperiment lists them all.
  */
 export async function prepareExperiment(
   raw: Json,
   vars: Vars = {},
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Prepared> {
-  const problems: string[] = [];
   if (!isObject(raw) || Object.keys(raw).length === 0)
     throw new InvalidExperiment('an empty experiment is not an experiment');
+  const format = experimentFormat();
+  const parsed = format.safeParse(raw);
+  const problems: string[] = parsed.success ? [] : formatProblems(raw, parsed.error, format);
   const experiment = raw as Experiment;
-  if (typeof experiment.title !== 'string' || !experiment.title.trim())
-    problems.push('experiment requires a title');
-  if (typeof experiment.description !== 'string' || !experiment.description.trim()) {
-    problems.push('experiment requires a description');
-  }
-  if (
-    experiment.tags !== undefined &&
-    (!Array.isArray(experiment.tags) || experiment.tags.some((t) => typeof t !== 'string' || !t))
-  ) {
-    problems.push('experiment tags must be a list of non-empty strings');
-  }
 
   let configuration: Json = {};
   try {
-    if (experiment.configuration !== undefined && !isObject(experiment.configuration))
-      throw new Error('configuration must be a mapping');
-    configuration = resolveConfiguration(
-      experiment.configuration ?? {},
-      vars.configuration ?? {},
-      env,
-    ) as Json;
+    if (isObject(experiment.configuration) || experiment.configuration === undefined)
+      configuration = resolveConfiguration(
+        experiment.configuration ?? {},
+        vars.configuration ?? {},
+        env,
+      ) as Json;
   } catch (err) {
     problems.push((err as Error).message);
   }
   let secrets: ResolvedSecrets = {};
   try {
-    if (experiment.secrets !== undefined && !isObject(experiment.secrets))
-      throw new Error('secrets must be a mapping of groups');
-    secrets = resolveSecrets(experiment.secrets ?? {}, env, vars.secrets ?? {});
+    if (isObject(experiment.secrets) || experiment.secrets === undefined)
+      secrets = resolveSecrets(experiment.secrets ?? {}, env, vars.secrets ?? {});
   } catch (err) {
     problems.push((err as Error).message);
   }
 
   const activities = new Map<Activity, AnyActivity>();
   const hypothesis = experiment['steady-state-hypothesis'];
+  const list = (value: unknown): Activity[] => (Array.isArray(value) ? value.filter(isObject) : []);
+  const probes = isObject(hypothesis) ? list(hypothesis.probes) : [];
   const named = new Map<string, Activity>();
-  if (Array.isArray(experiment.method))
-    for (const a of experiment.method) if (isObject(a) && typeof a.name === 'string') named.set(a.name, a);
-  if (isObject(hypothesis) && Array.isArray(hypothesis.probes)) {
-    for (const p of hypothesis.probes) if (isObject(p) && typeof p.name === 'string') named.set(p.name, p);
-  }
+  for (const a of [...list(experiment.method), ...probes])
+    if (typeof a.name === 'string') named.set(a.name, a);
 
-  const check = async (activity: unknown, where: string) => {
+  const check = async (activity: Activity, where: string) => {
     for (const problem of await checkActivity(activity, where, { configuration, secrets, named, activities }))
       problems.push(problem);
   };
-
-  if (hypothesis !== undefined) {
-    if (!isObject(hypothesis))
-      problems.push('steady-state-hypothesis must be a mapping with a title and probes');
+  for (const [i, probe] of probes.entries()) {
+    const where = `steady-state probe ${label(probe, i)}`;
+    await check(probe, where);
+    if (!('tolerance' in probe)) problems.push(`${where}: a hypothesis probe must have a tolerance`);
     else {
-      if (typeof hypothesis.title !== 'string' || !hypothesis.title)
-        problems.push('hypothesis requires a title');
-      if (hypothesis.probes !== undefined && !Array.isArray(hypothesis.probes))
-        problems.push('hypothesis probes must be a list');
-      for (const [i, probe] of (Array.isArray(hypothesis.probes) ? hypothesis.probes : []).entries()) {
-        const where = `steady-state probe ${label(probe, i)}`;
-        await check(probe, where);
-        if (!isObject(probe) || !('tolerance' in probe))
-          problems.push(`${where}: a hypothesis probe must have a tolerance`);
-        else {
-          const problem = validateTolerance(substitute(probe.tolerance, configuration, secrets), where, {
-            validateProbe: (p: unknown) => (undefined === p ? 'missing probe' : undefined),
-          });
-          if (problem) problems.push(problem);
-        }
-      }
+      const problem = validateTolerance(substitute(probe.tolerance, configuration, secrets), where, {
+        validateProbe: (p: unknown) => (undefined === p ? 'missing probe' : undefined),
+      });
+      if (problem) problems.push(problem);
     }
   }
-  if (!('method' in experiment) || experiment.method === null) {
-    problems.push(
-      'an experiment requires a method, which can be empty for only checking the steady-state hypothesis',
-    );
-  } else if (!Array.isArray(experiment.method)) problems.push('method must be a list of activities');
-  else for (const [i, a] of experiment.method.entries()) await check(a, `method activity ${label(a, i)}`);
-  if (experiment.rollbacks !== undefined) {
-    if (!Array.isArray(experiment.rollbacks)) problems.push('rollbacks must be a list of activities');
-    else for (const [i, a] of experiment.rollbacks.entries()) await check(a, `rollback ${label(a, i)}`);
-  }
-  if (problems.length > 0) throw new InvalidExperiment(problems);
+  for (const [i, a] of list(experiment.method).entries()) await check(a, `method activity ${label(a, i)}`);
+  for (const [i, a] of list(experiment.rollbacks).entries()) await check(a, `rollback ${label(a, i)}`);
+  if (problems.length > 0) throw new InvalidExperiment([...new Set(problems)]);
   return { experiment, configuration, secrets, activities };
 }
 
@@ -199,22 +169,14 @@ interface CheckContext {
   activities: Map<Activity, AnyActivity>;
 }
 
-async function checkActivity(raw: unknown, where: string, ctx: CheckContext): Promise<string[]> {
-  if (!isObject(raw)) return [`${where}: an activity is a mapping`];
-  const activity = raw as Activity;
+/** What the format cannot tell: references, pauses once substituted, and what each provider needs. */
+async function checkActivity(activity: Activity, where: string, ctx: CheckContext): Promise<string[]> {
   if ('ref' in activity) {
-    if (typeof activity.ref !== 'string' || !activity.ref)
-      return [`${where}: a reference must be a non-empty string`];
-    return ctx.named.has(activity.ref)
+    return typeof activity.ref !== 'string' || !activity.ref || ctx.named.has(activity.ref)
       ? []
       : [`${where}: referenced activity '${activity.ref}' could not be found in the experiment`];
   }
   const problems: string[] = [];
-  if (activity.type !== 'probe' && activity.type !== 'action') {
-    problems.push(`${where}: type must be 'probe' or 'action' (got ${JSON.stringify(activity.type)})`);
-  }
-  if (typeof activity.name !== 'string' || !activity.name)
-    problems.push(`${where}: an activity must have a name`);
   for (const when of ['before', 'after'] as const) {
     const pause = activity.pauses?.[when];
     if (pause === undefined) continue;
@@ -225,10 +187,8 @@ async function checkActivity(raw: unknown, where: string, ctx: CheckContext): Pr
       );
     }
   }
-  if ('background' in activity && typeof activity.background !== 'boolean')
-    problems.push(`${where}: background must be a boolean`);
   const provider = activity.provider;
-  if (!isObject(provider)) return [...problems, `${where}: an activity requires a provider`];
+  if (!isObject(provider)) return problems;
   switch (provider.type) {
     case 'python':
       problems.push(...(await checkPython(activity, provider, where, ctx)));
@@ -243,10 +203,6 @@ async function checkActivity(raw: unknown, where: string, ctx: CheckContext): Pr
       if (problem) problems.push(`${where}: ${problem}`);
       break;
     }
-    default:
-      problems.push(
-        `${where}: unknown provider type ${JSON.stringify(provider.type)} (python, process or http)`,
-      );
   }
   return problems;
 }
@@ -258,11 +214,8 @@ async function checkPython(
   ctx: CheckContext,
 ) {
   const problems: string[] = [];
-  if (typeof provider.module !== 'string' || !provider.module)
-    problems.push(`${where}: a python provider needs a module`);
-  if (typeof provider.func !== 'string' || !provider.func)
-    problems.push(`${where}: a python provider needs a func`);
-  if (problems.length) return problems;
+  if (typeof provider.module !== 'string' || !provider.module) return problems;
+  if (typeof provider.func !== 'string' || !provider.func) return problems;
   let target: AnyActivity;
   try {
     target = await resolveActivity(provider.module!, provider.func!);
@@ -275,10 +228,7 @@ async function checkPython(
       `${where}: ${target.qualifiedName} is a ${target.kind}, but the activity says ${activity.type}`,
     );
   }
-  if (provider.secrets !== undefined) {
-    if (!Array.isArray(provider.secrets) || provider.secrets.some((s) => typeof s !== 'string')) {
-      return [...problems, `${where}: provider.secrets must be a list of secret group names`];
-    }
+  if (Array.isArray(provider.secrets) && provider.secrets.every((s) => typeof s === 'string')) {
     try {
       secretsFor(ctx.secrets, provider.secrets); // unknown groups are refused here
     } catch (err) {

@@ -1,0 +1,295 @@
+// The Chaos Toolkit experiment format, declared once as a zod schema: `validate`, `run` and
+// `plan` check experiment files with it (unknown keys are errors, with a did-you-mean), and
+// `chaoskit schema` publishes it as JSON Schema with every installed activity's arguments.
+
+import { type AnyActivity, type JsonSchema, suggest, z } from '@chaoskit/core';
+
+/** `${name}`: a reference to the configuration or the secrets. */
+export const REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+const reference = z.string().regex(REFERENCE);
+
+const ALIASES: Record<string, string> = { chaoscluster: 'chaosk8s', chaosmesh: 'chaosistio' };
+
+const given = (input: unknown) => input !== undefined;
+
+const seconds = (key: string) =>
+  z.union([z.number().min(0), reference], {
+    error: `pauses.${key} must be a number of seconds or a \${name} that resolves to one`,
+  });
+
+const pauses = z.strictObject({ before: seconds('before').optional(), after: seconds('after').optional() });
+
+// Chaos Toolkit's controls: loaded from Python modules there; chaoskit recognises the format.
+const control = z.looseObject({
+  name: z.string().min(1),
+  provider: z.looseObject({ type: z.string() }).optional(),
+  scope: z.enum(['before', 'after']).optional(),
+  automatic: z.boolean().optional(),
+});
+const controls = z.array(control, { error: 'controls must be a list of controls' });
+
+const secretNames = z.array(z.string(), { error: 'provider.secrets must be a list of secret group names' });
+
+/** A python provider not bound to an activity: what validation checks before resolving it. */
+const anyPython = z.strictObject({
+  type: z.literal('python'),
+  module: z.string({ error: 'a python provider needs a module' }).min(1, 'a python provider needs a module'),
+  func: z.string({ error: 'a python provider needs a func' }).min(1, 'a python provider needs a func'),
+  arguments: z.unknown().optional(),
+  secrets: secretNames.optional(),
+});
+
+// The values of process and http providers are checked by their own modules (URLs,
+// timeouts, argument shapes); the format fixes their keys.
+const processProvider = z.strictObject({
+  type: z.literal('process'),
+  path: z.unknown(),
+  arguments: z.unknown().optional(),
+  timeout: z.unknown().optional(),
+  secrets: secretNames.optional(),
+});
+
+const httpProvider = z.strictObject({
+  type: z.literal('http'),
+  url: z.unknown(),
+  method: z.unknown().optional(),
+  headers: z.unknown().optional(),
+  arguments: z.unknown().optional(),
+  timeout: z.unknown().optional(),
+  verify_tls: z.unknown().optional(),
+  expected_status: z.unknown().optional(),
+  max_retries: z.unknown().optional(),
+  secrets: secretNames.optional(),
+});
+
+/** The python provider of one activity: its module (or its Chaos Toolkit alias), func, typed arguments. */
+function pythonProviderOf(activity: AnyActivity) {
+  const [prefix, ...rest] = activity.module.split('.');
+  const alias = ALIASES[prefix!];
+  const modules = alias ? [activity.module, [alias, ...rest].join('.')] : [activity.module];
+  const args = Object.fromEntries(
+    Object.entries(activity.schema.shape).map(([name, schema]) => [
+      name,
+      z.union([schema as z.ZodType, reference]),
+    ]),
+  );
+  return z
+    .strictObject({
+      type: z.literal('python'),
+      module: z.enum(modules as [string, ...string[]]),
+      func: z.literal(activity.name),
+      arguments: z.strictObject(args).optional(),
+      secrets: secretNames.optional(),
+    })
+    .describe(`${activity.qualifiedName}: ${activity.doc}`);
+}
+
+function providerOf(activities: readonly AnyActivity[] | undefined) {
+  const error = (issue: { input?: unknown }) => {
+    const type = (issue.input as { type?: unknown } | undefined)?.type;
+    return given(issue.input)
+      ? `unknown provider type ${JSON.stringify(type)} (python, process or http)`
+      : 'an activity requires a provider';
+  };
+  if (!activities) return z.discriminatedUnion('type', [anyPython, processProvider, httpProvider], { error });
+  return z.union([...activities.map(pythonProviderOf), processProvider, httpProvider], { error });
+}
+
+/** What an activity may hold besides its provider. */
+function activityOf(provider: z.ZodType) {
+  const full = z.strictObject({
+    type: z.enum(['probe', 'action'], {
+      error: (issue) => `type must be 'probe' or 'action' (got ${JSON.stringify(issue.input)})`,
+    }),
+    name: z.string({ error: 'an activity must have a name' }).min(1, 'an activity must have a name'),
+    provider,
+    pauses: pauses.optional(),
+    tolerance: z.unknown().optional(),
+    background: z.boolean({ error: 'background must be a boolean' }).optional(),
+    timeout: z.unknown().optional(),
+    controls: controls.optional(),
+    dry: z.unknown().optional(),
+    configuration: z.unknown().optional(),
+  });
+  const ref = z.strictObject({
+    ref: z
+      .string({ error: 'a reference must be a non-empty string' })
+      .min(1, 'a reference must be a non-empty string'),
+  });
+  return z.union([ref, full], { error: 'an activity is a mapping' });
+}
+
+const activities = (activity: z.ZodType, what: string) =>
+  z.array(activity, { error: `${what} must be a list of activities` });
+
+const METHOD_REQUIRED =
+  'an experiment requires a method, which can be empty for only checking the steady-state hypothesis';
+
+/**
+ * The experiment format. Without `activities`, a python provider is any module and func (they
+ * are resolved after); with them (for `chaoskit schema`), each is one of those activities with
+ * its typed arguments.
+ */
+export function experimentFormat(installed?: readonly AnyActivity[]) {
+  const activity = activityOf(providerOf(installed));
+  return z.strictObject(
+    {
+      version: z.unknown().optional(),
+      title: z.string({ error: 'experiment requires a title' }).trim().min(1, 'experiment requires a title'),
+      description: z
+        .string({ error: 'experiment requires a description' })
+        .trim()
+        .min(1, 'experiment requires a description'),
+      tags: z
+        .array(z.string().min(1), { error: 'experiment tags must be a list of non-empty strings' })
+        .optional(),
+      contributions: z.record(z.string(), z.unknown()).optional(),
+      configuration: z
+        .record(z.string(), z.unknown(), { error: 'configuration must be a mapping' })
+        .optional(),
+      secrets: z
+        .record(z.string(), z.record(z.string(), z.unknown()), {
+          error: 'secrets must be a mapping of groups',
+        })
+        .optional(),
+      extensions: z
+        .array(z.looseObject({ name: z.string().trim().min(1) }), {
+          error: 'All extensions require a non-empty name',
+        })
+        .optional(),
+      controls: controls.optional(),
+      runtime: z.record(z.string(), z.unknown()).optional(),
+      'steady-state-hypothesis': z
+        .strictObject(
+          {
+            title: z.string({ error: 'hypothesis requires a title' }).min(1, 'hypothesis requires a title'),
+            probes: z.array(activity, { error: 'hypothesis probes must be a list' }).optional(),
+            controls: controls.optional(),
+          },
+          { error: 'steady-state-hypothesis must be a mapping with a title and probes' },
+        )
+        .optional(),
+      method: z.array(activity, {
+        error: (issue) =>
+          issue.input === undefined || issue.input === null
+            ? METHOD_REQUIRED
+            : 'method must be a list of activities',
+      }),
+      rollbacks: activities(activity, 'rollbacks').optional(),
+      dry: z.unknown().optional(),
+    },
+    { error: 'an experiment is a mapping (title, description, method, …)' },
+  );
+}
+
+/** The JSON Schema (2020-12) of experiment files, with the arguments of every given activity. */
+export function experimentSchema(installed: readonly AnyActivity[]): JsonSchema {
+  const options = { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' } as const;
+  const format = experimentFormat(installed);
+  const activity = format.shape.method.element;
+  const ref = { $ref: '#/$defs/activity' };
+  const json = z.toJSONSchema(format, {
+    ...options,
+    // Every list of activities points at one definition.
+    override: (ctx) => {
+      if (ctx.zodSchema !== activity) return;
+      for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+      Object.assign(ctx.jsonSchema, ref);
+    },
+  }) as JsonSchema;
+  return {
+    ...json,
+    title: 'chaoskit experiment (Chaos Toolkit format)',
+    $defs: { activity: z.toJSONSchema(activity, options) },
+  };
+}
+
+/** The keys a mapping at `path` may hold, for a did-you-mean. */
+function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let current: z.ZodType | undefined = schema;
+  for (const key of path) {
+    if (!current) return [];
+    current = step(current, key);
+  }
+  const objects = current ? objectsIn(current) : [];
+  return [...new Set(objects.flatMap((o) => Object.keys(o.shape)))];
+}
+
+function objectsIn(schema: z.ZodType): z.ZodObject[] {
+  const def = schema._zod.def as { type: string; innerType?: z.ZodType; options?: z.ZodType[] };
+  if (def.type === 'object') return [schema as z.ZodObject];
+  if (def.innerType) return objectsIn(def.innerType);
+  if (def.options) return def.options.flatMap(objectsIn);
+  return [];
+}
+
+function step(schema: z.ZodType, key: PropertyKey): z.ZodType | undefined {
+  const def = schema._zod.def as { type: string; innerType?: z.ZodType; element?: z.ZodType };
+  if (def.innerType) return step(def.innerType, key);
+  if (def.type === 'array' && typeof key === 'number') return def.element;
+  const objects = objectsIn(schema);
+  return objects.map((o) => o.shape[String(key)] as z.ZodType | undefined).find(Boolean);
+}
+
+/** One line per problem, naming where it is: "method activity 'kill': unknown key 'argument'…". */
+export function formatProblems(raw: unknown, error: z.ZodError, schema: z.ZodType): string[] {
+  const problems: string[] = [];
+  const visit = (issue: z.core.$ZodIssue, base: readonly PropertyKey[]) => {
+    const path = [...base, ...issue.path];
+    if (issue.code === 'invalid_union' && issue.errors.length > 1) {
+      // An activity is a reference or a full activity: report against the one it meant to be.
+      const value = valueAt(raw, path) as Record<string, unknown> | undefined;
+      const branch = value && typeof value === 'object' && 'ref' in value ? 0 : 1;
+      const chosen = issue.errors[branch] ?? issue.errors[0]!;
+      if (value && typeof value === 'object' && !Array.isArray(value) && chosen.length > 0) {
+        for (const inner of chosen) visit(inner, path);
+        return;
+      }
+    }
+    if (issue.code === 'unrecognized_keys') {
+      const known = knownKeys(schema, path);
+      for (const key of issue.keys) {
+        const hint = suggest(key, known);
+        const { label, inner } = where(raw, path);
+        problems.push(
+          `${label}${inner ? `${inner}: ` : ''}unknown key '${key}'${hint ? `; did you mean '${hint}'?` : ''} (known: ${known.join(', ')})`,
+        );
+      }
+      return;
+    }
+    problems.push(`${where(raw, path).label}${issue.message}`);
+  };
+  for (const issue of error.issues) visit(issue, []);
+  return [...new Set(problems)];
+}
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let current = raw;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/**
+ * Where a path is, for people: the activity ("method activity 'kill': ") and the path inside it
+ * ("provider"), or the path from the top ("steady-state-hypothesis").
+ */
+function where(raw: unknown, path: readonly PropertyKey[]): { label: string; inner: string } {
+  const root = (raw ?? {}) as Record<string, unknown>;
+  const name = (list: unknown, index: number) => {
+    const item = Array.isArray(list) ? (list[index] as { name?: unknown } | undefined) : undefined;
+    return typeof item?.name === 'string' && item.name ? `'${item.name}'` : `#${index + 1}`;
+  };
+  const [first, second, third] = path;
+  if ((first === 'method' || first === 'rollbacks') && typeof second === 'number') {
+    const what = first === 'method' ? 'method activity' : 'rollback';
+    return { label: `${what} ${name(root[first], second)}: `, inner: path.slice(2).join('.') };
+  }
+  if (first === 'steady-state-hypothesis' && second === 'probes' && typeof third === 'number') {
+    const probes = (root['steady-state-hypothesis'] as { probes?: unknown } | undefined)?.probes;
+    return { label: `steady-state probe ${name(probes, third)}: `, inner: path.slice(3).join('.') };
+  }
+  return { label: '', inner: path.join('.') };
+}

@@ -2,9 +2,10 @@
 import { writeFile } from 'node:fs/promises';
 import { type AnyActivity, isChaosError, redact, redactValue, registry } from '@chaoskit/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { loadExperiment, prepareExperiment } from './experiment.js';
+import { experimentActivities, loadExperiment, prepareExperiment } from './experiment.js';
 import { experimentSchema } from './experiment-format.js';
 import { planExperiment } from './plan.js';
+import { roleFor } from './rbac.js';
 import { ACTIVITY_PACKAGES, loadPackage, resolveActivity } from './resolve-activity.js';
 import { type HypothesisStrategy, type Reporter, type RollbackStrategy, runExperiment } from './run.js';
 import { loadVarFiles, parseVar } from './vars.js';
@@ -198,6 +199,36 @@ program
   .action(async () => {
     for (const pkg of ACTIVITY_PACKAGES) await loadPackage(pkg).catch(() => undefined);
     process.stdout.write(`${JSON.stringify(experimentSchema(registry.list()), null, 2)}\n`);
+  });
+
+program
+  .command('rbac')
+  .description(
+    'print the Role (or ClusterRole) that experiments or activities (module.func) need, from their definitions',
+  )
+  .argument('<targets...>', 'experiment files, or activities as module.func (chaosk8s names too)')
+  .option('--name <name>', 'the name of the role', 'chaoskit')
+  .action(async (targets: string[], opts: { name: string }) => {
+    try {
+      const found: AnyActivity[] = [];
+      for (const target of targets) {
+        if (/\.(json|ya?ml)$/i.test(target)) {
+          found.push(...(await experimentActivities(await loadExperiment(target))));
+        } else {
+          const cut = target.lastIndexOf('.');
+          if (cut <= 0) throw new Error(`${target}: an experiment file or an activity as module.func`);
+          const [module, func] = [target.slice(0, cut), target.slice(cut + 1)];
+          found.push(
+            await resolveActivity(module, func).catch((err: Error) => {
+              throw new Error(`module '${module}' ${err.message}`);
+            }),
+          );
+        }
+      }
+      process.stdout.write(roleFor(found, opts.name).yaml);
+    } catch (err) {
+      exitCode = fail(err);
+    }
   });
 
 program

@@ -250,3 +250,26 @@ async function checkPython(
   }
   return problems;
 }
+
+/** The chaoskit activities an experiment's python providers name (none resolved twice). */
+export async function experimentActivities(raw: Json): Promise<AnyActivity[]> {
+  const experiment = raw as Experiment;
+  const hypothesis = experiment['steady-state-hypothesis'];
+  const all = [
+    ...(isObject(hypothesis) && Array.isArray(hypothesis.probes) ? hypothesis.probes : []),
+    ...(Array.isArray(experiment.method) ? experiment.method : []),
+    ...(Array.isArray(experiment.rollbacks) ? experiment.rollbacks : []),
+  ];
+  const found = new Set<AnyActivity>();
+  for (const activity of all) {
+    const provider = isObject(activity) ? activity.provider : undefined;
+    if (!isObject(provider) || provider.type !== 'python') continue;
+    if (typeof provider.module !== 'string' || typeof provider.func !== 'string') continue;
+    found.add(
+      await resolveActivity(provider.module, provider.func).catch((err: Error) => {
+        throw new Error(`module '${provider.module}' ${err.message}`);
+      }),
+    );
+  }
+  return [...found];
+}

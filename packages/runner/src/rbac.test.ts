@@ -1,0 +1,39 @@
+import { defineActivity } from '@chaoskit/core';
+import { load } from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { mergeRules, roleFor } from './rbac.js';
+
+const activity = (name: string, rbac: Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }>) =>
+  defineActivity({
+    name,
+    kind: 'action',
+    module: 'chaoskit.fixture.actions',
+    doc: 'd',
+    args: {},
+    rbac,
+    run: () => 1,
+  });
+
+const pods = activity('kill', [{ apiGroups: [''], resources: ['pods'], verbs: ['list', 'delete'] }]);
+const logs = activity('logs', [{ apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list'] }]);
+const drain = activity('drain', [
+  { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'patch'] },
+  { apiGroups: [''], resources: ['pods/eviction'], verbs: ['create'] },
+]);
+
+describe('chaoskit rbac', () => {
+  it('merges the rules of several activities, verbs united, one rule per group and verbs', () => {
+    expect(mergeRules([pods, logs])).toEqual([
+      { apiGroups: [''], resources: ['pods'], verbs: ['delete', 'get', 'list'] },
+      { apiGroups: [''], resources: ['pods/log'], verbs: ['get', 'list'] },
+    ]);
+  });
+
+  it('is a Role for namespaced resources and a ClusterRole as soon as one is cluster-wide', () => {
+    expect(roleFor([pods], 'r').role).toMatchObject({ kind: 'Role', metadata: { name: 'r' } });
+    const { role, yaml } = roleFor([pods, drain], 'chaos');
+    expect(role).toMatchObject({ kind: 'ClusterRole' });
+    expect(load(yaml)).toEqual(role);
+    expect(yaml).toContain('#   chaoskit.fixture.actions.drain');
+  });
+});

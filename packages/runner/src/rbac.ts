@@ -1,0 +1,70 @@
+// `chaoskit rbac`: the Role (or ClusterRole) an experiment or a list of activities needs, from
+// the RBAC rules each activity declares in its definition.
+
+import type { AnyActivity, RbacRule } from '@chaoskit/core';
+import { dump } from 'js-yaml';
+
+// Resources that live outside namespaces: a rule on them needs a ClusterRole.
+const CLUSTER_SCOPED = new Set([
+  'nodes',
+  'namespaces',
+  'persistentvolumes',
+  'customresourcedefinitions',
+  'clusterroles',
+  'clusterrolebindings',
+  '*',
+]);
+
+/** The rules of `activities`, merged: one rule per API group and resource, verbs united. */
+export function mergeRules(activities: readonly AnyActivity[]): RbacRule[] {
+  const byTarget = new Map<string, { apiGroup: string; resource: string; verbs: Set<string> }>();
+  for (const rule of activities.flatMap((a) => a.rbac)) {
+    for (const apiGroup of rule.apiGroups) {
+      for (const resource of rule.resources) {
+        const key = `${apiGroup}\u0000${resource}`;
+        const entry = byTarget.get(key) ?? { apiGroup, resource, verbs: new Set<string>() };
+        for (const verb of rule.verbs) entry.verbs.add(verb);
+        byTarget.set(key, entry);
+      }
+    }
+  }
+  // Resources of one group with the same verbs share a rule, as people write them.
+  const grouped = new Map<string, RbacRule>();
+  for (const { apiGroup, resource, verbs } of byTarget.values()) {
+    const sorted = [...verbs].sort();
+    const key = `${apiGroup}\u0000${sorted.join(',')}`;
+    const rule = grouped.get(key) ?? { apiGroups: [apiGroup], resources: [], verbs: sorted };
+    rule.resources.push(resource);
+    grouped.set(key, rule);
+  }
+  return [...grouped.values()]
+    .map((r) => ({ ...r, resources: [...r.resources].sort() }))
+    .sort((a, b) =>
+      `${a.apiGroups[0]}/${a.resources[0]}`.localeCompare(`${b.apiGroups[0]}/${b.resources[0]}`),
+    );
+}
+
+/**
+ * A Role when every rule is on namespaced resources (bind it in each namespace the activities
+ * act in), else a ClusterRole. Returned as the object and as YAML with a comment saying which
+ * activities it serves.
+ */
+export function roleFor(activities: readonly AnyActivity[], name: string): { role: object; yaml: string } {
+  const rules = mergeRules(activities);
+  const clusterWide = rules.some((r) => r.resources.some((res) => CLUSTER_SCOPED.has(res)));
+  const role = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: clusterWide ? 'ClusterRole' : 'Role',
+    metadata: { name },
+    rules,
+  };
+  const names = [...new Set(activities.map((a) => a.qualifiedName))].sort();
+  const header = [
+    `# What ${names.length === 1 ? 'this activity needs' : `these ${names.length} activities need`}, from their definitions:`,
+    ...names.map((n) => `#   ${n}`),
+    clusterWide
+      ? '# A ClusterRole: some rules are on cluster-wide resources. Bind it with a ClusterRoleBinding.'
+      : '# A Role: bind it with a RoleBinding in each namespace the experiment acts in.',
+  ];
+  return { role, yaml: `${header.join('\n')}\n${dump(role, { lineWidth: 120 })}` };
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readAuditLog } from '@chaoskit/cluster';
-import { type AnyActivity, isChaosError } from '@chaoskit/core';
+import { type AnyActivity, isChaosError, type ResultOf } from '@chaoskit/core';
 import {
   AppsV1Api,
   CoreV1Api,
@@ -44,7 +44,7 @@ export const RUN_LABEL = 'chaoskit.io/conformance-run';
  * The world of one case: its own namespace, an identity holding exactly the RBAC rules the
  * activity declares, helpers to build fixtures, and a cleanup that removes all of it.
  */
-export class CaseContext {
+export class CaseContext<A extends AnyActivity = AnyActivity> {
   readonly core: CoreV1Api;
   readonly apps: AppsV1Api;
   readonly id: string;
@@ -62,7 +62,7 @@ export class CaseContext {
 
   constructor(
     readonly cluster: ClusterInfo,
-    readonly activity: AnyActivity,
+    readonly activity: A,
     readonly log: (line: string) => void = () => {},
   ) {
     this.core = cluster.kc.makeApiClient(CoreV1Api);
@@ -81,12 +81,12 @@ export class CaseContext {
     return { [CASE_LABEL]: this.id, ...(this.cluster.runId ? { [RUN_LABEL]: this.cluster.runId } : {}) };
   }
 
-  static async create(
+  static async create<A extends AnyActivity>(
     cluster: ClusterInfo,
-    c: ConformanceCase,
+    c: ConformanceCase<A>,
     log?: (line: string) => void,
-  ): Promise<CaseContext> {
-    const t = new CaseContext(cluster, c.activity, log);
+  ): Promise<CaseContext<A>> {
+    const t = new CaseContext<A>(cluster, c.activity, log);
     await t.setUp();
     return t;
   }
@@ -172,7 +172,12 @@ export class CaseContext {
     this.cleanups.length = 0;
   }
 
-  /** Calls the case's activity (or another one) as an experiment would, with the case identity. */
+  /**
+   * Calls the case's activity (or another one) as an experiment would, with the case identity;
+   * resolves to that activity's result type.
+   */
+  call(args?: Record<string, unknown>): Promise<ResultOf<A>>;
+  call<B extends AnyActivity>(args: Record<string, unknown> | undefined, activity: B): Promise<ResultOf<B>>;
   call(args: Record<string, unknown> | undefined, activity: AnyActivity = this.activity): Promise<unknown> {
     return activity.call(args ?? {}, {
       secrets: this.secrets,

@@ -1,7 +1,7 @@
 import { sharedCluster } from '@chaoskit/cluster/testing';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { CaseContext, type ClusterInfo } from './case-context.js';
-import { cases } from './cases/index.js';
+import { loadCases } from './cases/index.js';
 
 // chaoskit's own run of the conformance cases, on the shared local cluster.
 const shared = sharedCluster();
@@ -15,7 +15,7 @@ const cluster: ClusterInfo = {
   podLogFile: shared.podLogFile,
 };
 
-for (const c of cases) {
+for (const c of await loadCases()) {
   describe(c.activity.qualifiedName, () => {
     let t: CaseContext;
     beforeAll(async () => {

@@ -4,12 +4,12 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Cluster, containerEngineAvailable, type LocalCluster, start } from '@chaoskit/cluster';
-import type { AnyActivity } from '@chaoskit/core';
+import { installedActivities } from '@chaoskit/runner';
 import { ApiextensionsV1Api, CoreV1Api, KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { Command, Option } from 'commander';
 import type { ConformanceCase } from './case.js';
 import type { ClusterInfo } from './case-context.js';
-import { cases as allCases } from './cases/index.js';
+import { discoverCases } from './cases/index.js';
 import { differentialReport, runDifferential } from './differential/differential.js';
 import { ensurePythonOriginals } from './differential/python-env.js';
 import { scenarios } from './differential/scenarios.js';
@@ -17,37 +17,6 @@ import { coverageGaps } from './kit/coverage.js';
 import { skippedItems, summary, writeReports } from './kit/report.js';
 import { runCases } from './kit/run-cases.js';
 import { sweep } from './kit/sweep.js';
-
-const GROUPS: Record<string, string> = {
-  'chaoscluster.pod.': 'pod',
-  'chaoscluster.node.': 'node',
-  'chaoscluster.deployment.': 'deployment',
-  'chaoscluster.networking.': 'networking',
-  'chaoscluster.crd.': 'crd',
-  'chaoscluster.actions': 'deprecated',
-  'chaoscluster.probes': 'deprecated',
-  'chaosmesh.fault.': 'mesh',
-};
-const groupOf = (c: ConformanceCase) =>
-  Object.entries(GROUPS).find(([prefix]) => c.activity.module.startsWith(prefix.replace(/\.$/, '')))?.[1] ??
-  'other';
-
-const PACKAGES = [
-  '@chaoskit/chaoscluster-pod',
-  '@chaoskit/chaoscluster-node',
-  '@chaoskit/chaoscluster-deployment',
-  '@chaoskit/chaoscluster-networking',
-  '@chaoskit/chaoscluster-crd',
-  '@chaoskit/chaoscluster-deprecated',
-  '@chaoskit/chaosmesh-fault',
-];
-
-async function registeredActivities(): Promise<AnyActivity[]> {
-  const lists = await Promise.all(
-    PACKAGES.map(async (pkg) => ((await import(pkg)) as { activities: AnyActivity[] }).activities),
-  );
-  return lists.flat();
-}
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -65,8 +34,11 @@ interface Options {
 }
 
 async function main(opts: Options): Promise<number> {
+  const discovered = await discoverCases();
+  const allCases = discovered.map((d) => d.case);
+  const groupOf = (c: ConformanceCase) => discovered.find((d) => d.case === c)?.group ?? 'other';
   // Coverage guard: every registered activity has a case, before anything starts.
-  const gaps = coverageGaps(await registeredActivities(), allCases);
+  const gaps = coverageGaps((await installedActivities()).activities, allCases);
   if (gaps.uncovered.length || gaps.unknown.length) {
     say(
       `coverage guard: ${gaps.uncovered.length} activit(ies) without a case: ${gaps.uncovered.join(', ') || 'none'}`,
@@ -83,7 +55,7 @@ async function main(opts: Options): Promise<number> {
     const wrong = [...only].filter((token) => !allCases.some((c) => picks(c, token)));
     if (wrong.length) {
       say(
-        `--only takes groups (${[...new Set(Object.values(GROUPS))].join(', ')}) or activity names; unknown: ${wrong.join(', ')}`,
+        `--only takes groups (${[...new Set(discovered.map((d) => d.group))].join(', ')}) or activity names; unknown: ${wrong.join(', ')}`,
       );
       return 2;
     }

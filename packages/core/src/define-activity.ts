@@ -126,7 +126,9 @@ export interface Activity<S extends ArgsShape = ArgsShape, R = unknown> extends 
 }
 
 /** The result type of an activity. */
-export type ResultOf<A> = A extends Activity<ArgsShape, infer R> ? Awaited<R> : unknown;
+export type ResultOf<A> = A extends { call(raw: unknown, options?: CallOptions): Promise<infer R> }
+  ? R
+  : unknown;
 
 /** `label_selector` → `labelSelector`; the runtime twin of the `CamelCase` type. */
 export function camelCase(name: string): string {

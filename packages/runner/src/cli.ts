@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import { writeFile } from 'node:fs/promises';
-import { type AnyActivity, isChaosError, redact, redactValue, registry } from '@chaoskit/core';
+import { type AnyActivity, isChaosError, redact, redactValue } from '@chaoskit/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { experimentActivities, loadExperiment, prepareExperiment } from './experiment.js';
 import { experimentSchema } from './experiment-format.js';
 import { planExperiment } from './plan.js';
 import { roleFor } from './rbac.js';
-import { ACTIVITY_PACKAGES, loadPackage, resolveActivity } from './resolve-activity.js';
+import { installedActivities, resolveActivity } from './resolve-activity.js';
 import { type HypothesisStrategy, type Reporter, type RollbackStrategy, runExperiment } from './run.js';
 import { loadVarFiles, parseVar } from './vars.js';
 import { RUNNER_VERSION } from './version.js';
@@ -162,9 +162,7 @@ program
   .description('list every installed activity with its arguments, types, defaults and docs')
   .option('--json', "print JSON (with each activity's JSON Schema)")
   .action(async (opts: { json?: boolean }) => {
-    const missing: string[] = [];
-    for (const pkg of ACTIVITY_PACKAGES) await loadPackage(pkg).catch(() => missing.push(pkg));
-    const activities = registry.list();
+    const { activities, missing } = await installedActivities();
     if (opts.json) {
       process.stdout.write(
         `${JSON.stringify(
@@ -197,8 +195,8 @@ program
     "print the JSON Schema of experiment files, with every installed activity's arguments (for editors)",
   )
   .action(async () => {
-    for (const pkg of ACTIVITY_PACKAGES) await loadPackage(pkg).catch(() => undefined);
-    process.stdout.write(`${JSON.stringify(experimentSchema(registry.list()), null, 2)}\n`);
+    const { activities } = await installedActivities();
+    process.stdout.write(`${JSON.stringify(experimentSchema(activities), null, 2)}\n`);
   });
 
 program

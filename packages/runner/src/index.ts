@@ -7,7 +7,14 @@ export {
   type Vars,
 } from './experiment.js';
 export { type PlannedActivity, planExperiment } from './plan.js';
-export { ACTIVITY_PACKAGES, loadPackage, packageFor, resolveActivity } from './resolve-activity.js';
+export { mergeRules, roleFor } from './rbac.js';
+export {
+  ACTIVITY_PACKAGES,
+  installedActivities,
+  loadPackage,
+  packageFor,
+  resolveActivity,
+} from './resolve-activity.js';
 export {
   type HypothesisStrategy,
   type Journal,

@@ -68,3 +68,10 @@ export async function resolveActivity(module: string, func: string): Promise<Any
   }
   return activity;
 }
+
+/** Every activity of the installed activity packages, and the packages that are not installed. */
+export async function installedActivities(): Promise<{ activities: AnyActivity[]; missing: string[] }> {
+  const missing: string[] = [];
+  for (const pkg of ACTIVITY_PACKAGES) await loadPackage(pkg).catch(() => missing.push(pkg));
+  return { activities: registry.list(), missing };
+}

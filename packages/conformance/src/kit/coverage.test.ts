@@ -1,7 +1,8 @@
 import { defineActivity, z } from '@chaoskit/core';
+import { installedActivities } from '@chaoskit/runner';
 import { describe, expect, it } from 'vitest';
 import { defineCase } from '../case.js';
-import { cases } from '../cases/index.js';
+import { loadCases } from '../cases/index.js';
 import { coverageGaps } from './coverage.js';
 
 const fake = (name: string) =>
@@ -32,16 +33,7 @@ describe('coverage guard', () => {
   });
 
   it('finds no gap between the activity packages and the cases', async () => {
-    const packages = ['pod', 'node', 'deployment', 'networking', 'crd', 'deprecated'].map(
-      (p) => `@chaoskit/chaoscluster-${p}`,
-    );
-    const activities = (
-      await Promise.all(
-        [...packages, '@chaoskit/chaosmesh-fault'].map(
-          async (p) => ((await import(p)) as { activities?: never[] }).activities ?? [],
-        ),
-      )
-    ).flat();
-    expect(coverageGaps(activities, cases)).toEqual({ uncovered: [], unknown: [] });
+    const { activities } = await installedActivities();
+    expect(coverageGaps(activities, await loadCases())).toEqual({ uncovered: [], unknown: [] });
   });
 });

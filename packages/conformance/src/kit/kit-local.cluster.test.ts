@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { cases } from '../cases/index.js';
+import { loadCases } from '../cases/index.js';
+
+const cases = await loadCases();
 
 // The whole kit, as a user runs it, on a disposable local cluster of its own.
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));

@@ -7,7 +7,9 @@ import { sharedCluster } from '@chaoskit/cluster/testing';
 import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_LABEL } from '../case-context.js';
-import { cases } from '../cases/index.js';
+import { loadCases } from '../cases/index.js';
+
+const cases = await loadCases();
 
 // The kit's command as users run it (built by `./dev test` before the tests).
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));

@@ -1,13 +1,20 @@
 #!/usr/bin/env node
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { type AnyActivity, isChaosError, redact, redactValue } from '@chaoskit/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { experimentActivities, loadExperiment, prepareExperiment } from './experiment.js';
 import { experimentSchema } from './experiment-format.js';
+import { handleInterrupts } from './interrupts.js';
 import { planExperiment } from './plan.js';
 import { roleFor } from './rbac.js';
 import { installedActivities, resolveActivity } from './resolve-activity.js';
-import { type HypothesisStrategy, type Reporter, type RollbackStrategy, runExperiment } from './run.js';
+import {
+  type HypothesisStrategy,
+  type Journal,
+  type Reporter,
+  type RollbackStrategy,
+  runExperiment,
+} from './run.js';
 import { loadVarFiles, parseVar } from './vars.js';
 import { RUNNER_VERSION } from './version.js';
 
@@ -42,6 +49,15 @@ async function gatherVars(opts: { var: string[]; varFile: string[] }) {
     }
   }
   return vars;
+}
+
+/** Writes the journal whole or not at all (a new file renamed over the old one); returns its text. */
+async function writeJournal(path: string, journal: Journal): Promise<string> {
+  const text = `${JSON.stringify(redactValue(journal), null, 2)}\n`;
+  const scratch = `${path}.${process.pid}.tmp`;
+  await writeFile(scratch, text);
+  await rename(scratch, path);
+  return text;
 }
 
 function fail(err: unknown): number {
@@ -96,24 +112,23 @@ withVars(program.command('run'))
     try {
       const vars = await gatherVars(opts);
       const prepared = await prepareExperiment(await loadExperiment(file), vars);
-      const controller = new AbortController();
-      const onSignal = () => controller.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
+      const reporter = opts.json ? jsonReporter : terminalReporter;
+      const interrupts = handleInterrupts((line) => reporter.warn(line));
+      // The journal is written as the run goes, so a crash loses at most the activity under way.
+      const save = (journal: Journal) => writeJournal(opts.journalPath, journal);
       const journal = await runExperiment(prepared, {
         rollbackStrategy: opts.rollbackStrategy as RollbackStrategy,
         hypothesisStrategy: opts.hypothesisStrategy as HypothesisStrategy,
         hypothesisFrequency: opts.hypothesisFrequency,
-        reporter: opts.json ? jsonReporter : terminalReporter,
-        signal: controller.signal,
-      });
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      const text = `${JSON.stringify(redactValue(journal), null, 2)}\n`;
-      await writeFile(opts.journalPath, text);
+        reporter,
+        signal: interrupts.run,
+        rollbackSignal: interrupts.rollbacks,
+        onProgress: save,
+      }).finally(() => interrupts.dispose());
+      const text = await save(journal);
       if (opts.json) process.stdout.write(text);
       else process.stderr.write(`journal written to ${opts.journalPath}\n`);
-      exitCode = journal.status === 'completed' && !journal.deviated ? 0 : 1;
+      exitCode = interrupts.exitCode ?? (journal.status === 'completed' && !journal.deviated ? 0 : 1);
     } catch (err) {
       exitCode = fail(err);
     }

@@ -19,7 +19,8 @@ export interface ActivityRun {
   activity: Activity;
   output: unknown;
   start: string;
-  status: 'succeeded' | 'failed';
+  /** `skipped`: a rollback not run because the user abandoned the rollbacks. */
+  status: 'succeeded' | 'failed' | 'skipped';
   exception?: string[];
   end: string;
   duration: number;
@@ -60,7 +61,16 @@ export interface RunOptions {
   /** Seconds between hypothesis runs during the method (continuously, during-method-only). */
   hypothesisFrequency?: number;
   reporter?: Reporter;
+  /**
+   * Interruption (Ctrl-C, SIGTERM): the activity under way stops at its next safe point, no
+   * other hypothesis or method activity starts, and the rollbacks run (under every strategy
+   * but `never`), with their own signal.
+   */
   signal?: AbortSignal;
+  /** Abandons the rollbacks (a second, confirmed interruption): those not run are `skipped`. */
+  rollbackSignal?: AbortSignal;
+  /** Called with the journal each time an activity ends, so a crash loses at most the one under way. */
+  onProgress?: (journal: Journal) => void | Promise<void>;
 }
 
 class Interrupted extends Error {}
@@ -94,10 +104,14 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
     if (options.signal?.aborted) throw new Interrupted('interrupted');
   };
 
-  const execute = async (activity: Activity, into?: ActivityRun[]): Promise<ActivityRun> => {
+  const execute = async (
+    activity: Activity,
+    into?: ActivityRun[],
+    signal: AbortSignal | undefined = options.signal,
+  ): Promise<ActivityRun> => {
     const resolved = activity.ref ? findByRef(prepared, activity.ref) : activity;
-    await pause(resolved.pauses?.before, 'before', prepared, reporter, options.signal);
-    checkInterrupt();
+    await pause(resolved.pauses?.before, 'before', prepared, reporter, signal);
+    if (signal?.aborted) throw new Interrupted('interrupted');
     reporter.info(`${resolved.type === 'probe' ? 'Probe' : 'Action'}: ${resolved.name}`);
     const logs: string[] = [];
     const record: Partial<ActivityRun> = { activity: resolved, output: null, start: iso() };
@@ -112,23 +126,36 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
             logs.push(redact(line));
             reporter.info(`  ${redact(line)}`);
           },
-          options.signal,
+          signal,
         ),
       );
       record.status = 'succeeded';
       reporter.info(`  => succeeded`);
     } catch (err) {
       record.status = 'failed';
-      const kind = isChaosError(err) ? err.code : (err as Error).name || 'Error';
-      const message = redact((err as Error).message ?? String(err));
+      const stopped = signal?.aborted === true;
+      const kind = stopped ? 'Interrupted' : isChaosError(err) ? err.code : (err as Error).name || 'Error';
+      const message = stopped
+        ? 'the run was interrupted while this activity ran; it stopped at its next safe point'
+        : redact((err as Error).message ?? String(err));
       record.exception = [`${kind}: ${message}`];
       reporter.warn(`  => failed: ${kind}: ${message}`);
     }
     record.end = iso();
     record.duration = (performance.now() - t0) / 1000;
     if (logs.length) record.logs = logs;
-    await pause(resolved.pauses?.after, 'after', prepared, reporter, options.signal);
+    await progress();
+    // An activity stopped by an interruption ends the phase: nothing after it starts.
+    if (signal?.aborted) throw new Interrupted('interrupted');
+    await pause(resolved.pauses?.after, 'after', prepared, reporter, signal);
     return record as ActivityRun;
+  };
+  const progress = async () => {
+    try {
+      await options.onProgress?.(journal);
+    } catch (err) {
+      reporter.warn(`the journal could not be written: ${redact((err as Error).message)}`);
+    }
   };
 
   const runHypothesis = async (): Promise<HypothesisState> => {
@@ -221,9 +248,13 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
   }
   journal.status ??= 'completed';
 
+  // D70 (docs/decisions.md): an interrupted run plays its rollbacks under every strategy but
+  // `never` — an interruption is not a failed hypothesis, and the faults must not outlive it.
+  const interrupted = journal.status === 'interrupted';
   const playRollbacks =
     rollbackStrategy === 'always' ||
-    (rollbackStrategy === 'default' && journal.status !== 'failed' && journal.status !== 'interrupted') ||
+    (interrupted && rollbackStrategy !== 'never') ||
+    (rollbackStrategy === 'default' && journal.status !== 'failed') ||
     (rollbackStrategy === 'deviated' && journal.deviated);
   const rollbacks = experiment.rollbacks ?? [];
   if (!playRollbacks) {
@@ -231,14 +262,38 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
       reporter.info(`Rollbacks not played (strategy ${rollbackStrategy}, status ${journal.status})`);
   } else if (rollbacks.length === 0) reporter.info("No declared rollbacks, let's move on.");
   else {
-    for (const rollback of rollbacks) {
+    if (interrupted) reporter.warn('Interrupted: playing the rollbacks before stopping');
+    for (const [i, rollback] of rollbacks.entries()) {
+      if (options.rollbackSignal?.aborted) {
+        for (const left of rollbacks.slice(i)) {
+          journal.rollbacks.push({
+            activity: left,
+            output: null,
+            start: iso(),
+            status: 'skipped',
+            exception: ['Abandoned: the rollbacks were abandoned by the user'],
+            end: iso(),
+            duration: 0,
+          });
+        }
+        reporter.warn(
+          `Rollbacks abandoned; not played: ${rollbacks
+            .slice(i)
+            .map((r) => r.name ?? r.ref)
+            .join(', ')}`,
+        );
+        break;
+      }
       reporter.info(`Rollback: ${rollback.name ?? rollback.ref}`);
-      await execute(rollback, journal.rollbacks);
+      await execute(rollback, journal.rollbacks, options.rollbackSignal).catch((err: unknown) => {
+        if (!(err instanceof Interrupted)) throw err;
+      });
     }
   }
   journal.end = iso();
   journal.duration = (performance.now() - started) / 1000;
   reporter.info(`Experiment ended with status: ${journal.deviated ? 'deviated' : journal.status}`);
+  await progress();
   return journal;
 }
 

@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+// The generated parts of the READMEs, so that what they say about activities and code cannot
+// drift from the code:
+//
+// - between `<!-- generated: activities -->` and `<!-- end: activities -->` in an activity
+//   package's README: the table of its activities (arguments and defaults, what each returns,
+//   the RBAC it needs), from the built package's `activities` — what defineActivity derived
+//   from the one definition;
+// - between `<!-- snippet: <file>#<region> -->` and `<!-- end: snippet -->` in any README: the
+//   lines of that test file between `// #region <region>` and `// #endregion`, so that every
+//   code example in a README is code that a test runs.
+//
+// `npm run docs` writes them; `test/docs.test.ts` (part of ./dev test) fails when a README
+// differs from what this would write.
+//
+// Usage: node scripts/docs.mjs [--check]
+
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const ACTIVITIES = /(<!-- generated: activities -->\n)([\s\S]*?)(<!-- end: activities -->)/;
+const SNIPPET = /(<!-- snippet: ([^#\s]+)#([\w-]+) -->\n)([\s\S]*?)(<!-- end: snippet -->)/g;
+
+const code = (text) => `\`${String(text).replace(/\|/g, '\\|')}\``;
+const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function argumentsCell(activity) {
+  if (activity.arguments.length === 0) return 'none';
+  return activity.arguments
+    .map((a) => (a.required ? `${code(a.name)} (required)` : `${code(a.name)} = ${code(JSON.stringify(a.default))}`))
+    .join('<br>');
+}
+
+function rbacCell(activity) {
+  return activity.rbac
+    .flatMap((rule) =>
+      rule.apiGroups.map(
+        (group) => `${code(`${group ? `${group}/` : ''}${rule.resources.join(', ')}`)}: ${rule.verbs.join(', ')}`,
+      ),
+    )
+    .join('<br>');
+}
+
+/** The activities table of one package, from its built definitions. */
+export function activitiesTable(activities) {
+  const rows = [...activities]
+    .sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName))
+    .map(
+      (a) =>
+        `| ${code(a.name)}${a.deprecated ? ' (deprecated)' : ''} | ${a.kind} | ${argumentsCell(a)} | ${cell(a.returns ?? '')} | ${rbacCell(a)} |`,
+    );
+  return [
+    '| activity | kind | arguments (default) | returns | RBAC it needs |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+    'Each argument\'s documentation and what it accepts: `npx chaoskit discover`, or the editor\'s hover on',
+    'the camelCase export. Generated from the definitions by `npm run docs`; do not edit by hand.',
+    '',
+  ].join('\n');
+}
+
+/** The lines of `file` between `// #region name` and `// #endregion`, dedented. */
+export function region(file, name) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const start = lines.findIndex((l) => l.trim() === `// #region ${name}`);
+  if (start < 0) throw new Error(`${relative(ROOT, file)}: no '// #region ${name}'`);
+  const end = lines.findIndex((l, i) => i > start && l.trim().startsWith('// #endregion'));
+  if (end < 0) throw new Error(`${relative(ROOT, file)}: '// #region ${name}' is not closed`);
+  const body = lines.slice(start + 1, end);
+  const indent = Math.min(...body.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
+  return body.map((l) => l.slice(indent)).join('\n');
+}
+
+function packageDirs() {
+  const packages = join(ROOT, 'packages');
+  return readdirSync(packages).map((name) => join(packages, name));
+}
+
+async function builtActivities(dir) {
+  const entry = join(dir, 'dist', 'index.js');
+  if (!existsSync(entry)) throw new Error(`${relative(ROOT, entry)} is missing: build first`);
+  const mod = await import(pathToFileURL(entry).href);
+  return mod.activities;
+}
+
+/** Every README with generated parts: its path, its text now, and what it should be. */
+export async function readmes() {
+  const out = [];
+  for (const path of [join(ROOT, 'README.md'), ...packageDirs().map((d) => join(d, 'README.md'))]) {
+    if (!existsSync(path)) continue;
+    const text = readFileSync(path, 'utf8');
+    let expected = text;
+    if (ACTIVITIES.test(text)) {
+      const activities = await builtActivities(dirname(path));
+      expected = expected.replace(ACTIVITIES, (_m, open, _body, close) => `${open}${activitiesTable(activities)}${close}`);
+    }
+    expected = expected.replace(SNIPPET, (_m, open, file, name, _body, close) => {
+      const source = resolve(dirname(path), file);
+      const lang = file.endsWith('.ts') ? 'ts' : '';
+      return `${open}\`\`\`${lang}\n${region(source, name)}\n\`\`\`\n${close}`;
+    });
+    out.push({ path, text, expected });
+  }
+  return out;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const check = process.argv.includes('--check');
+  let drifted = 0;
+  for (const { path, text, expected } of await readmes()) {
+    if (text === expected) continue;
+    drifted++;
+    if (check) process.stderr.write(`${relative(ROOT, path)} differs from its definitions and tests\n`);
+    else writeFileSync(path, expected);
+  }
+  if (check && drifted) {
+    process.stderr.write('run `npm run docs` to regenerate them\n');
+    process.exit(1);
+  }
+  process.stdout.write(check ? 'READMEs match their definitions and tests\n' : `${drifted} README(s) written\n`);
+}

@@ -1,5 +1,6 @@
-import { defineActivity, dryRunParam, namespaceArg, toApiError, z } from '@chaoskit/core';
-import { ACTIONS, appsApi } from './deployments.js';
+import { Deployments, defineActivity, namespaceArg, z } from '@chaoskit/core';
+import type { V1Deployment } from '@kubernetes/client-node';
+import { ACTIONS } from './modules.js';
 import { type DeploymentSpec, loadDeploymentSpec, SpecFileError } from './spec-file.js';
 
 const ACCEPTED = 'a .json, .yaml or .yml file holding one apps/v1 Deployment';
@@ -26,6 +27,7 @@ export const createDeploymentActivity = defineActivity({
   kind: 'action',
   module: ACTIONS,
   doc: 'Creates a deployment from the JSON or YAML file at spec_path, in namespace ns. Returns the name and namespace of the deployment created.',
+  returns: '`{ name, namespace }`',
   args: {
     spec_path: specPathArg,
     ns: namespaceArg(
@@ -44,20 +46,14 @@ export const createDeploymentActivity = defineActivity({
   },
   rbac: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['create'] }],
   async run(args, ctx) {
-    const { apps } = appsApi(ctx.secrets);
     const { path, format, body } = args.spec_path;
-    const wanted = body.metadata?.name ?? `${body.metadata?.generateName ?? ''}…`;
-    let created: Awaited<ReturnType<typeof apps.createNamespacedDeployment>>;
-    try {
-      created = await apps.createNamespacedDeployment({
-        ...dryRunParam(ctx),
-        namespace: args.ns,
-        body: { ...body, metadata: { ...body.metadata, namespace: args.ns } },
-      });
-    } catch (err) {
-      throw toApiError(err, { verb: 'create', resource: 'deployment', name: wanted, namespace: args.ns });
-    }
-    const name = created.metadata?.name ?? wanted;
+    const created = await ctx.kube.create<V1Deployment>(
+      Deployments,
+      { ...body, metadata: { ...body.metadata, namespace: args.ns } },
+      { namespace: args.ns },
+    );
+    // The server's name: the one a generateName gave.
+    const name = created.metadata?.name ?? body.metadata?.name ?? '';
     ctx.log(`created deployment ${name} in namespace ${args.ns} from ${path} (${format})`);
     return { name, namespace: args.ns };
   },

@@ -1,25 +1,27 @@
 import {
   ActivityFailed,
-  bulk,
   checkNameSelector,
+  Deployments,
   defineActivity,
-  dryRunParam,
+  deleteAll,
   formatNameSelector,
-  isApiError,
+  type KubeClient,
   NAME_SELECTOR_TEMPLATE,
   nameSelectorArg,
   namespaceArg,
-  toApiError,
+  objectName,
   z,
 } from '@chaoskit/core';
 import type { V1Deployment } from '@kubernetes/client-node';
-import { ACTIONS, appsApi, byName, deploymentName, listDeployments } from './deployments.js';
+import { byName, listDeployments } from './deployments.js';
+import { ACTIONS } from './modules.js';
 
 export const deleteDeploymentActivity = defineActivity({
   name: 'delete_deployment',
   kind: 'action',
   module: ACTIONS,
   doc: 'Deletes every deployment of the namespace that label_selector matches (by default those labelled name=<name>), with background propagation: their replica sets and pods follow. Returns the names of the deployments deleted; fails when none matches.',
+  returns: '`{ deployments: string[] }`',
   args: {
     name: z
       .string()
@@ -33,41 +35,23 @@ export const deleteDeploymentActivity = defineActivity({
   check: checkNameSelector,
   rbac: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['list', 'delete'] }],
   async run(args, ctx) {
-    const { apps } = appsApi(ctx.secrets);
     // The schema's default is the template; null never passes it, but the type allows it.
     const template = args.label_selector ?? NAME_SELECTOR_TEMPLATE;
     const selector = formatNameSelector(template, args.name);
     if (!selector) ctx.log(`label_selector is empty: every deployment of namespace ${args.ns} is deleted`);
-    const found = await listDeployments(apps, args.ns, { labelSelector: selector });
+    const found = await listDeployments(ctx.kube, args.ns, { labelSelector: selector });
     if (found.length === 0) {
       throw new ActivityFailed(
-        await nothingMatched({ ...args, label_selector: template }, selector, () => listByName(apps, args)),
+        await nothingMatched({ ...args, label_selector: template }, selector, () =>
+          listByName(ctx.kube, args),
+        ),
       );
     }
-    const deleted = await bulk(
-      found,
-      async (d) => {
-        try {
-          await apps.deleteNamespacedDeployment({
-            ...dryRunParam(ctx),
-            name: deploymentName(d),
-            namespace: args.ns,
-            propagationPolicy: 'Background',
-          });
-        } catch (err) {
-          // Already gone is what was asked for.
-          if (!isApiError(toApiError(err), 'NotFound'))
-            throw toApiError(err, {
-              verb: 'delete',
-              resource: 'deployment',
-              name: deploymentName(d),
-              namespace: args.ns,
-            });
-        }
-      },
-      { name: deploymentName, verb: 'delete deployment' },
-    );
-    const names = deleted.map(deploymentName);
+    // Already gone counts as deleted: that is what was asked for.
+    const deleted = await deleteAll(ctx.kube, Deployments, found, {
+      query: { propagationPolicy: 'Background' },
+    });
+    const names = deleted.map(objectName);
     ctx.log(`deleted ${names.length} deployment(s) of namespace ${args.ns}: ${names.join(', ')}`);
     return { deployments: names };
   },
@@ -75,11 +59,8 @@ export const deleteDeploymentActivity = defineActivity({
 
 export const deleteDeployment = deleteDeploymentActivity.fn;
 
-function listByName(
-  apps: ReturnType<typeof appsApi>['apps'],
-  args: { name: string; ns: string },
-): Promise<V1Deployment[]> {
-  return listDeployments(apps, args.ns, { fieldSelector: byName(args.name) });
+function listByName(kube: KubeClient, args: { name: string; ns: string }): Promise<V1Deployment[]> {
+  return listDeployments(kube, args.ns, { fieldSelector: byName(args.name) });
 }
 
 /**

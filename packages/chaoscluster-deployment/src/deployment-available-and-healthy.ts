@@ -6,21 +6,16 @@ import {
   nameSelectorArg,
   namespaceArg,
 } from '@chaoskit/core';
-import {
-  appsApi,
-  byName,
-  deploymentNameArg,
-  listDeployments,
-  PROBES,
-  replicaCounts,
-  whereLooked,
-} from './deployments.js';
+import { deploymentNameArg } from './args.js';
+import { byName, listDeployments, replicaCounts, whereLooked } from './deployments.js';
+import { PROBES } from './modules.js';
 
 export const deploymentAvailableAndHealthyActivity = defineActivity({
   name: 'deployment_available_and_healthy',
   kind: 'probe',
   module: PROBES,
   doc: 'Looks the deployment up by name (and label_selector, when given) and returns true when every expected replica is available (status.availableReplicas equals spec.replicas); fails with ActivityFailed when it is not found or not healthy.',
+  returns: '`true`, or `ActivityFailed` with the counts',
   args: {
     name: deploymentNameArg('Name of the deployment (its own name).'),
     ns: namespaceArg('Namespace of the deployment.'),
@@ -31,9 +26,8 @@ export const deploymentAvailableAndHealthyActivity = defineActivity({
   check: checkNameSelector,
   rbac: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['list'] }],
   async run(args, ctx) {
-    const { apps } = appsApi(ctx.secrets);
     const labelSelector = args.label_selector ? formatNameSelector(args.label_selector, args.name) : null;
-    const [deployment] = await listDeployments(apps, args.ns, {
+    const [deployment] = await listDeployments(ctx.kube, args.ns, {
       labelSelector,
       fieldSelector: byName(args.name),
     });

@@ -1,5 +1,5 @@
 import { checkNameSelector, defineActivity } from '@chaoskit/core';
-import { PROBES } from './deployments.js';
+import { PROBES } from './modules.js';
 import { WAIT_RBAC, waitArgs, waitForDeployment } from './wait-for-deployment.js';
 
 export const deploymentFullyAvailableActivity = defineActivity({
@@ -7,6 +7,7 @@ export const deploymentFullyAvailableActivity = defineActivity({
   kind: 'probe',
   module: PROBES,
   doc: 'Waits until every expected replica of the deployment is ready (status.readyReplicas equals spec.replicas), then returns true; fails with ActivityFailed when that does not happen within timeout seconds in total. Uses a watch: it returns as soon as the condition holds.',
+  returns: '`true` once all replicas are ready; `ActivityFailed` at `timeout`',
   args: waitArgs('fully available'),
   check: checkNameSelector,
   rbac: WAIT_RBAC,

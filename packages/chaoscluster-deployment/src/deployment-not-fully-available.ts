@@ -1,5 +1,5 @@
 import { checkNameSelector, defineActivity } from '@chaoskit/core';
-import { PROBES } from './deployments.js';
+import { PROBES } from './modules.js';
 import { WAIT_RBAC, waitArgs, waitForDeployment } from './wait-for-deployment.js';
 
 export const deploymentNotFullyAvailableActivity = defineActivity({
@@ -7,6 +7,7 @@ export const deploymentNotFullyAvailableActivity = defineActivity({
   kind: 'probe',
   module: PROBES,
   doc: 'Waits until the deployment is not fully available (status.readyReplicas differs from spec.replicas), then returns true; fails with ActivityFailed when it stays fully available for timeout seconds in total. Uses a watch: it returns as soon as the condition holds.',
+  returns: '`true` once not all are ready; `ActivityFailed` at `timeout`',
   args: waitArgs('not fully available'),
   check: checkNameSelector,
   rbac: WAIT_RBAC,

@@ -1,14 +1,6 @@
-import {
-  ActivityFailed,
-  defineActivity,
-  dryRunParam,
-  isApiError,
-  namespaceArg,
-  toApiError,
-  z,
-} from '@chaoskit/core';
-import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { ACTIONS, appsApi, deploymentNameArg } from './deployments.js';
+import { ActivityFailed, Deployments, defineActivity, isApiError, namespaceArg, z } from '@chaoskit/core';
+import { deploymentNameArg } from './args.js';
+import { ACTIONS } from './modules.js';
 
 // Deployments' replicas are an int32.
 const MAX_REPLICAS = 2_147_483_647;
@@ -18,6 +10,7 @@ export const scaleDeploymentActivity = defineActivity({
   kind: 'action',
   module: ACTIONS,
   doc: 'Scales the deployment up or down by setting its spec.replicas. Returns the name and the replicas now asked for.',
+  returns: '`{ name, replicas }`',
   args: {
     name: deploymentNameArg('Name of the deployment (its own name, not a label).'),
     replicas: z.int().min(0).max(MAX_REPLICAS).describe('Number of replicas to ask for (0 stops every pod).'),
@@ -25,31 +18,18 @@ export const scaleDeploymentActivity = defineActivity({
   },
   rbac: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['patch'] }],
   async run(args, ctx) {
-    const { apps } = appsApi(ctx.secrets);
     try {
-      await apps.patchNamespacedDeployment(
-        {
-          name: args.name,
-          namespace: args.ns,
-          body: { spec: { replicas: args.replicas } },
-          ...dryRunParam(ctx),
-        },
-        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-      );
-    } catch (err) {
-      const apiError = toApiError(err, {
-        verb: 'scale',
-        resource: 'deployment',
-        name: args.name,
+      await ctx.kube.patch(Deployments, args.name, { spec: { replicas: args.replicas } }, 'merge', {
         namespace: args.ns,
       });
-      if (isApiError(apiError, 'NotFound')) {
+    } catch (err) {
+      if (isApiError(err, 'NotFound')) {
         throw new ActivityFailed(
           `failed to scale '${args.name}' to ${args.replicas} replicas: there is no deployment '${args.name}' in namespace '${args.ns}'`,
-          { cause: apiError },
+          { cause: err },
         );
       }
-      throw apiError;
+      throw err;
     }
     ctx.log(`scaled deployment ${args.name} of namespace ${args.ns} to ${args.replicas} replica(s)`);
     return { name: args.name, replicas: args.replicas };

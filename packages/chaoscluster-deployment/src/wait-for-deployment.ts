@@ -6,21 +6,15 @@
 import {
   type ActivityContext,
   ActivityFailed,
+  Deployments,
   formatNameSelector,
   nameSelectorArg,
   namespaceArg,
   watchUntil,
 } from '@chaoskit/core';
 import type { V1Deployment } from '@kubernetes/client-node';
-import {
-  appsApi,
-  byName,
-  deploymentNameArg,
-  isFullyReady,
-  replicaCounts,
-  timeoutArg,
-  whereLooked,
-} from './deployments.js';
+import { deploymentNameArg, timeoutArg } from './args.js';
+import { byName, isFullyReady, replicaCounts, whereLooked } from './deployments.js';
 
 export type Want = 'fully available' | 'not fully available';
 
@@ -76,21 +70,12 @@ export function timeoutMessage(
 }
 
 export async function waitForDeployment(want: Want, args: WaitArgs, ctx: ActivityContext): Promise<true> {
-  const { kc, apps } = appsApi(ctx.secrets);
   const labelSelector = args.label_selector ? formatNameSelector(args.label_selector, args.name) : null;
-  const fieldSelector = byName(args.name);
   const started = Date.now();
   const found = await watchUntil<V1Deployment, V1Deployment>({
-    kubeConfig: kc,
-    path: `/apis/apps/v1/namespaces/${encodeURIComponent(args.ns)}/deployments`,
-    fieldSelector,
-    ...(labelSelector ? { labelSelector } : {}),
-    list: () =>
-      apps.listNamespacedDeployment({
-        namespace: args.ns,
-        fieldSelector,
-        ...(labelSelector ? { labelSelector } : {}),
-      }),
+    kube: ctx.kube,
+    type: Deployments,
+    select: { namespace: args.ns, fieldSelector: byName(args.name), labelSelector },
     until: (items) => {
       const deployment = items[0];
       return deployment && holds(want, deployment) ? deployment : undefined;

@@ -1,20 +1,14 @@
-import { bulk, defineActivity, dryRunParam, toApiError, z } from '@chaoskit/core';
-import {
-  checkHostingPods,
-  findNodes,
-  hostingPodArgs,
-  isNotFound,
-  nodeApi,
-  nodeName,
-  nodeSeedArg,
-  nodeSelectorArg,
-} from './nodes.js';
+import { defineActivity, deleteAll, Nodes, objectName, seedArg, z } from '@chaoskit/core';
+import { checkHostingPods, hostingPodArgs, nodeSelectorArg } from './args.js';
+import { findNodes } from './find-nodes.js';
+import { ACTIONS } from './modules.js';
 
 export const deleteNodesActivity = defineActivity({
   name: 'delete_nodes',
   kind: 'action',
-  module: 'chaoscluster.node.actions',
+  module: ACTIONS,
   doc: 'Deletes nodes (the API objects: they are not drained first, nor restarted), chosen among those matching label_selector (every node when absent) and, with pod_label_selector and pod_namespace, hosting a matching pod. all: every one; rand: one at random; count ≥ 1: that many at random (fewer when fewer match); otherwise the first. A node is never picked twice. Returns the names of the nodes deleted (and the seed of a random choice); none matching is an ActivityFailed.',
+  returns: '`{ nodes: string[], seed? }`',
   args: {
     label_selector: nodeSelectorArg('Label selector of the candidate nodes; every node when absent.'),
     all: z
@@ -37,7 +31,7 @@ export const deleteNodesActivity = defineActivity({
       .default(null)
       .describe("Grace period of the deletion in seconds; absent: the server's default."),
     ...hostingPodArgs(),
-    seed: nodeSeedArg(
+    seed: seedArg(
       'Seed of the random choice (rand, count); the seed used is part of the result, to repeat a run.',
     ),
   },
@@ -47,8 +41,7 @@ export const deleteNodesActivity = defineActivity({
     { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
   ],
   async run(args, ctx) {
-    const { core } = nodeApi(ctx.secrets);
-    const { nodes, seed } = await findNodes(core, {
+    const { nodes, seed } = await findNodes(ctx.kube, {
       labelSelector: args.label_selector,
       podLabelSelector: args.pod_label_selector,
       podNamespace: args.pod_namespace,
@@ -57,24 +50,12 @@ export const deleteNodesActivity = defineActivity({
       count: args.count,
       seed: args.seed,
     });
-    const deleted = await bulk(
-      nodes,
-      async (node) => {
-        try {
-          await core.deleteNode({
-            ...dryRunParam(ctx),
-            name: nodeName(node),
-            ...(args.grace_period_seconds === null ? {} : { gracePeriodSeconds: args.grace_period_seconds }),
-          });
-        } catch (err) {
-          // Already gone is what was asked for.
-          if (isNotFound(err)) ctx.log(`node ${nodeName(node)} was already gone`);
-          else throw toApiError(err, { verb: 'delete', resource: 'node', name: nodeName(node) });
-        }
-      },
-      { name: nodeName, verb: 'delete node' },
-    );
-    const names = deleted.map(nodeName);
+    const deleted = await deleteAll(ctx.kube, Nodes, nodes, {
+      ...(args.grace_period_seconds === null
+        ? {}
+        : { query: { gracePeriodSeconds: args.grace_period_seconds } }),
+    });
+    const names = deleted.map(objectName);
     ctx.log(
       `deleted ${names.length} node(s): ${names.join(', ')}${seed === undefined ? '' : ` (random choice, seed ${seed})`}`,
     );

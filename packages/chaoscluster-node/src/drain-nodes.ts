@@ -1,27 +1,12 @@
-import { ActivityFailed, defineActivity, isApiError, toApiError, watchUntil, z } from '@chaoskit/core';
-import type { CoreV1Api, KubeConfig, V1Pod } from '@kubernetes/client-node';
-import { blockingBudget, type NodePlan, planNode } from './drain-plan.js';
-import {
-  checkHostingPods,
-  findNodes,
-  hostingPodArgs,
-  listPodsOnNode,
-  mapLimit,
-  needingPatch,
-  nodeApi,
-  nodeName,
-  nodeNameArg,
-  nodeSeedArg,
-  nodeSelectorArg,
-  patchUnschedulable,
-  podKey,
-} from './nodes.js';
-
-/** Requests at once: evictions, and nodes listed or watched. */
-const CONCURRENCY = 10;
-/** Retries of an eviction a disruption budget refused: from 1 s, doubling, at most 5 s apart. */
-const FIRST_RETRY_MS = 1000;
-const MAX_RETRY_MS = 5000;
+import { ActivityFailed, defineActivity, mapLimit, objectName, Pods, seedArg, z } from '@chaoskit/core';
+import type { V1Pod } from '@kubernetes/client-node';
+import { checkHostingPods, hostingPodArgs, nodeNameArg, nodeSelectorArg } from './args.js';
+import { needingPatch, patchUnschedulable } from './cordon.js';
+import { planNode, podKey } from './drain-plan.js';
+import { CONCURRENCY, evictAll } from './eviction.js';
+import { findNodes } from './find-nodes.js';
+import { ACTIONS } from './modules.js';
+import { waitGone } from './wait-gone.js';
 
 export interface DrainResult {
   /** The nodes drained (cordoned, and every evictable pod gone). */
@@ -34,75 +19,12 @@ export interface DrainResult {
   seed?: number;
 }
 
-interface Refusal {
-  pod: V1Pod;
-  budget?: string;
-  message: string;
-}
-
-interface StatusBody {
-  details?: { causes?: Array<{ message?: unknown }> };
-}
-
-type Outcome = { pod: V1Pod; evicted: true } | { pod: V1Pod; gone: true } | ({ refused: true } & Refusal);
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }
-    function abort() {
-      clearTimeout(timer);
-      reject(new ActivityFailed('the drain was cancelled'));
-    }
-    signal?.addEventListener('abort', abort, { once: true });
-  });
-
-async function evictOnce(core: CoreV1Api, pod: V1Pod, dryRun: boolean): Promise<Outcome> {
-  const name = pod.metadata?.name ?? '';
-  const namespace = pod.metadata?.namespace ?? '';
-  try {
-    await core.createNamespacedPodEviction({
-      name,
-      namespace,
-      body: {
-        apiVersion: 'policy/v1',
-        kind: 'Eviction',
-        metadata: { name, namespace },
-        ...(dryRun ? { deleteOptions: { dryRun: ['All'] } } : {}),
-      },
-      ...(dryRun ? { dryRun: 'All' } : {}),
-    });
-    return { pod, evicted: true };
-  } catch (err) {
-    const apiError = toApiError(err, { verb: 'evict', resource: 'pod', name, namespace });
-    if (isApiError(apiError, 'NotFound')) return { pod, gone: true };
-    // 429: a disruption budget (or the server's rate limits) said no for now. 409: the budget
-    // changed under concurrent evictions more often than the server retries; try again too.
-    if (isApiError(apiError) && (apiError.status === 429 || apiError.status === 409)) {
-      const budget = blockingBudget(apiError.body);
-      // The budget's own words ("needs 3 healthy pods and has 3 currently") say the most.
-      const causes = ((apiError.body as StatusBody | undefined)?.details?.causes ?? [])
-        .map((cause) => cause.message)
-        .filter((message): message is string => typeof message === 'string' && message !== '');
-      return {
-        refused: true,
-        pod,
-        ...(budget ? { budget: `${namespace}/${budget}` } : {}),
-        message: causes.length > 0 ? causes.join('; ') : apiError.serverMessage,
-      };
-    }
-    throw apiError;
-  }
-}
-
 export const drainNodesActivity = defineActivity({
   name: 'drain_nodes',
   kind: 'action',
-  module: 'chaoscluster.node.actions',
+  module: ACTIONS,
   doc: 'Drains the matching nodes, as kubectl drain --ignore-daemonsets: cordons them, then evicts (Eviction API, so disruption budgets are honoured) every pod but mirror and DaemonSet pods, and pods with local storage (emptyDir) unless delete_pods_with_local_storage; waits with a watch until the evicted pods are gone. A pod without a controller refuses the drain before anything is evicted (the cordon is undone). An eviction refused by a disruption budget is retried until timeout; at the timeout, an ActivityFailed names the pods left and the budgets that blocked them. Returns the nodes drained, the pods evicted and skipped (and the seed of a random choice). Undo with uncordon_node.',
+  returns: "`{ nodes, evicted: ['ns/pod'], skipped: [{ pod, node, reason }], seed? }`",
   args: {
     name: nodeNameArg('Name of the node to drain (combined with label_selector when both are given).'),
     label_selector: nodeSelectorArg(
@@ -126,7 +48,7 @@ export const drainNodesActivity = defineActivity({
       .default(null)
       .describe('Drain this many distinct matching nodes picked at random; absent: every matching node.'),
     ...hostingPodArgs(),
-    seed: nodeSeedArg(
+    seed: seedArg(
       'Seed of the random choice of count nodes; the seed used is part of the result, to repeat a run.',
     ),
   },
@@ -140,8 +62,8 @@ export const drainNodesActivity = defineActivity({
     const started = Date.now();
     const deadline = started + args.timeout * 1000;
     const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
-    const { kc, core } = nodeApi(ctx.secrets);
-    const { nodes, seed } = await findNodes(core, {
+    const { kube } = ctx;
+    const { nodes, seed } = await findNodes(kube, {
       name: args.name,
       labelSelector: args.label_selector,
       podLabelSelector: args.pod_label_selector,
@@ -150,11 +72,11 @@ export const drainNodesActivity = defineActivity({
       count: args.count,
       seed: args.seed,
     });
-    const names = nodes.map(nodeName);
+    const names = nodes.map(objectName);
 
     // 1. Cordon, so that nothing new lands on the nodes while they are drained.
     const cordoned = needingPatch(nodes, true);
-    await patchUnschedulable(core, cordoned, true, ctx.dryRun);
+    await patchUnschedulable(kube, cordoned, true);
     const already = names.filter((n) => !cordoned.includes(n));
     ctx.log(
       `cordoned ${cordoned.length ? cordoned.join(', ') : 'no node'}${already.length ? ` (already cordoned: ${already.join(', ')})` : ''}`,
@@ -163,12 +85,12 @@ export const drainNodesActivity = defineActivity({
     // 2. What to do with every pod of every node, before anything is evicted.
     const options = { deletePodsWithLocalStorage: args.delete_pods_with_local_storage };
     const plans = await mapLimit(names, CONCURRENCY, async (node) =>
-      planNode(node, await listPodsOnNode(core, node), options),
+      planNode(node, await kube.list<V1Pod>(Pods, { fieldSelector: `spec.nodeName=${node}` }), options),
     );
     const refused = plans.flatMap((plan) => plan.refused.map((pod) => `${podKey(pod)} on node ${plan.node}`));
     if (refused.length > 0) {
       // Leave the cluster as it was: the nodes this call cordoned are uncordoned.
-      const undone = await patchUnschedulable(core, cordoned, false, ctx.dryRun).then(
+      const undone = await patchUnschedulable(kube, cordoned, false).then(
         () => 'the nodes it cordoned are uncordoned again',
         (err: unknown) => `undoing the cordon failed (${(err as Error).message}); use uncordon_node`,
       );
@@ -182,12 +104,11 @@ export const drainNodesActivity = defineActivity({
     for (const plan of plans) for (const pod of plan.evict) nodeOf.set(pod, plan.node);
     // In plan mode one dry-run attempt says whether each eviction would be allowed now.
     const evicted = await evictAll(
-      core,
+      kube,
       [...nodeOf.keys()],
       ctx.dryRun ? Date.now() : deadline,
       ctx.log,
       ctx.signal,
-      !!ctx.dryRun,
     );
     const timedOut = (what: string) =>
       new ActivityFailed(
@@ -212,7 +133,7 @@ export const drainNodesActivity = defineActivity({
     const evictedSet = new Set(evicted.done);
     const leftover = ctx.dryRun
       ? []
-      : await mapLimit(plans, CONCURRENCY, (plan) => waitGone(kc, core, plan, evictedSet, deadline, ctx));
+      : await mapLimit(plans, CONCURRENCY, (plan) => waitGone(kube, plan, evictedSet, deadline, ctx));
     const left = leftover.flat();
     if (left.length > 0) throw timedOut(`${left.length} pod(s) left: ${left.join(', ')}`);
 
@@ -229,105 +150,5 @@ export const drainNodesActivity = defineActivity({
     return seed === undefined ? result : { ...result, seed };
   },
 });
-
-/**
- * Evicts every pod, CONCURRENCY at once. Refusals (429: a disruption budget, or the server's
- * rate limits) are retried, all together, with a growing pause, until the deadline; then the
- * refusals left are returned. Any other error fails the drain at once.
- */
-async function evictAll(
-  core: CoreV1Api,
-  pods: V1Pod[],
-  deadline: number,
-  log: (message: string) => void,
-  signal?: AbortSignal,
-  dryRun = false,
-): Promise<{ done: V1Pod[] } | { refusals: Refusal[] }> {
-  const done: V1Pod[] = [];
-  let pending = pods;
-  let pause = FIRST_RETRY_MS;
-  let reported = false;
-  for (;;) {
-    const failures: string[] = [];
-    const outcomes = await mapLimit(pending, CONCURRENCY, (pod) =>
-      evictOnce(core, pod, dryRun).catch((err: unknown) => {
-        failures.push(`${podKey(pod)}: ${(err as Error).message}`);
-        return undefined;
-      }),
-    );
-    const refusals: Refusal[] = [];
-    for (const outcome of outcomes) {
-      if (!outcome) continue;
-      if ('refused' in outcome) refusals.push(outcome);
-      else done.push(outcome.pod);
-    }
-    if (failures.length > 0) {
-      throw new ActivityFailed(
-        `could not evict ${failures.length} pod(s): ${failures.join('; ')}. ${done.length} pod(s) were evicted; the nodes stay cordoned (uncordon_node undoes it).`,
-      );
-    }
-    if (refusals.length === 0) return { done };
-    const left = deadline - Date.now();
-    if (left <= 0) return { refusals };
-    if (!reported) {
-      const budgets = [...new Set(refusals.map((r) => r.budget ?? 'the server'))];
-      log(
-        `eviction of ${refusals.length} pod(s) refused by ${budgets.join(', ')}; retrying until the timeout`,
-      );
-      reported = true;
-    }
-    await sleep(Math.min(pause, left), signal);
-    pause = Math.min(pause * 2, MAX_RETRY_MS);
-    pending = refusals.map((r) => r.pod);
-  }
-}
-
-/**
- * Watches the pods of one node until none of the evicted or terminating ones is left (a pod
- * re-created under the same name has another uid and does not count). Returns what is left at
- * the deadline, as `namespace/name (node …)`.
- */
-async function waitGone(
-  kc: KubeConfig,
-  core: CoreV1Api,
-  plan: NodePlan,
-  evicted: ReadonlySet<V1Pod>,
-  deadline: number,
-  ctx: { log: (message: string) => void; signal?: AbortSignal },
-): Promise<string[]> {
-  const targets = [...plan.evict.filter((pod) => evicted.has(pod)), ...plan.wait];
-  if (targets.length === 0) return [];
-  const uids = new Set(targets.map((pod) => pod.metadata?.uid));
-  const remaining = (items: V1Pod[]) =>
-    items.filter((pod) => uids.has(pod.metadata?.uid)).map((pod) => `${podKey(pod)} (node ${plan.node})`);
-  const fieldSelector = `spec.nodeName=${plan.node}`;
-  const list = () => core.listPodForAllNamespaces({ fieldSelector });
-  const timeoutMs = deadline - Date.now();
-  if (timeoutMs <= 0) return remaining((await list()).items);
-  let last: string[] = targets.map((pod) => `${podKey(pod)} (node ${plan.node})`);
-  const timeUp = new ActivityFailed('time is up');
-  try {
-    await watchUntil<V1Pod, true>({
-      kubeConfig: kc,
-      path: '/api/v1/pods',
-      fieldSelector,
-      list,
-      until: (items) => {
-        last = remaining(items);
-        return last.length === 0 ? true : undefined;
-      },
-      timeoutMs,
-      onTimeout: () => timeUp,
-      progress: (ms) =>
-        ctx.log(`node ${plan.node}: ${last.length} pod(s) still going after ${Math.round(ms / 1000)} s`),
-      progressEveryMs: 10_000,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
-    return [];
-  } catch (err) {
-    if (err === timeUp) return last;
-    throw err;
-  }
-}
 
 export const drainNodes = drainNodesActivity.fn;

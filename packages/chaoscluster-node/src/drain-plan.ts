@@ -5,6 +5,9 @@ import type { V1Pod } from '@kubernetes/client-node';
 
 export const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
 
+/** `namespace/name`: how the drain names a pod. */
+export const podKey = (pod: V1Pod): string => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+
 export type PodVerdict =
   /** Left where it is. */
   | { action: 'skip'; reason: 'mirror' | 'daemonset' | 'local-storage' }

@@ -1,6 +1,6 @@
-import { defineActivity, listAll } from '@chaoskit/core';
-import type { V1ListMeta } from '@kubernetes/client-node';
-import { nodeApi, nodeSelectorArg, toPlainJson } from './nodes.js';
+import { defineActivity, listAll, Nodes } from '@chaoskit/core';
+import { nodeSelectorArg } from './args.js';
+import { PROBES } from './modules.js';
 
 /** The API's NodeList, as JSON. */
 export interface NodeList {
@@ -10,36 +10,38 @@ export interface NodeList {
   items: Record<string, unknown>[];
 }
 
+// listPage retries each page itself.
+const NO_SECOND_RETRY = { attempts: 1 };
+
 export const getNodesActivity = defineActivity({
   name: 'get_nodes',
   kind: 'probe',
-  module: 'chaoscluster.node.probes',
+  module: PROBES,
   doc: "Lists the nodes, filtered by label_selector when given (no role filtering: control-plane nodes are listed too). Returns the API's NodeList: kind, apiVersion, metadata and items, each node as the API sent it.",
+  returns: 'the `NodeList` (`kind`, `apiVersion`, `metadata`, `items`)',
   args: {
     label_selector: nodeSelectorArg('Label selector of the nodes to list; every node when absent.'),
   },
   rbac: [{ apiGroups: [''], resources: ['nodes'], verbs: ['list'] }],
   async run(args, ctx): Promise<NodeList> {
-    const { core } = nodeApi(ctx.secrets);
-    let listMeta: V1ListMeta | undefined;
-    // Paginated; every page comes from the snapshot of the first, whose resourceVersion is kept.
-    const items = await listAll(
-      async (page) => {
-        const list = await core.listNode({
-          ...(args.label_selector ? { labelSelector: args.label_selector } : {}),
-          ...page,
-        });
-        listMeta ??= list.metadata;
-        return list;
-      },
-      { context: { verb: 'list', resource: 'nodes' } },
-    );
+    let resourceVersion: string | undefined;
+    // Page by page rather than kube.list, to keep the list's resourceVersion: every page comes
+    // from the snapshot of the first.
+    const items = await listAll(async (page) => {
+      const list = await ctx.kube.listPage<Record<string, unknown>>(Nodes, {
+        labelSelector: args.label_selector,
+        limit: page.limit,
+        ...(page._continue ? { continue: page._continue } : {}),
+      });
+      resourceVersion ??= list.metadata?.resourceVersion;
+      return list;
+    }, NO_SECOND_RETRY);
     ctx.log(`${items.length} node(s)${args.label_selector ? ` match '${args.label_selector}'` : ''}`);
     return {
       kind: 'NodeList',
       apiVersion: 'v1',
-      metadata: listMeta?.resourceVersion ? { resourceVersion: listMeta.resourceVersion } : {},
-      items: items.map(toPlainJson),
+      metadata: resourceVersion ? { resourceVersion } : {},
+      items,
     };
   },
 });

@@ -1,0 +1,50 @@
+// The argument schemas the node activities share, and the rule that ties the two pod arguments.
+
+import { kubernetesName, labelSelectorString, namespaceArg } from '@chaoskit/core';
+
+/** `name`: one node's name. */
+export function nodeNameArg(doc: string) {
+  return kubernetesName('a node name').nullable().default(null).describe(doc);
+}
+
+/** `label_selector` of the nodes. */
+export function nodeSelectorArg(doc: string) {
+  return labelSelectorString().nullable().default(null).describe(doc);
+}
+
+/** `pod_label_selector` and `pod_namespace`: keep the nodes hosting matching pods. */
+export function hostingPodArgs() {
+  return {
+    pod_label_selector: labelSelectorString()
+      .nullable()
+      .default(null)
+      .describe(
+        'Keep only the nodes hosting at least one pod that matches this label selector, in pod_namespace (give both).',
+      ),
+    pod_namespace: namespaceArg()
+      .unwrap()
+      .nullable()
+      .default(null)
+      .describe('Namespace of the pods that pod_label_selector matches (give both).'),
+  };
+}
+
+/**
+ * A `check` hook (D29, docs/decisions.md): 0.25.1 silently ignored one of pod_label_selector
+ * and pod_namespace without the other, and so acted on nodes the experiment did not mean.
+ */
+export function checkHostingPods(args: { pod_label_selector: string | null; pod_namespace: string | null }) {
+  if (args.pod_label_selector && !args.pod_namespace) {
+    return {
+      argument: 'pod_namespace' as const,
+      accepted: 'a namespace, which pod_label_selector needs (the two go together)',
+    };
+  }
+  if (args.pod_namespace && !args.pod_label_selector) {
+    return {
+      argument: 'pod_label_selector' as const,
+      accepted: 'a label selector, which pod_namespace needs (the two go together)',
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,124 @@
+// The evictions of drain_nodes: one eviction through the Eviction API (so disruption budgets
+// are honoured), and all of them with the refusals of a budget retried until a deadline.
+
+import { ActivityFailed, isApiError, type KubeClient, mapLimit, Pods } from '@chaoskit/core';
+import type { V1Pod } from '@kubernetes/client-node';
+import { blockingBudget, podKey } from './drain-plan.js';
+
+/** Requests at once: evictions, and nodes listed or watched. */
+export const CONCURRENCY = 10;
+/** Retries of an eviction a disruption budget refused: from 1 s, doubling, at most 5 s apart. */
+const FIRST_RETRY_MS = 1000;
+const MAX_RETRY_MS = 5000;
+
+export interface Refusal {
+  pod: V1Pod;
+  /** `namespace/name` of the budget that said no, when the refusal names one. */
+  budget?: string;
+  message: string;
+}
+
+interface StatusBody {
+  details?: { causes?: Array<{ message?: unknown }> };
+}
+
+type Outcome = { pod: V1Pod; evicted: true } | { pod: V1Pod; gone: true } | ({ refused: true } & Refusal);
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }
+    function abort() {
+      clearTimeout(timer);
+      reject(new ActivityFailed('the drain was cancelled'));
+    }
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+
+async function evictOnce(kube: KubeClient, pod: V1Pod): Promise<Outcome> {
+  const name = pod.metadata?.name ?? '';
+  const namespace = pod.metadata?.namespace ?? '';
+  try {
+    // In plan mode the client asks for a dry run, which the server passes on to the deletion.
+    await kube.createSubresource(
+      Pods,
+      name,
+      'eviction',
+      { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } },
+      { namespace },
+    );
+    return { pod, evicted: true };
+  } catch (err) {
+    if (isApiError(err, 'NotFound')) return { pod, gone: true };
+    // 429: a disruption budget (or the server's rate limits) said no for now. 409: the budget
+    // changed under concurrent evictions more often than the server retries; try again too.
+    if (isApiError(err) && (err.status === 429 || err.status === 409)) {
+      const budget = blockingBudget(err.body);
+      // The budget's own words ("needs 3 healthy pods and has 3 currently") say the most.
+      const causes = ((err.body as StatusBody | undefined)?.details?.causes ?? [])
+        .map((cause) => cause.message)
+        .filter((message): message is string => typeof message === 'string' && message !== '');
+      return {
+        refused: true,
+        pod,
+        ...(budget ? { budget: `${namespace}/${budget}` } : {}),
+        message: causes.length > 0 ? causes.join('; ') : err.serverMessage,
+      };
+    }
+    throw err;
+  }
+}
+
+/**
+ * Evicts every pod, CONCURRENCY at once. Refusals (429: a disruption budget, or the server's
+ * rate limits) are retried, all together, with a growing pause, until the deadline; then the
+ * refusals left are returned. Any other error fails the drain at once.
+ */
+export async function evictAll(
+  kube: KubeClient,
+  pods: V1Pod[],
+  deadline: number,
+  log: (message: string) => void,
+  signal?: AbortSignal,
+): Promise<{ done: V1Pod[] } | { refusals: Refusal[] }> {
+  const done: V1Pod[] = [];
+  let pending = pods;
+  let pause = FIRST_RETRY_MS;
+  let reported = false;
+  for (;;) {
+    const failures: string[] = [];
+    const outcomes = await mapLimit(pending, CONCURRENCY, (pod) =>
+      evictOnce(kube, pod).catch((err: unknown) => {
+        failures.push(`${podKey(pod)}: ${(err as Error).message}`);
+        return undefined;
+      }),
+    );
+    const refusals: Refusal[] = [];
+    for (const outcome of outcomes) {
+      if (!outcome) continue;
+      if ('refused' in outcome) refusals.push(outcome);
+      else done.push(outcome.pod);
+    }
+    if (failures.length > 0) {
+      throw new ActivityFailed(
+        `could not evict ${failures.length} pod(s): ${failures.join('; ')}. ${done.length} pod(s) were evicted; the nodes stay cordoned (uncordon_node undoes it).`,
+      );
+    }
+    if (refusals.length === 0) return { done };
+    const left = deadline - Date.now();
+    if (left <= 0) return { refusals };
+    if (!reported) {
+      const budgets = [...new Set(refusals.map((r) => r.budget ?? 'the server'))];
+      log(
+        `eviction of ${refusals.length} pod(s) refused by ${budgets.join(', ')}; retrying until the timeout`,
+      );
+      reported = true;
+    }
+    await sleep(Math.min(pause, left), signal);
+    pause = Math.min(pause * 2, MAX_RETRY_MS);
+    pending = refusals.map((r) => r.pod);
+  }
+}

@@ -183,6 +183,15 @@ describe('validation', () => {
   });
 });
 
+// The identity a running activity finds in its context.
+const identity = (module: string, name: string) => ({
+  name,
+  module,
+  kind: 'action' as const,
+  qualifiedName: `${module}.${name}`,
+});
+const oldThing = identity('chaoscluster.actions', 'old_thing');
+
 describe('delegate', () => {
   const modern = defineActivity({
     name: 'modern_thing',
@@ -196,15 +205,15 @@ describe('delegate', () => {
 
   it("runs the modern activity with this call's context and returns its result", async () => {
     const lines: string[] = [];
-    const ctx = { secrets: {}, configuration: {}, log: (m: string) => lines.push(m) };
-    expect(await delegate(modern, 'chaoscluster.actions.old_thing', { count: 2 }, ctx)).toEqual({
+    const ctx = { activity: oldThing, secrets: {}, configuration: {}, log: (m: string) => lines.push(m) };
+    expect(await delegate(modern, { count: 2 }, ctx)).toEqual({
       counted: 2,
     });
   });
 
   it("reports the modern activity's refusal as the deprecated one's", async () => {
-    const ctx = { secrets: {}, configuration: {}, log: () => {} };
-    const err = await delegate(modern, 'chaoscluster.actions.old_thing', { count: -1 }, ctx).catch((e) => e);
+    const ctx = { activity: oldThing, secrets: {}, configuration: {}, log: () => {} };
+    const err = await delegate(modern, { count: -1 }, ctx).catch((e) => e);
     expect(isChaosError(err, 'InvalidArgument')).toBe(true);
     expect(err.activity).toBe('chaoscluster.actions.old_thing');
     expect(err.argument).toBe('count');
@@ -216,20 +225,24 @@ describe('the deprecation warning', () => {
   it('is given once per process and activity, through the log and on stderr, naming the replacement', () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const lines: string[] = [];
-    const ctx = { log: (m: string) => lines.push(m) };
+    const ctx = {
+      activity: identity('chaoscluster.actions', 'kill_microservice'),
+      log: (m: string) => lines.push(m),
+    };
+    const scaleCtx = { ...ctx, activity: identity('chaoscluster.actions', 'scale_microservice') };
     const replacement =
       'chaoscluster.deployment.actions.delete_deployment, chaoscluster.pod.actions.delete_pods';
-    warnDeprecated('chaoscluster.actions.kill_microservice', 'kill_microservice', replacement, ctx);
-    warnDeprecated('chaoscluster.actions.kill_microservice', 'kill_microservice', replacement, ctx);
+    warnDeprecated(replacement, ctx);
+    warnDeprecated(replacement, ctx);
     const text =
       'kill_microservice is deprecated and will be removed; use chaoscluster.deployment.actions.delete_deployment, chaoscluster.pod.actions.delete_pods instead';
     expect(deprecationMessage('kill_microservice', replacement)).toBe(text);
     expect(lines).toEqual([text]);
     expect(stderr.mock.calls).toEqual([[`chaoskit: warning: ${text}\n`]]);
-    warnDeprecated('chaoscluster.actions.scale_microservice', 'scale_microservice', 'x', ctx);
+    warnDeprecated('x', scaleCtx);
     expect(lines).toHaveLength(2);
     resetDeprecationWarnings();
-    warnDeprecated('chaoscluster.actions.kill_microservice', 'kill_microservice', replacement, ctx);
+    warnDeprecated(replacement, ctx);
     expect(lines).toHaveLength(3);
   });
 

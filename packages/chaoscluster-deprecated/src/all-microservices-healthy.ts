@@ -1,7 +1,7 @@
-import { ActivityFailed, namespaceArg } from '@chaoskit/core';
+import { ActivityFailed, namespaceArg, objectName, Pods } from '@chaoskit/core';
 import type { V1Pod } from '@kubernetes/client-node';
-import { coreApi, listPods, nameOf } from './cluster.js';
-import { defineDeprecated, PROBES } from './deprecation.js';
+import { defineDeprecated } from './deprecation.js';
+import { PROBES } from './modules.js';
 
 /** How many unhealthy pods an error names before it says "and N more". */
 const NAMED = 20;
@@ -9,9 +9,9 @@ const NAMED = 20;
 /** Why a pod makes the system unhealthy, or undefined when it does not. */
 export function unhealthy(pod: V1Pod): string | undefined {
   const phase = pod.status?.phase ?? 'Unknown';
-  if (phase === 'Failed') return `pod ${nameOf(pod)} is Failed`;
+  if (phase === 'Failed') return `pod ${objectName(pod)} is Failed`;
   if (phase !== 'Running' && phase !== 'Succeeded')
-    return `pod ${nameOf(pod)} is ${phase}, not Running or Succeeded`;
+    return `pod ${objectName(pod)} is ${phase}, not Running or Succeeded`;
   return undefined;
 }
 
@@ -20,11 +20,12 @@ export const allMicroservicesHealthyActivity = defineDeprecated({
   kind: 'probe',
   module: PROBES,
   doc: 'Deprecated. Returns true when no pod of the namespace is Failed and every pod is Running or Succeeded (also when there is none); fails with ActivityFailed ("the system is unhealthy") naming each pod that is not. Container readiness is not looked at.',
+  returns: '`true`, or `ActivityFailed` "the system is unhealthy: …" naming the pods',
   args: { ns: namespaceArg('Namespace of the pods.') },
   rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }],
   replacement: 'chaoscluster.pod.probes.pods_in_phase, chaoscluster.pod.probes.pods_not_in_phase',
   async run(args, ctx): Promise<boolean> {
-    const pods = await listPods(coreApi(ctx.secrets), args.ns);
+    const pods = await ctx.kube.list<V1Pod>(Pods, { namespace: args.ns });
     // Failed pods first, as the original's two lists (failed, then not ready).
     const problems = [
       ...pods.filter((p) => p.status?.phase === 'Failed'),

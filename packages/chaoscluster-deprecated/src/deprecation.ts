@@ -7,14 +7,12 @@ import {
   type AnyActivity,
   type ArgsShape,
   type ArgumentProblem,
+  type CallOptions,
   defineActivity,
   InvalidArgument,
   isChaosError,
   type RbacRule,
 } from '@chaoskit/core';
-
-export const ACTIONS = 'chaoscluster.actions';
-export const PROBES = 'chaoscluster.probes';
 
 const warned = new Set<string>();
 
@@ -24,18 +22,13 @@ export function deprecationMessage(name: string, replacement: string): string {
 }
 
 /**
- * Warns that `name` is deprecated, naming its replacement: the first time in this process (or
- * since `resetDeprecationWarnings`) only, through the activity's log and on stderr.
+ * Warns that the running activity is deprecated, naming its replacement: the first time in this
+ * process (or since `resetDeprecationWarnings`) only, through the activity's log and on stderr.
  */
-export function warnDeprecated(
-  qualifiedName: string,
-  name: string,
-  replacement: string,
-  ctx: Pick<ActivityContext, 'log'>,
-): void {
-  if (warned.has(qualifiedName)) return;
-  warned.add(qualifiedName);
-  const text = deprecationMessage(name, replacement);
+export function warnDeprecated(replacement: string, ctx: Pick<ActivityContext, 'activity' | 'log'>): void {
+  if (warned.has(ctx.activity.qualifiedName)) return;
+  warned.add(ctx.activity.qualifiedName);
+  const text = deprecationMessage(ctx.activity.name, replacement);
   ctx.log(text);
   process.stderr.write(`chaoskit: warning: ${text}\n`);
 }
@@ -57,12 +50,11 @@ export interface DeprecatedDefinition<S extends ArgsShape, R>
 /** defineActivity, marked deprecated, warning once before it runs. */
 export function defineDeprecated<S extends ArgsShape, R>(definition: DeprecatedDefinition<S, R>) {
   const { replacement, run, ...rest } = definition;
-  const qualifiedName = `${definition.module}.${definition.name}`;
   return defineActivity<S, R>({
     ...rest,
     deprecated: replacement,
     run(args, ctx) {
-      warnDeprecated(qualifiedName, definition.name, replacement, ctx);
+      warnDeprecated(replacement, ctx);
       return run(args, ctx);
     },
   });
@@ -89,29 +81,44 @@ export function modernProblem<K extends string>(
   }
 }
 
+/** What a delegation passes on of the running call: who runs it, and the caller's options. */
+export type DelegatingContext = Pick<ActivityContext, 'activity'> & CallOptions;
+
 /**
- * Runs the modern activity with `args` and this call's context (secrets, log, plan mode). A
- * refusal of its arguments is reported as the deprecated activity's own.
+ * Runs the modern activity with `args` and this call's secrets, configuration, signal, log and
+ * plan mode. A refusal of its arguments is reported as the running (deprecated) activity's own.
  */
 export async function delegate<R>(
-  modern: { call(raw: unknown, ctx?: Partial<ActivityContext>): Promise<R>; qualifiedName: string },
-  qualifiedName: string,
+  modern: { call(raw: unknown, options?: CallOptions): Promise<R>; qualifiedName: string },
   args: unknown,
-  ctx: ActivityContext,
+  ctx: DelegatingContext,
 ): Promise<R> {
   try {
-    return await modern.call(args, ctx);
+    return await modern.call(args, callOptions(ctx));
   } catch (err) {
     if (!isChaosError(err, 'InvalidArgument')) throw err;
     const refused = err as InvalidArgument;
     if (refused.activity !== modern.qualifiedName) throw err;
     throw new InvalidArgument({
-      activity: qualifiedName,
+      activity: ctx.activity.qualifiedName,
       ...(refused.argument ? { argument: refused.argument } : {}),
       accepted: refused.accepted,
       ...(refused.received !== undefined ? { received: refused.received } : {}),
     });
   }
+}
+
+// Only the caller's options, read one by one: the rest of a context (its identity, its client,
+// which a spread would build) belongs to the running call.
+function callOptions(ctx: CallOptions): CallOptions {
+  const { secrets, configuration, signal, log, dryRun } = ctx;
+  return {
+    ...(secrets !== undefined ? { secrets } : {}),
+    ...(configuration !== undefined ? { configuration } : {}),
+    ...(signal !== undefined ? { signal } : {}),
+    ...(log !== undefined ? { log } : {}),
+    ...(dryRun !== undefined ? { dryRun } : {}),
+  };
 }
 
 /** The RBAC rules of activities, as one mutable list (the same rule may appear twice). */

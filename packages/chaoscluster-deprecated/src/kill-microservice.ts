@@ -2,43 +2,27 @@ import { deleteDeploymentActivity } from '@chaoskit/chaoscluster-deployment';
 import { deletePodsActivity } from '@chaoskit/chaoscluster-pod';
 import {
   type ActivityContext,
-  bulk,
-  dryRunParam,
+  deleteAll,
   formatNameSelector,
-  isApiError,
   NAME_SELECTOR_TEMPLATE,
-  toApiError,
+  objectName,
+  ReplicaSets,
 } from '@chaoskit/core';
-import { appsApi, listReplicaSets, nameOf } from './cluster.js';
-import { ACTIONS, defineDeprecated, delegate, modernProblem, rulesOf } from './deprecation.js';
-
-const QUALIFIED = `${ACTIONS}.kill_microservice`;
+import type { V1ReplicaSet } from '@kubernetes/client-node';
+import { defineDeprecated, delegate, modernProblem, rulesOf } from './deprecation.js';
+import { ACTIONS } from './modules.js';
 
 const shape = deleteDeploymentActivity.schema.shape;
 
 /** Deletes the apps/v1 replica sets matching `selector` (D14: not extensions/v1beta1). */
 async function deleteReplicaSets(ctx: ActivityContext, ns: string, selector: string): Promise<string[]> {
-  const apps = appsApi(ctx.secrets);
-  const found = await listReplicaSets(apps, ns, selector);
-  const deleted = await bulk(
-    found,
-    async (rs) => {
-      try {
-        await apps.deleteNamespacedReplicaSet({
-          name: nameOf(rs),
-          namespace: ns,
-          propagationPolicy: 'Background',
-          ...dryRunParam(ctx),
-        });
-      } catch (err) {
-        // Already gone (the deployment's garbage collection is quick) is what was asked for.
-        if (!isApiError(toApiError(err), 'NotFound'))
-          throw toApiError(err, { verb: 'delete', resource: 'replica set', name: nameOf(rs), namespace: ns });
-      }
-    },
-    { name: nameOf, verb: 'delete replica set' },
-  );
-  const names = deleted.map(nameOf);
+  const found = await ctx.kube.list<V1ReplicaSet>(ReplicaSets, { namespace: ns, labelSelector: selector });
+  // One already gone (the deployment's garbage collection is quick) counts as deleted.
+  const deleted = await deleteAll(ctx.kube, ReplicaSets, found, {
+    query: { propagationPolicy: 'Background' },
+    verb: 'delete replica set',
+  });
+  const names = deleted.map(objectName);
   if (names.length) ctx.log(`deleted ${names.length} replica set(s) of namespace ${ns}: ${names.join(', ')}`);
   return names;
 }
@@ -48,6 +32,7 @@ export const killMicroserviceActivity = defineDeprecated({
   kind: 'action',
   module: ACTIONS,
   doc: 'Deprecated: delete_deployment, then delete_pods. Kills a microservice: deletes the deployments, then the replica sets (apps/v1), then the pods that label_selector matches (by default those labelled name=<name>), the pods at once. Fails when no deployment matches. Returns the names of what was deleted.',
+  returns: '`{ deployments: string[], replica_sets: string[], pods: string[] }`',
   args: {
     ...shape,
     name: shape.name.describe(
@@ -65,10 +50,10 @@ export const killMicroserviceActivity = defineDeprecated({
   ],
   replacement: `${deleteDeploymentActivity.qualifiedName}, ${deletePodsActivity.qualifiedName}`,
   async run(args, ctx) {
-    const { deployments } = await delegate(deleteDeploymentActivity, QUALIFIED, args, ctx);
+    const { deployments } = await delegate(deleteDeploymentActivity, args, ctx);
     const selector = formatNameSelector(args.label_selector ?? NAME_SELECTOR_TEMPLATE, args.name);
     const replicaSets = await deleteReplicaSets(ctx, args.ns, selector);
-    const { pods } = await delegate(deletePodsActivity, QUALIFIED, args, ctx);
+    const { pods } = await delegate(deletePodsActivity, args, ctx);
     return { deployments, replica_sets: replicaSets, pods };
   },
 });

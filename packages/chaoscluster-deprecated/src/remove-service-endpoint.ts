@@ -1,12 +1,14 @@
-import { ActivityFailed, dryRunParam, isApiError, namespaceArg, toApiError } from '@chaoskit/core';
-import { coreApi, serviceNameArg } from './cluster.js';
-import { ACTIONS, defineDeprecated } from './deprecation.js';
+import { ActivityFailed, isApiError, namespaceArg, Services } from '@chaoskit/core';
+import { serviceNameArg } from './args.js';
+import { defineDeprecated } from './deprecation.js';
+import { ACTIONS } from './modules.js';
 
 export const removeServiceEndpointActivity = defineDeprecated({
   name: 'remove_service_endpoint',
   kind: 'action',
   module: ACTIONS,
   doc: 'Deprecated. Removes the service endpoint in front of the pods: deletes the Service called name. Returns its name and namespace; fails with ActivityFailed, naming both, when it is not there.',
+  returns: '`{ service, namespace }`',
   args: {
     name: serviceNameArg('Name of the Service to delete.'),
     ns: namespaceArg('Namespace of the Service.'),
@@ -15,25 +17,15 @@ export const removeServiceEndpointActivity = defineDeprecated({
   replacement: 'a process provider running `kubectl delete service <name>` (chaoskit has no service module)',
   async run(args, ctx) {
     try {
-      await coreApi(ctx.secrets).deleteNamespacedService({
-        name: args.name,
-        namespace: args.ns,
-        ...dryRunParam(ctx),
-      });
+      await ctx.kube.delete(Services, args.name, { namespace: args.ns });
     } catch (err) {
-      const apiError = toApiError(err, {
-        verb: 'delete',
-        resource: 'service',
-        name: args.name,
-        namespace: args.ns,
-      });
-      if (!isApiError(apiError, 'NotFound')) throw apiError;
+      if (!isApiError(err, 'NotFound')) throw err;
       if (ctx.dryRun) {
         ctx.log(`service ${args.name} is not in namespace ${args.ns} now (dry run: nothing changed)`);
         return { service: args.name, namespace: args.ns };
       }
       throw new ActivityFailed(`there is no service '${args.name}' in namespace '${args.ns}' to remove`, {
-        cause: apiError,
+        cause: err,
       });
     }
     ctx.log(

@@ -5,10 +5,12 @@ import {
   NAME_SELECTOR_TEMPLATE,
   nameSelectorArg,
   namespaceArg,
+  Services,
 } from '@chaoskit/core';
 import type { V1Service } from '@kubernetes/client-node';
-import { coreApi, listServices, serviceNameArg } from './cluster.js';
-import { defineDeprecated, PROBES } from './deprecation.js';
+import { serviceNameArg } from './args.js';
+import { defineDeprecated } from './deprecation.js';
+import { PROBES } from './modules.js';
 
 /** "'app=web,tier=front'", or a word for a Service without labels. */
 function labelsOf(service: V1Service): string {
@@ -21,6 +23,7 @@ export const serviceEndpointIsInitializedActivity = defineDeprecated({
   kind: 'probe',
   module: PROBES,
   doc: 'Deprecated. Returns true when the Service called name exists in namespace ns and matches label_selector (by default: it is labelled name=<name>); fails with ActivityFailed otherwise, saying which of the two is missing.',
+  returns: '`true`',
   args: {
     name: serviceNameArg('Name of the Service (its own name).'),
     ns: namespaceArg('Namespace of the Service.'),
@@ -32,10 +35,13 @@ export const serviceEndpointIsInitializedActivity = defineDeprecated({
   rbac: [{ apiGroups: [''], resources: ['services'], verbs: ['list'] }],
   replacement: 'a process provider running `kubectl get service <name>` (chaoskit has no service module)',
   async run(args, ctx): Promise<boolean> {
-    const core = coreApi(ctx.secrets);
     const labelSelector = args.label_selector ? formatNameSelector(args.label_selector, args.name) : '';
     const fieldSelector = `metadata.name=${args.name}`;
-    const [found] = await listServices(core, args.ns, { labelSelector, fieldSelector });
+    const [found] = await ctx.kube.list<V1Service>(Services, {
+      namespace: args.ns,
+      labelSelector,
+      fieldSelector,
+    });
     if (found) {
       ctx.log(`service ${args.name} of namespace ${args.ns} is initialized`);
       return true;
@@ -43,7 +49,10 @@ export const serviceEndpointIsInitializedActivity = defineDeprecated({
     const head = `service '${args.name}' is not initialized`;
     if (!labelSelector)
       throw new ActivityFailed(`${head}: there is no service '${args.name}' in namespace '${args.ns}'`);
-    const [named] = await listServices(core, args.ns, { fieldSelector }).catch(() => []);
+    // Only to say why: a failure to look is no reason to hide the verdict.
+    const [named] = await ctx.kube
+      .list<V1Service>(Services, { namespace: args.ns, fieldSelector })
+      .catch(() => []);
     throw new ActivityFailed(
       named
         ? `${head}: service '${args.name}' of namespace '${args.ns}' does not match label selector '${labelSelector}' (its labels: ${labelsOf(named)}); label it, or give a label_selector that matches it ("" for none)`

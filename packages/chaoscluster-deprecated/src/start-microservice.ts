@@ -1,8 +1,7 @@
 import { createDeploymentActivity } from '@chaoskit/chaoscluster-deployment';
 import type { Activity } from '@chaoskit/core';
-import { ACTIONS, defineDeprecated, delegate, modernProblem, rulesOf } from './deprecation.js';
-
-const QUALIFIED = `${ACTIONS}.start_microservice`;
+import { defineDeprecated, delegate, modernProblem, rulesOf } from './deprecation.js';
+import { ACTIONS } from './modules.js';
 
 // The file is read while the arguments are validated (create_deployment's own spec_path); the
 // delegation is given the path again.
@@ -20,11 +19,12 @@ export const startMicroserviceActivity: Activity<Shape, { name: string; namespac
     kind: 'action',
     module: ACTIONS,
     doc: 'Deprecated: create_deployment. Creates the deployment described by the JSON or YAML file at spec_path, in namespace ns. Returns the name and namespace of the deployment created.',
+    returns: '`{ name, namespace }`',
     args: { ...createDeploymentActivity.schema.shape },
     check: (args) => modernProblem(createDeploymentActivity, forward(args)),
     rbac: rulesOf(createDeploymentActivity),
     replacement: createDeploymentActivity.qualifiedName,
-    run: (args, ctx) => delegate(createDeploymentActivity, QUALIFIED, forward(args), ctx),
+    run: (args, ctx) => delegate(createDeploymentActivity, forward(args), ctx),
   });
 
 export const startMicroservice = startMicroserviceActivity.fn;

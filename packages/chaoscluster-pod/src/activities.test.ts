@@ -100,8 +100,16 @@ describe('exec_in_pods arguments', () => {
 
 describe('read_pod_logs arguments', () => {
   it('accepts a number of seconds and human durations for last', () => {
-    for (const last of [90, '90', '5 minutes', '10 minutes ago', '1h30m', '2 hours'])
-      expect(readPodLogsActivity.validate({ name: 'web', last }).last).toBe(last);
+    // Validated into whole seconds (core's lastArg), which is what run receives.
+    for (const [last, seconds] of [
+      [90, 90],
+      ['90', 90],
+      ['5 minutes', 300],
+      ['10 minutes ago', 600],
+      ['1h30m', 5400],
+      ['2 hours', 7200],
+    ] as const)
+      expect(readPodLogsActivity.validate({ name: 'web', last }).last).toBe(seconds);
   });
 
   it('refuses an unparseable last, saying what is accepted', () => {

@@ -1,6 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONTAINER_ANNOTATION, defaultContainer, hasContainer } from './containers.js';
+import { containersOf, DEFAULT_CONTAINER_ANNOTATION, defaultContainer, hasContainer } from './containers.js';
 
 const pod = (containers: string[], annotated?: string): V1Pod => ({
   metadata: {
@@ -32,5 +32,19 @@ describe('hasContainer', () => {
   it('matches container names exactly', () => {
     expect(hasContainer(pod(['app']), 'app')).toBe(true);
     expect(hasContainer(pod(['app']), 'App')).toBe(false);
+  });
+});
+
+describe('containersOf', () => {
+  it('takes container_name where the pod has it, else the default container, and says why a pod is left out', () => {
+    const pods = [pod(['app', 'sidecar'], 'sidecar'), { metadata: { name: 'bare' } }];
+    expect(containersOf(pods, null)).toEqual({
+      targets: [{ pod: pods[0], container: 'sidecar' }],
+      skipped: ['pod bare has no container; skipped'],
+    });
+    expect(containersOf([pod(['app'])], 'sidecar')).toEqual({
+      targets: [],
+      skipped: ['pod p has no container named sidecar; skipped'],
+    });
   });
 });

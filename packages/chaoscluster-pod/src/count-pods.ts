@@ -1,25 +1,26 @@
-import { defineActivity, labelSelectorString, namespaceArg } from '@chaoskit/core';
-import { coreApi, listPods } from './list-pods.js';
-import { phaseArg } from './pod-state.js';
+import { defineActivity, labelSelectorString } from '@chaoskit/core';
+import { ns, phaseArg } from './args.js';
+import { listPods } from './list-pods.js';
+import { PROBES } from './modules.js';
 
 export const countPodsActivity = defineActivity({
   name: 'count_pods',
   kind: 'probe',
-  module: 'chaoscluster.pod.probes',
+  module: PROBES,
   doc: 'Counts the pods matching the label selector, only those in the given phase when one is given. Returns an integer.',
+  returns: 'an integer',
   args: {
     label_selector: labelSelectorString().describe(
       'Label selector of the pods to count ("" counts every pod of the namespace).',
     ),
     phase: phaseArg('Count only the pods in this phase; null: every phase.').nullable().default(null),
-    ns: namespaceArg('Namespace of the pods.'),
+    ns,
   },
   rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }],
   async run(args, ctx): Promise<number> {
-    const { core } = coreApi(ctx.secrets);
     // The phase is filtered on the server (pods support the status.phase field selector).
     const pods = await listPods(
-      core,
+      ctx.kube,
       args.ns,
       args.label_selector,
       args.phase ? `status.phase=${args.phase}` : undefined,

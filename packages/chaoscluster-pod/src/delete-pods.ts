@@ -1,60 +1,42 @@
 import {
-  bulk,
   checkNameSelector,
   defineActivity,
-  dryRunParam,
+  deleteAll,
   formatNameSelector,
-  isApiError,
   nameSelectorArg,
-  namespaceArg,
-  toApiError,
+  objectName,
+  Pods,
   z,
 } from '@chaoskit/core';
-import { coreApi, listPods, podName } from './list-pods.js';
+import { ns } from './args.js';
+import { listPods } from './list-pods.js';
+import { ACTIONS } from './modules.js';
 
 export const deletePodsActivity = defineActivity({
   name: 'delete_pods',
   kind: 'action',
-  module: 'chaoscluster.pod.actions',
+  module: ACTIONS,
   doc: 'Deletes every pod matching the selector (by default the pods labelled name=<name>) at once, without a grace period (abrupt termination). Returns the names of the pods deleted.',
+  returns: '`{ pods: string[] }`',
   args: {
     name: z
       .string()
       .describe('Value of the `name` label of the pods to delete; replaces {name} in label_selector.'),
-    ns: namespaceArg('Namespace of the pods.'),
+    ns,
     label_selector: nameSelectorArg(),
   },
   check: checkNameSelector,
   rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list', 'delete'] }],
   async run(args, ctx) {
-    const { core } = coreApi(ctx.secrets);
     const selector = formatNameSelector(args.label_selector ?? '', args.name);
-    const pods = await listPods(core, args.ns, selector);
+    const pods = await listPods(ctx.kube, args.ns, selector);
     if (pods.length === 0) ctx.log(`no pod matched '${selector}' in namespace ${args.ns}; nothing deleted`);
-    const deleted = await bulk(
-      pods,
-      async (pod) => {
-        try {
-          await core.deleteNamespacedPod({
-            name: podName(pod),
-            namespace: args.ns,
-            gracePeriodSeconds: 0,
-            ...dryRunParam(ctx),
-          });
-        } catch (err) {
-          // Already gone is what was asked for.
-          if (!isApiError(toApiError(err), 'NotFound'))
-            throw toApiError(err, {
-              verb: 'delete',
-              resource: 'pod',
-              name: podName(pod),
-              namespace: args.ns,
-            });
-        }
-      },
-      { name: podName, verb: 'delete pod' },
-    );
-    const names = deleted.map(podName);
+    // D26: no grace period, as 0.25.1's documentation says.
+    const deleted = await deleteAll(ctx.kube, Pods, pods, {
+      query: { gracePeriodSeconds: 0 },
+      verb: 'delete pod',
+    });
+    const names = deleted.map(objectName);
     if (names.length) ctx.log(`deleted ${names.length} pod(s) without a grace period: ${names.join(', ')}`);
     return { pods: names };
   },

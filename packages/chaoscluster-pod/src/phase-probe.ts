@@ -1,6 +1,8 @@
-import { defineActivity, labelSelectorString, namespaceArg } from '@chaoskit/core';
-import { coreApi, listPods, podName } from './list-pods.js';
-import { describeSelection, noPodMatched, notAsExpected, phaseArg, phaseOf } from './pod-state.js';
+import { defineActivity, objectName } from '@chaoskit/core';
+import { ns, phaseArg, podsLabelSelector } from './args.js';
+import { listPods } from './list-pods.js';
+import { PROBES } from './modules.js';
+import { describeSelection, noPodMatched, notAsExpected, phaseOf } from './probe-failures.js';
 
 /** pods_in_phase and pods_not_in_phase: one mechanism, every pod in (or none in) `phase`. */
 export function phaseProbe<const Name extends 'pods_in_phase' | 'pods_not_in_phase'>(
@@ -11,29 +13,30 @@ export function phaseProbe<const Name extends 'pods_in_phase' | 'pods_not_in_pha
   return defineActivity({
     name,
     kind: 'probe',
-    module: 'chaoscluster.pod.probes',
+    module: PROBES,
     doc,
+    returns: '`true`, or `ActivityFailed` naming each pod and what was expected',
     args: {
-      label_selector: labelSelectorString().describe(
-        'Label selector of the pods ("" means every pod of the namespace).',
-      ),
+      label_selector: podsLabelSelector,
       phase: phaseArg(wantIn ? 'The phase every pod must be in.' : 'The phase no pod may be in.').default(
         'Running',
       ),
-      ns: namespaceArg('Namespace of the pods.'),
+      ns,
     },
     rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }],
     async run(args, ctx): Promise<boolean> {
-      const { core } = coreApi(ctx.secrets);
-      const pods = await listPods(core, args.ns, args.label_selector);
+      // Every matching pod is listed, not only those a status.phase field selector would keep:
+      // the verdict names how many pods matched in all ("1 of 3 pods …"), and a second list
+      // would cost a request and could disagree with the first.
+      const pods = await listPods(ctx.kube, args.ns, args.label_selector);
       if (pods.length === 0) throw noPodMatched(args.label_selector, args.ns);
       const selection = describeSelection(args.label_selector, args.ns);
       const problems = pods
         .filter((pod) => (pod.status?.phase === args.phase) !== wantIn)
         .map((pod) =>
           wantIn
-            ? `pod ${podName(pod)} is ${phaseOf(pod)}, expected ${args.phase}`
-            : `pod ${podName(pod)} is ${args.phase}, expected not to be ${args.phase}`,
+            ? `pod ${objectName(pod)} is ${phaseOf(pod)}, expected ${args.phase}`
+            : `pod ${objectName(pod)} is ${args.phase}, expected not to be ${args.phase}`,
         );
       if (problems.length > 0) {
         throw notAsExpected(problems, pods.length, `${selection} are ${wantIn ? 'not ' : ''}${args.phase}`);

@@ -3,32 +3,35 @@ import {
   defineActivity,
   formatNameSelector,
   nameSelectorArg,
-  namespaceArg,
+  objectName,
   z,
 } from '@chaoskit/core';
-import { coreApi, listPods, podName } from './list-pods.js';
-import { describeSelection, notAsExpected } from './pod-state.js';
+import { ns } from './args.js';
+import { listPods } from './list-pods.js';
+import { PROBES } from './modules.js';
+import { describeSelection, notAsExpected } from './probe-failures.js';
 
 export const podIsNotAvailableActivity = defineActivity({
   name: 'pod_is_not_available',
   kind: 'probe',
-  module: 'chaoscluster.pod.probes',
+  module: PROBES,
   doc: 'Returns true when none of the pods labelled name=<name> (or matching label_selector) is Running, also when there is none; raises ActivityFailed naming each pod that is Running.',
+  returns: '`true`, or `ActivityFailed` naming each pod and what was expected',
   args: {
     name: z.string().describe('Value of the `name` label of the pods; replaces {name} in label_selector.'),
-    ns: namespaceArg('Namespace of the pods.'),
+    ns,
     label_selector: nameSelectorArg(),
   },
   check: checkNameSelector,
   rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }],
   async run(args, ctx): Promise<boolean> {
-    const { core } = coreApi(ctx.secrets);
     const selector = formatNameSelector(args.label_selector ?? '', args.name);
-    const pods = await listPods(core, args.ns, selector);
+    // Every matching pod, not only the Running ones: the messages count them all.
+    const pods = await listPods(ctx.kube, args.ns, selector);
     const running = pods.filter((pod) => pod.status?.phase === 'Running');
     if (running.length > 0)
       throw notAsExpected(
-        running.map((pod) => `pod ${podName(pod)} is Running, expected it not to be available`),
+        running.map((pod) => `pod ${objectName(pod)} is Running, expected it not to be available`),
         pods.length,
         `${describeSelection(selector, args.ns)} are Running`,
       );

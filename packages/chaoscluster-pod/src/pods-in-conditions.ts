@@ -1,7 +1,9 @@
-import { defineActivity, labelSelectorString, namespaceArg, z } from '@chaoskit/core';
+import { defineActivity, objectName, z } from '@chaoskit/core';
 import type { V1Pod } from '@kubernetes/client-node';
-import { coreApi, listPods, podName } from './list-pods.js';
-import { describeSelection, noPodMatched, notAsExpected } from './pod-state.js';
+import { ns, podsLabelSelector } from './args.js';
+import { listPods } from './list-pods.js';
+import { PROBES } from './modules.js';
+import { describeSelection, noPodMatched, notAsExpected } from './probe-failures.js';
 
 const condition = z.strictObject({
   type: z.string().min(1),
@@ -20,30 +22,28 @@ function mismatch(pod: V1Pod, wanted: readonly Condition[]): string | undefined 
     else if (found.status !== want.status)
       wrong.push(`has ${want.type}=${found.status}, expected ${want.type}=${want.status}`);
   }
-  return wrong.length ? `pod ${podName(pod)} ${wrong.join(' and ')}` : undefined;
+  return wrong.length ? `pod ${objectName(pod)} ${wrong.join(' and ')}` : undefined;
 }
 
 export const podsInConditionsActivity = defineActivity({
   name: 'pods_in_conditions',
   kind: 'probe',
-  module: 'chaoscluster.pod.probes',
+  module: PROBES,
   doc: 'Returns true when every pod matching the label selector has every given condition with the given status; raises ActivityFailed naming each pod and condition that is not as expected (or saying that no pod matched).',
+  returns: '`true`, or `ActivityFailed` naming each pod and what was expected',
   args: {
-    label_selector: labelSelectorString().describe(
-      'Label selector of the pods ("" means every pod of the namespace).',
-    ),
+    label_selector: podsLabelSelector,
     conditions: z
       .array(condition)
       .min(1)
       .describe(
         'The conditions every pod must have, e.g. [{"type": "Ready", "status": "True"}]; status is "True", "False" or "Unknown".',
       ),
-    ns: namespaceArg('Namespace of the pods.'),
+    ns,
   },
   rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }],
   async run(args, ctx): Promise<boolean> {
-    const { core } = coreApi(ctx.secrets);
-    const pods = await listPods(core, args.ns, args.label_selector);
+    const pods = await listPods(ctx.kube, args.ns, args.label_selector);
     if (pods.length === 0) throw noPodMatched(args.label_selector, args.ns);
     const problems = pods.map((pod) => mismatch(pod, args.conditions)).filter((p) => p !== undefined);
     const wanted = args.conditions.map((c) => `${c.type}=${c.status}`).join(', ');

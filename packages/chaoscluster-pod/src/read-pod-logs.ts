@@ -1,40 +1,29 @@
 import {
-  accepting,
   bulk,
   checkNameSelector,
   defineActivity,
   formatNameSelector,
-  type InvalidArgument,
-  isChaosError,
+  lastArg,
   NAME_SELECTOR_TEMPLATE,
   nameSelectorArg,
-  namespaceArg,
-  parseSince,
-  withReadRetry,
+  objectName,
+  Pods,
   z,
 } from '@chaoskit/core';
+import { ns } from './args.js';
 import { defaultContainer } from './containers.js';
-import { coreApi, listPods, podName } from './list-pods.js';
+import { listPods } from './list-pods.js';
+import { PROBES } from './modules.js';
 
-const QUALIFIED = 'chaoscluster.pod.probes.read_pod_logs';
-
-const lastSchema = accepting(
-  z.union([z.string(), z.number()]).superRefine((value, ctx) => {
-    try {
-      parseSince(QUALIFIED, value);
-    } catch (err) {
-      if (!isChaosError(err, 'InvalidArgument')) throw err;
-      ctx.addIssue({ code: 'custom', message: (err as InvalidArgument).accepted });
-    }
-  }),
-  'a number of seconds or a duration such as "90s", "5 minutes", "1h30m", "2 hours ago"',
-);
+const LAST =
+  'Only the logs of the last N seconds: a number of seconds or a duration such as "5 minutes", "90s", "1h30m". Null or 0: all the logs.';
 
 export const readPodLogsActivity = defineActivity({
   name: 'read_pod_logs',
   kind: 'probe',
-  module: 'chaoscluster.pod.probes',
+  module: PROBES,
   doc: 'Reads the logs of the pods labelled name=<name> (or matching label_selector), each line prefixed by its timestamp. Returns a mapping of pod name to log text.',
+  returns: '`{ [pod]: text }`',
   args: {
     name: z
       .string()
@@ -43,13 +32,11 @@ export const readPodLogsActivity = defineActivity({
       .describe(
         'Value of the `name` label of the pods; replaces {name} in label_selector. Without it, give a label_selector of your own.',
       ),
-    last: lastSchema
-      .nullable()
-      .default(null)
-      .describe(
-        'Only the logs of the last N seconds: a number of seconds or a duration such as "5 minutes", "90s", "1h30m". Null or 0: all the logs.',
-      ),
-    ns: namespaceArg('Namespace of the pods.'),
+    // lastArg's .default(null) sits on a transform, whose default zod's JSON Schema leaves out
+    // (a default is an output value): the same null as an input default (prefault) keeps it in
+    // the arguments' documentation. To go once core's lastArg does so itself.
+    last: lastArg(LAST).unwrap().prefault(null).describe(LAST),
+    ns,
     from_previous: z
       .boolean()
       .default(false)
@@ -78,37 +65,28 @@ export const readPodLogsActivity = defineActivity({
     { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
   ],
   async run(args, ctx) {
-    const since = args.last === null ? 0 : parseSince(QUALIFIED, args.last);
-    const { core } = coreApi(ctx.secrets);
     const selector = formatNameSelector(args.label_selector ?? '', args.name);
-    const pods = await listPods(core, args.ns, selector);
+    const pods = await listPods(ctx.kube, args.ns, selector);
     if (pods.length === 0) ctx.log(`no pod matched '${selector}' in namespace ${args.ns}`);
     const logs = new Map<string, string>();
     await bulk(
       pods,
       async (pod) => {
-        const name = podName(pod);
         const container = args.container_name ?? defaultContainer(pod);
-        const text = await withReadRetry(
-          () =>
-            core.readNamespacedPodLog({
-              name,
-              namespace: args.ns,
-              ...(container ? { container } : {}),
-              previous: args.from_previous,
-              timestamps: true,
-              ...(since > 0 ? { sinceSeconds: since } : {}),
-            }),
-          { context: { verb: 'read the logs of', resource: 'pod', name, namespace: args.ns } },
-        );
-        logs.set(name, text ?? '');
+        const text = await ctx.kube.text(Pods, objectName(pod), args.ns, 'log', {
+          container,
+          previous: args.from_previous,
+          timestamps: true,
+          // `last` arrives as whole seconds (lastArg); null or 0 is no limit.
+          sinceSeconds: args.last || undefined,
+        });
+        logs.set(objectName(pod), text);
       },
-      { name: podName, verb: 'read the logs of' },
+      { name: objectName, verb: 'read the logs of' },
     );
-    return Object.fromEntries(pods.map((pod) => [podName(pod), logs.get(podName(pod)) ?? ''])) as Record<
-      string,
-      string
-    >;
+    return Object.fromEntries(
+      pods.map((pod) => [objectName(pod), logs.get(objectName(pod)) ?? '']),
+    ) as Record<string, string>;
   },
 });
 

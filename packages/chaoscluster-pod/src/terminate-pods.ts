@@ -1,23 +1,22 @@
 import {
-  bulk,
   checkPodSelection,
   defineActivity,
-  dryRunParam,
-  isApiError,
+  deleteAll,
+  objectName,
+  Pods,
   podSelectionArgs,
   selectPods,
-  toApiError,
   z,
 } from '@chaoskit/core';
-import { coreApi, listPods, podName } from './list-pods.js';
-
-const QUALIFIED = 'chaoscluster.pod.actions.terminate_pods';
+import { listPods } from './list-pods.js';
+import { ACTIONS } from './modules.js';
 
 export const terminatePodsActivity = defineActivity({
   name: 'terminate_pods',
   kind: 'action',
-  module: 'chaoscluster.pod.actions',
+  module: ACTIONS,
   doc: 'Terminates the selected pods gracefully. With neither label_selector nor name_pattern, every pod of the namespace is a candidate. Returns the names of the pods deleted (and the seed of a random choice).',
+  returns: '`{ pods: string[], seed? }`: the pods deleted, and the seed of a random choice',
   args: {
     ...podSelectionArgs(),
     grace_period: z
@@ -28,38 +27,14 @@ export const terminatePodsActivity = defineActivity({
   check: checkPodSelection,
   rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list', 'delete'] }],
   async run(args, ctx) {
-    const { core } = coreApi(ctx.secrets);
-    const pods = await listPods(core, args.ns, args.label_selector);
-    const { selected, seed } = selectPods(pods, {
-      ...args,
-      seed: args.seed ?? undefined,
-      activity: QUALIFIED,
-    });
+    const pods = await listPods(ctx.kube, args.ns, args.label_selector);
+    const { selected, seed } = selectPods(pods, args);
     if (selected.length === 0) ctx.log(`no pod of namespace ${args.ns} matched; nothing terminated`);
-    const deleted = await bulk(
-      selected,
-      async (pod) => {
-        try {
-          await core.deleteNamespacedPod({
-            name: podName(pod),
-            namespace: args.ns,
-            ...dryRunParam(ctx),
-            ...(args.grace_period >= 0 ? { gracePeriodSeconds: args.grace_period } : {}),
-          });
-        } catch (err) {
-          // Already gone is what was asked for.
-          if (!isApiError(toApiError(err), 'NotFound'))
-            throw toApiError(err, {
-              verb: 'delete',
-              resource: 'pod',
-              name: podName(pod),
-              namespace: args.ns,
-            });
-        }
-      },
-      { name: podName, verb: 'terminate pod' },
-    );
-    const names = deleted.map(podName);
+    const deleted = await deleteAll(ctx.kube, Pods, selected, {
+      ...(args.grace_period >= 0 ? { query: { gracePeriodSeconds: args.grace_period } } : {}),
+      verb: 'terminate pod',
+    });
+    const names = deleted.map(objectName);
     ctx.log(
       `terminated ${names.length} pod(s): ${names.join(', ')}${seed === undefined ? '' : ` (random choice, seed ${seed})`}`,
     );

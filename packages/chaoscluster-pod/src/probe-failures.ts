@@ -1,16 +1,8 @@
-// What the pod probes share: the phase argument, and failure messages that name the pods.
+// How the pod probes say what they found: the selection in words, and one ActivityFailed that
+// names the pods that are not as expected.
 
-import { ActivityFailed, z } from '@chaoskit/core';
+import { ActivityFailed } from '@chaoskit/core';
 import type { V1Pod } from '@kubernetes/client-node';
-
-/** The phases a pod can be in (core/v1 PodPhase). */
-export const POD_PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
-export type PodPhase = (typeof POD_PHASES)[number];
-
-/** `phase`: one of the pod phases, so a typo ("running") is refused instead of never matching. */
-export function phaseArg(doc: string) {
-  return z.enum(POD_PHASES).describe(doc);
-}
 
 export const phaseOf = (pod: V1Pod): string => pod.status?.phase ?? 'without a phase';
 

@@ -32,10 +32,7 @@ export const readPodLogsActivity = defineActivity({
       .describe(
         'Value of the `name` label of the pods; replaces {name} in label_selector. Without it, give a label_selector of your own.',
       ),
-    // lastArg's .default(null) sits on a transform, whose default zod's JSON Schema leaves out
-    // (a default is an output value): the same null as an input default (prefault) keeps it in
-    // the arguments' documentation. To go once core's lastArg does so itself.
-    last: lastArg(LAST).unwrap().prefault(null).describe(LAST),
+    last: lastArg(LAST),
     ns,
     from_previous: z
       .boolean()

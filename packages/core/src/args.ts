@@ -37,7 +37,9 @@ export function lastArg(doc: string) {
       accepted: 'a number of seconds or a duration such as "90s", "5 minutes", "1h30m", "2 hours ago"',
     })
     .nullable()
-    .default(null)
+    // prefault, not default: the default of a transformed value is otherwise left out of the
+    // JSON Schema, and so of the documentation.
+    .prefault(null)
     .describe(doc);
 }
 

@@ -1,21 +1,10 @@
 import { type ActivityContext, defineActivity, namespaceArg } from '@chaoskit/core';
-import {
-  ACTIONS,
-  addressed,
-  alreadyExistsFailure,
-  type BodyArgsOutput,
-  bodyArgs,
-  type CustomObject,
-  CustomObjects,
-  checkBodyArgs,
-  failure,
-  givenBody,
-  isConflict,
-  type Operation,
-  resourceTypeArgs,
-  type Target,
-  targetOf,
-} from './custom-objects.js';
+import { bodyArgs, resourceTypeArgs } from './args.js';
+import { addressed, type BodyArgsOutput, type CustomObject, checkBodyArgs, givenBody } from './body.js';
+import { CustomObjects } from './custom-objects.js';
+import { alreadyExistsFailure, failure, isConflict, type Operation } from './failures.js';
+import { ACTIONS } from './modules.js';
+import { type Target, targetOf } from './target.js';
 
 const variants = { namespaced: 'create_custom_object', cluster: 'create_cluster_custom_object' };
 const RBAC = [{ apiGroups: ['*'], resources: ['*'], verbs: ['create'] }];
@@ -26,10 +15,11 @@ async function create(target: Target, args: BodyArgsOutput, ctx: ActivityContext
   const { body: given, where } = givenBody(args);
   const name = given.metadata?.name ?? `${given.metadata?.generateName ?? ''}…`;
   const op: Operation = { verb: 'create', target, name, variants };
-  const objects = new CustomObjects(ctx.secrets, target);
-  let created: Awaited<ReturnType<CustomObjects['create']>>;
+  let created: CustomObject;
   try {
-    created = await objects.create(addressed(given, { namespace: target.namespace }), ctx);
+    created = await new CustomObjects(ctx.kube, target).create(
+      addressed(given, { namespace: target.namespace }),
+    );
   } catch (err) {
     if (isConflict(err)) {
       const alternatives =
@@ -38,7 +28,7 @@ async function create(target: Target, args: BodyArgsOutput, ctx: ActivityContext
           : 'patch_custom_object or replace_custom_object';
       throw alreadyExistsFailure(err, op, alternatives);
     }
-    throw await failure(err, op, objects);
+    throw await failure(err, op, ctx.kube);
   }
   const createdName = created.metadata?.name ?? name;
   ctx.log(
@@ -52,6 +42,7 @@ export const createCustomObjectActivity = defineActivity({
   kind: 'action',
   module: ACTIONS,
   doc: 'Creates a custom object in namespace ns, from resource or resource_as_yaml_file. Its custom resource definition must be installed; a missing definition, and an object that already exists, are ActivityFailed. Returns the object the server created.',
+  returns: 'the object the server created',
   args: {
     ...resourceTypeArgs(),
     ns: namespaceArg(
@@ -71,6 +62,7 @@ export const createClusterCustomObjectActivity = defineActivity({
   kind: 'action',
   module: ACTIONS,
   doc: 'Creates a cluster-scoped custom object, from resource or resource_as_yaml_file. Its custom resource definition must be installed; a missing definition, and an object that already exists, are ActivityFailed. Returns the object the server created.',
+  returns: 'the object the server created',
   args: { ...resourceTypeArgs(), ...body() },
   check: (args) => checkBodyArgs(args, { create: true }),
   rbac: RBAC,

@@ -1,18 +1,16 @@
 import { ApiError, isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
+import { applyBody, checkCustomObject } from './body.js';
+import { mergeListPages } from './custom-objects.js';
+import { explainMissingResource } from './discovery.js';
 import {
   alreadyExistsFailure,
-  applyBody,
   applyConflictFailure,
   applyConflicts,
-  checkCustomObject,
-  describeObject,
-  explainMissingResource,
   isStaleVersion,
-  mergeListPages,
   type Operation,
-  targetOf,
-} from './custom-objects.js';
+} from './failures.js';
+import { describeObject, targetOf } from './target.js';
 
 const ns: Operation = {
   verb: 'get',

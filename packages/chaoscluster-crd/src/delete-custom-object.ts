@@ -1,14 +1,9 @@
 import { type ActivityContext, defineActivity, namespaceArg } from '@chaoskit/core';
-import {
-  ACTIONS,
-  CustomObjects,
-  describeObject,
-  failure,
-  objectNameArg,
-  resourceTypeArgs,
-  type Target,
-  targetOf,
-} from './custom-objects.js';
+import { objectNameArg, resourceTypeArgs } from './args.js';
+import { CustomObjects } from './custom-objects.js';
+import { failure } from './failures.js';
+import { ACTIONS } from './modules.js';
+import { describeObject, type Target, targetOf } from './target.js';
 
 const variants = { namespaced: 'delete_custom_object', cluster: 'delete_cluster_custom_object' };
 const RBAC = [{ apiGroups: ['*'], resources: ['*'], verbs: ['delete'] }];
@@ -16,12 +11,11 @@ const nameArg = () => objectNameArg('Name of the custom object to delete.');
 
 /** Deletes the object; returns what the server returned (a Status, or the object when finalizers hold it). */
 async function remove(target: Target, name: string, ctx: ActivityContext): Promise<unknown> {
-  const objects = new CustomObjects(ctx.secrets, target);
   let result: unknown;
   try {
-    result = await objects.delete(name, ctx);
+    result = await new CustomObjects(ctx.kube, target).delete(name);
   } catch (err) {
-    throw await failure(err, { verb: 'delete', target, name, variants }, objects);
+    throw await failure(err, { verb: 'delete', target, name, variants }, ctx.kube);
   }
   ctx.log(`${ctx.dryRun ? 'would delete' : 'deleted'} ${describeObject(target, name)}`);
   return result;
@@ -32,6 +26,8 @@ export const deleteCustomObjectActivity = defineActivity({
   kind: 'action',
   module: ACTIONS,
   doc: 'Deletes a custom object of namespace ns. A missing object or definition is ActivityFailed. Returns what the server returned: a Status, or the object itself while finalizers hold it.',
+  returns:
+    'what the server returned: a `Status` (`status: Success`, `details.name`, `details.uid`), or the object with its `deletionTimestamp` while finalizers hold it',
   args: { ...resourceTypeArgs(), name: nameArg(), ns: namespaceArg('Namespace of the object.') },
   rbac: RBAC,
   run: (args, ctx) => remove(targetOf(args), args.name, ctx),
@@ -44,6 +40,8 @@ export const deleteClusterCustomObjectActivity = defineActivity({
   kind: 'action',
   module: ACTIONS,
   doc: 'Deletes a cluster-scoped custom object. A missing object or definition is ActivityFailed. Returns what the server returned: a Status, or the object itself while finalizers hold it.',
+  returns:
+    'what the server returned: a `Status` (`status: Success`, `details.name`, `details.uid`), or the object with its `deletionTimestamp` while finalizers hold it',
   args: { ...resourceTypeArgs(), name: nameArg() },
   rbac: RBAC,
   run: (args, ctx) => remove(targetOf(args), args.name, ctx),

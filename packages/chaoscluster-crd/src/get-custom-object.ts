@@ -1,25 +1,20 @@
 import { type ActivityContext, defineActivity, namespaceArg } from '@chaoskit/core';
-import {
-  type CustomObject,
-  CustomObjects,
-  failure,
-  objectNameArg,
-  PROBES,
-  resourceTypeArgs,
-  type Target,
-  targetOf,
-} from './custom-objects.js';
+import { objectNameArg, resourceTypeArgs } from './args.js';
+import type { CustomObject } from './body.js';
+import { CustomObjects } from './custom-objects.js';
+import { failure } from './failures.js';
+import { PROBES } from './modules.js';
+import { type Target, targetOf } from './target.js';
 
 const variants = { namespaced: 'get_custom_object', cluster: 'get_cluster_custom_object' };
 const RBAC = [{ apiGroups: ['*'], resources: ['*'], verbs: ['get'] }];
 const nameArg = () => objectNameArg('Name of the custom object to read.');
 
 async function get(target: Target, name: string, ctx: ActivityContext): Promise<CustomObject> {
-  const objects = new CustomObjects(ctx.secrets, target);
   try {
-    return await objects.get(name);
+    return await new CustomObjects(ctx.kube, target).get(name);
   } catch (err) {
-    throw await failure(err, { verb: 'get', target, name, variants }, objects);
+    throw await failure(err, { verb: 'get', target, name, variants }, ctx.kube);
   }
 }
 
@@ -28,6 +23,7 @@ export const getCustomObjectActivity = defineActivity({
   kind: 'probe',
   module: PROBES,
   doc: 'Reads a custom object of namespace ns. A missing object or definition is ActivityFailed. Returns the object.',
+  returns: 'the object',
   args: { ...resourceTypeArgs(), name: nameArg(), ns: namespaceArg('Namespace of the object.') },
   rbac: RBAC,
   run: (args, ctx) => get(targetOf(args), args.name, ctx),
@@ -40,6 +36,7 @@ export const getClusterCustomObjectActivity = defineActivity({
   kind: 'probe',
   module: PROBES,
   doc: 'Reads a cluster-scoped custom object. A missing object or definition is ActivityFailed. Returns the object.',
+  returns: 'the object',
   args: { ...resourceTypeArgs(), name: nameArg() },
   rbac: RBAC,
   run: (args, ctx) => get(targetOf(args), args.name, ctx),

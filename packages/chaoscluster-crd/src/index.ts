@@ -6,9 +6,9 @@ import { listClusterCustomObjectsActivity, listCustomObjectsActivity } from './l
 import { patchClusterCustomObjectActivity, patchCustomObjectActivity } from './patch-custom-object.js';
 import { replaceClusterCustomObjectActivity, replaceCustomObjectActivity } from './replace-custom-object.js';
 
+export type { CustomObject } from './body.js';
 export * from './create-custom-object.js';
-export type { CustomObject, ObjectList } from './custom-objects.js';
-export { FIELD_MANAGER } from './custom-objects.js';
+export { FIELD_MANAGER, type ObjectList } from './custom-objects.js';
 export * from './delete-custom-object.js';
 export * from './get-custom-object.js';
 export * from './list-custom-objects.js';

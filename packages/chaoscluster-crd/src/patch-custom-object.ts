@@ -1,25 +1,10 @@
-import { type ActivityContext, defineActivity, namespaceArg } from '@chaoskit/core';
-import {
-  ACTIONS,
-  applyBody,
-  applyConflictFailure,
-  applyConflicts,
-  type BodyArgsOutput,
-  bodyArgs,
-  type CustomObject,
-  CustomObjects,
-  checkBodyArgs,
-  describeObject,
-  FIELD_MANAGER,
-  failure,
-  forceArg,
-  givenBody,
-  type Operation,
-  objectNameArg,
-  resourceTypeArgs,
-  type Target,
-  targetOf,
-} from './custom-objects.js';
+import { type ActivityContext, defineActivity, isApiError, namespaceArg } from '@chaoskit/core';
+import { bodyArgs, forceArg, objectNameArg, resourceTypeArgs } from './args.js';
+import { applyBody, type BodyArgsOutput, type CustomObject, checkBodyArgs, givenBody } from './body.js';
+import { CustomObjects, FIELD_MANAGER } from './custom-objects.js';
+import { applyConflictFailure, applyConflicts, failure, type Operation } from './failures.js';
+import { ACTIONS } from './modules.js';
+import { describeObject, type Target, targetOf } from './target.js';
 
 const variants = { namespaced: 'patch_custom_object', cluster: 'patch_cluster_custom_object' };
 // get: the object must exist first (an apply would create it).
@@ -43,14 +28,14 @@ async function patch(
 ) {
   const { body: given, where } = givenBody(args);
   const op: Operation = { verb: 'patch', target, name: args.name, variants };
-  const objects = new CustomObjects(ctx.secrets, target);
+  const objects = new CustomObjects(ctx.kube, target);
   let patched: CustomObject;
   try {
     await objects.get(args.name);
-    patched = await objects.apply(args.name, applyBody(given, args.name, target.namespace), args.force, ctx);
+    patched = await objects.apply(args.name, applyBody(given, args.name, target.namespace), args.force);
   } catch (err) {
-    if (applyConflicts(err).size > 0) throw applyConflictFailure(err, op);
-    throw await failure(err, op, objects);
+    if (isApiError(err) && applyConflicts(err).size > 0) throw applyConflictFailure(err, op);
+    throw await failure(err, op, ctx.kube);
   }
   ctx.log(
     `${ctx.dryRun ? 'would patch' : 'patched'} ${describeObject(target, args.name)} from ${where} (server-side apply as "${FIELD_MANAGER}"${args.force ? ', forced' : ''})`,
@@ -63,6 +48,7 @@ export const patchCustomObjectActivity = defineActivity({
   kind: 'action',
   module: ACTIONS,
   doc: 'Patches an existing custom object of namespace ns by a server-side apply of resource (or resource_as_yaml_file) as field manager "chaoskit": the fields it names are set. A field owned by another manager is a conflict (ActivityFailed naming the fields and managers) unless force is true, which takes them over. Returns the object the server returned.',
+  returns: 'the object after the apply',
   args: {
     ...resourceTypeArgs(),
     name: nameArg(),
@@ -82,6 +68,7 @@ export const patchClusterCustomObjectActivity = defineActivity({
   kind: 'action',
   module: ACTIONS,
   doc: 'Patches an existing cluster-scoped custom object by a server-side apply of resource (or resource_as_yaml_file) as field manager "chaoskit": the fields it names are set. A field owned by another manager is a conflict (ActivityFailed naming the fields and managers) unless force is true, which takes them over. Returns the object the server returned.',
+  returns: 'the object after the apply',
   args: { ...resourceTypeArgs(), name: nameArg(), force: force(), ...body() },
   check: (args) => checkBodyArgs(args),
   rbac: RBAC,

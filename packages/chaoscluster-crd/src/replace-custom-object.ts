@@ -4,28 +4,16 @@ import {
   type ApiError,
   defineActivity,
   namespaceArg,
-  toApiError,
 } from '@chaoskit/core';
-import {
-  ACTIONS,
-  addressed,
-  type BodyArgsOutput,
-  bodyArgs,
-  type CustomObject,
-  CustomObjects,
-  checkBodyArgs,
-  describeObject,
-  FORCED_REPLACE_ATTEMPTS,
-  failure,
-  forceArg,
-  givenBody,
-  isStaleVersion,
-  type Operation,
-  objectNameArg,
-  resourceTypeArgs,
-  type Target,
-  targetOf,
-} from './custom-objects.js';
+import { bodyArgs, forceArg, objectNameArg, resourceTypeArgs } from './args.js';
+import { addressed, type BodyArgsOutput, type CustomObject, checkBodyArgs, givenBody } from './body.js';
+import { CustomObjects } from './custom-objects.js';
+import { failure, isStaleVersion, type Operation } from './failures.js';
+import { ACTIONS } from './modules.js';
+import { describeObject, type Target, targetOf } from './target.js';
+
+/** How many times a forced replace re-reads the current version when the object keeps changing. */
+const FORCED_REPLACE_ATTEMPTS = 5;
 
 const variants = { namespaced: 'replace_custom_object', cluster: 'replace_cluster_custom_object' };
 // get: a forced replace reads the current resourceVersion first.
@@ -45,7 +33,7 @@ async function replace(
 ): Promise<CustomObject> {
   const { body: given, where } = givenBody(args);
   const op: Operation = { verb: 'replace', target, name: args.name, variants };
-  const objects = new CustomObjects(ctx.secrets, target);
+  const objects = new CustomObjects(ctx.kube, target);
   const body = addressed(given, { name: args.name, namespace: target.namespace });
   const done = (replaced: CustomObject, how: string) => {
     ctx.log(
@@ -57,15 +45,15 @@ async function replace(
   if (!args.force) {
     const version = body.metadata?.resourceVersion;
     try {
-      return done(await objects.replace(args.name, body, ctx), `at resourceVersion ${version}`);
+      return done(await objects.replace(args.name, body), `at resourceVersion ${version}`);
     } catch (err) {
       if (isStaleVersion(err)) {
         throw new ActivityFailed(
           `failed to replace ${describeObject(target, args.name)}: it changed since resourceVersion '${version}', which ${where} gives; nothing was replaced (read it again, or set force: true to replace the current version)`,
-          { cause: toApiError(err) },
+          { cause: err },
         );
       }
-      throw await failure(err, op, objects);
+      throw await failure(err, op, ctx.kube);
     }
   }
 
@@ -75,10 +63,10 @@ async function replace(
       const current = await objects.get(args.name);
       const version = current.metadata?.resourceVersion;
       const forced = { ...body, metadata: { ...body.metadata, resourceVersion: version } };
-      return done(await objects.replace(args.name, forced, ctx), `forced, over resourceVersion ${version}`);
+      return done(await objects.replace(args.name, forced), `forced, over resourceVersion ${version}`);
     } catch (err) {
-      if (!isStaleVersion(err)) throw await failure(err, op, objects);
-      lastConflict = toApiError(err) as ApiError;
+      if (!isStaleVersion(err)) throw await failure(err, op, ctx.kube);
+      lastConflict = err;
     }
   }
   throw new ActivityFailed(
@@ -92,6 +80,7 @@ export const replaceCustomObjectActivity = defineActivity({
   kind: 'action',
   module: ACTIONS,
   doc: 'Replaces a custom object of namespace ns with resource (or resource_as_yaml_file), a PUT of the whole object. Without force the object gives metadata.resourceVersion and a newer version is a conflict; with force the current version is replaced. A missing object or definition is ActivityFailed. Returns the object the server returned.',
+  returns: 'the object after the replace',
   args: {
     ...resourceTypeArgs(),
     name: nameArg(),
@@ -111,6 +100,7 @@ export const replaceClusterCustomObjectActivity = defineActivity({
   kind: 'action',
   module: ACTIONS,
   doc: 'Replaces a cluster-scoped custom object with resource (or resource_as_yaml_file), a PUT of the whole object. Without force the object gives metadata.resourceVersion and a newer version is a conflict; with force the current version is replaced. A missing object or definition is ActivityFailed. Returns the object the server returned.',
+  returns: 'the object after the replace',
   args: { ...resourceTypeArgs(), name: nameArg(), force: force(), ...body() },
   check: (args) => checkBodyArgs(args, { replace: true }),
   rbac: RBAC,

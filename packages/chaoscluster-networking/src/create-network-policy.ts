@@ -1,7 +1,9 @@
 import { accepting, defineActivity, namespaceArg, z } from '@chaoskit/core';
 import type { V1NetworkPolicy } from '@kubernetes/client-node';
-import { API_VERSION, CREATE_RBAC, createPolicy, MODULE } from './policies.js';
+import { ACTIONS } from './modules.js';
+import { API_VERSION } from './policies.js';
 import { checkNetworkPolicy, loadNetworkPolicyFile, type PolicyFile, specProblem } from './policy-spec.js';
+import { CREATE_RBAC, createPolicy } from './requests.js';
 
 const POLICY = `one ${API_VERSION} NetworkPolicy`;
 
@@ -54,8 +56,9 @@ const specPathArg = z
 export const createNetworkPolicyActivity = defineActivity({
   name: 'create_network_policy',
   kind: 'action',
-  module: MODULE,
+  module: ACTIONS,
   doc: 'Creates a network policy in namespace ns from the NetworkPolicy mapping spec, or from the JSON or YAML file at spec_path (exactly one of the two). Returns the name and namespace of the policy created.',
+  returns: "`{ policy, namespace }`: the name of the policy created (the server's, with `generateName`)",
   args: {
     spec: specArg,
     spec_path: specPathArg,

@@ -1,11 +1,14 @@
 import { defineActivity, namespaceArg } from '@chaoskit/core';
-import { CREATE_RBAC, createPolicy, denyAllIngressPolicy, labelSelectorsArg, MODULE } from './policies.js';
+import { ACTIONS } from './modules.js';
+import { denyAllIngressPolicy, labelSelectorsArg } from './policies.js';
+import { CREATE_RBAC, createPolicy } from './requests.js';
 
 export const denyAllIngressActivity = defineActivity({
   name: 'deny_all_ingress',
   kind: 'action',
-  module: MODULE,
+  module: ACTIONS,
   doc: "Denies all ingress: creates the network policy chaostoolkit-deny-all-ingress (policy type Ingress, no ingress rule) for every pod of the namespace, or only the pods carrying all of label_selectors. Returns the policy's name and namespace. remove_deny_all_ingress removes it.",
+  returns: "`{ policy: 'chaostoolkit-deny-all-ingress', namespace }`",
   args: {
     label_selectors: labelSelectorsArg(
       'Labels of the pods to cut off from incoming traffic, as a mapping (e.g. {app: web}); null or empty: every pod of the namespace.',

@@ -20,7 +20,6 @@ export {
   denyAllEgressPolicy,
   denyAllIngressPolicy,
   type LabelSelectors,
-  type PolicyResult,
   podSelector,
 } from './policies.js';
 export { checkNetworkPolicy, PolicySpecError, parseNetworkPolicy } from './policy-spec.js';
@@ -28,6 +27,7 @@ export * from './remove-allow-dns-access.js';
 export * from './remove-deny-all-egress.js';
 export * from './remove-deny-all-ingress.js';
 export * from './remove-network-policy.js';
+export type { PolicyResult } from './requests.js';
 
 /** Every activity of this package, for registries (the runner, discovery, conformance). */
 export const activities: readonly AnyActivity[] = [

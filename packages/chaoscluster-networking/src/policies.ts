@@ -1,22 +1,9 @@
 // The network policies of chaoscluster.networking.actions, declared once: their names, their
-// manifests (those of 0.25.1's networking actions, byte for byte), the `label_selectors` argument, and the two requests
-// every activity of the module makes (create one policy, delete one policy).
+// manifests (those of 0.25.1's networking actions, byte for byte), and the `label_selectors`
+// argument that says which pods they apply to.
 
-import {
-  type ActivityContext,
-  ActivityFailed,
-  accepting,
-  createClusterClient,
-  dryRunParam,
-  isApiError,
-  parseLabelSelector,
-  type RbacRule,
-  toApiError,
-  z,
-} from '@chaoskit/core';
-import { NetworkingV1Api, type V1LabelSelector, type V1NetworkPolicy } from '@kubernetes/client-node';
-
-export const MODULE = 'chaoscluster.networking.actions';
+import { accepting, parseLabelSelector, z } from '@chaoskit/core';
+import type { V1LabelSelector, V1NetworkPolicy } from '@kubernetes/client-node';
 
 /** The names of the policies the helpers create (the Python original's, so rollbacks match). */
 export const DENY_ALL_INGRESS = 'chaostoolkit-deny-all-ingress';
@@ -24,10 +11,6 @@ export const DENY_ALL_EGRESS = 'chaostoolkit-deny-all-egress';
 export const ALLOW_DNS = 'chaostoolkit-allow-dns';
 
 export const API_VERSION = 'networking.k8s.io/v1';
-
-const RESOURCE = { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'] };
-export const CREATE_RBAC: RbacRule[] = [{ ...RESOURCE, verbs: ['create'] }];
-export const DELETE_RBAC: RbacRule[] = [{ ...RESOURCE, verbs: ['delete'] }];
 
 /** Label name → value: the pods a generated policy applies to. */
 export type LabelSelectors = Record<string, string>;
@@ -120,93 +103,4 @@ export function allowDnsPolicy(labelSelectors?: LabelSelectors | null): V1Networ
       },
     ],
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Requests
-// ---------------------------------------------------------------------------------------------
-
-export interface PolicyResult {
-  /** The name of the network policy created or deleted. */
-  policy: string;
-  namespace: string;
-}
-
-function networkingApi(secrets: Record<string, unknown>): NetworkingV1Api {
-  return createClusterClient(secrets).kubeConfig.makeApiClient(NetworkingV1Api);
-}
-
-const planned = (ctx: ActivityContext) => (ctx.dryRun ? ' (dry run: nothing changed)' : '');
-
-/**
- * Creates `body` in namespace `ns`. A policy of that name already there is an ActivityFailed
- * (with `whenPresent` telling how to remove it); other API errors come out as ApiError.
- */
-export async function createPolicy(
-  ctx: ActivityContext,
-  ns: string,
-  body: V1NetworkPolicy,
-  whenPresent = '',
-): Promise<PolicyResult> {
-  const wanted = body.metadata?.name ?? `${body.metadata?.generateName ?? ''}…`;
-  let created: V1NetworkPolicy;
-  try {
-    created = await networkingApi(ctx.secrets).createNamespacedNetworkPolicy({
-      namespace: ns,
-      body: { ...body, metadata: { ...body.metadata, namespace: ns } },
-      ...dryRunParam(ctx),
-    });
-  } catch (err) {
-    const apiError = toApiError(err, {
-      verb: 'create',
-      resource: 'network policy',
-      name: wanted,
-      namespace: ns,
-    });
-    if (isApiError(apiError) && apiError.status === 409) {
-      throw new ActivityFailed(
-        `network policy '${wanted}' already exists in namespace '${ns}'; nothing was changed${whenPresent}`,
-        { cause: apiError },
-      );
-    }
-    throw apiError;
-  }
-  const name = created.metadata?.name ?? wanted;
-  ctx.log(`created network policy ${name} in namespace ${ns}${planned(ctx)}`);
-  return { policy: name, namespace: ns };
-}
-
-/**
- * Deletes the policy `name` of namespace `ns`. Its absence is an ActivityFailed naming both
- * (upstream issue #116: a 404 escaped), with `whenAbsent` telling what creates it. In plan mode
- * an absent policy is only logged: an earlier action of the plan would have created it.
- */
-export async function removePolicy(
-  ctx: ActivityContext,
-  ns: string,
-  name: string,
-  whenAbsent = '',
-): Promise<PolicyResult> {
-  try {
-    await networkingApi(ctx.secrets).deleteNamespacedNetworkPolicy({
-      name,
-      namespace: ns,
-      ...dryRunParam(ctx),
-    });
-  } catch (err) {
-    const apiError = toApiError(err, { verb: 'delete', resource: 'network policy', name, namespace: ns });
-    if (!isApiError(apiError, 'NotFound')) throw apiError;
-    if (ctx.dryRun) {
-      ctx.log(
-        `network policy ${name} is not in namespace ${ns} now; in a real run an earlier action must have created it (dry run: nothing changed)`,
-      );
-      return { policy: name, namespace: ns };
-    }
-    throw new ActivityFailed(
-      `there is no network policy '${name}' in namespace '${ns}' to remove${whenAbsent}`,
-      { cause: apiError },
-    );
-  }
-  ctx.log(`deleted network policy ${name} of namespace ${ns}${planned(ctx)}`);
-  return { policy: name, namespace: ns };
 }

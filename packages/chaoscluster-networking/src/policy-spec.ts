@@ -3,20 +3,8 @@
 // while the arguments are validated, so a bad policy is refused before any request.
 
 import { DocumentFileError, type DocumentFormat, parseDocument, readDocumentFile } from '@chaoskit/core';
-import {
-  V1IPBlock,
-  V1LabelSelector,
-  V1LabelSelectorRequirement,
-  V1ManagedFieldsEntry,
-  V1NetworkPolicy,
-  V1NetworkPolicyEgressRule,
-  V1NetworkPolicyIngressRule,
-  V1NetworkPolicyPeer,
-  V1NetworkPolicyPort,
-  V1NetworkPolicySpec,
-  V1ObjectMeta,
-  V1OwnerReference,
-} from '@kubernetes/client-node';
+import type { V1NetworkPolicy } from '@kubernetes/client-node';
+import { type FieldType, OBJECTS, type ObjectName, PROPERTY_NAMES } from './network-policy-fields.js';
 import { API_VERSION } from './policies.js';
 
 /** Why a document is not a NetworkPolicy that can be created; the message is the reason alone. */
@@ -39,70 +27,69 @@ function nonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value !== '';
 }
 
-// client-node serializes a request body through its models, by their *property* names: an
-// ingress rule's `from` is `_from` there, so a policy written as JSON or YAML would lose its
-// `from` (and every field a model does not know, such as a typo) without a word, and the policy
-// created would let in more than it says. So the document is converted to the models' names
-// here, and a field they do not have is refused, before any request.
-
-interface Model {
-  getAttributeTypeMap(): Array<{ name: string; baseName: string; type: string }>;
-}
-
-const MODELS: Record<string, Model> = {
-  V1NetworkPolicy,
-  V1ObjectMeta,
-  V1OwnerReference,
-  V1ManagedFieldsEntry,
-  V1NetworkPolicySpec,
-  V1NetworkPolicyIngressRule,
-  V1NetworkPolicyEgressRule,
-  V1NetworkPolicyPeer,
-  V1NetworkPolicyPort,
-  V1IPBlock,
-  V1LabelSelector,
-  V1LabelSelectorRequirement,
-};
+// The document is checked field by field against the API's NetworkPolicy: a field it does not
+// have (a typo such as `podSelectr`) would be dropped by the server without a word, and the
+// policy created would let in more than it says, so it is refused before any request. The
+// checked policy is client-node's V1NetworkPolicy (an ingress rule's `from` is `_from` there),
+// what a TypeScript caller writes too; `toApiFields` gives it back its API names to be sent.
 
 const normal = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
 
+function fieldsOf(object: ObjectName): Array<{ name: string; property: string; type: FieldType }> {
+  const renamed: Record<string, string> = PROPERTY_NAMES[object] ?? {};
+  return Object.entries(OBJECTS[object]).map(([name, type]) => ({
+    name,
+    property: renamed[name] ?? name,
+    type: type as FieldType,
+  }));
+}
+
 /**
- * `value`, written with the API's field names, converted to the client-node model `type` (its
- * property names). Throws PolicySpecError at the first field the API object does not have, or
- * at a list or mapping of the wrong shape.
+ * `value`, written with the API's field names (or the model's own, `_from`), as the client-node
+ * model of `type`. Throws PolicySpecError at the first field the API object does not have, or at
+ * a list or mapping of the wrong shape.
  */
-export function toModel(value: unknown, type: string, path = ''): unknown {
-  if (value === null || value === undefined) return value;
+export function toModel(value: unknown, type: FieldType, path = ''): unknown {
+  if (value === null || value === undefined || type === 'value') return value;
   const where = path || 'the document';
-  const list = /^Array<(.+)>$/.exec(type);
-  if (list) {
+  if (type.endsWith('[]')) {
     if (!Array.isArray(value)) throw new PolicySpecError(`${where} must be a list`);
-    return value.map((item, i) => toModel(item, list[1] as string, `${path}[${i}]`));
+    const item = type.slice(0, -2) as FieldType;
+    return value.map((inner, i) => toModel(inner, item, `${path}[${i}]`));
   }
-  const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
-  const model = MODELS[type];
-  if (!map && !model) return value;
   if (!isMapping(value)) throw new PolicySpecError(`${where} must be a mapping`);
-  if (map) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, toModel(inner, map[1] as string, `${path}.${key}`)]),
-    );
-  }
-  const attributes = (model as Model).getAttributeTypeMap();
+  if (type === 'map') return { ...value };
+  const fields = fieldsOf(type as ObjectName);
   const converted: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     const at = path ? `${path}.${key}` : key;
-    // The API's name, or the model's own (`_from`), as a TypeScript caller typing V1NetworkPolicy writes it.
-    const attribute = attributes.find((a) => a.baseName === key) ?? attributes.find((a) => a.name === key);
-    if (!attribute) {
-      const close = attributes.find((a) => normal(a.baseName) === normal(key));
+    const field = fields.find((f) => f.name === key) ?? fields.find((f) => f.property === key);
+    if (!field) {
+      const close = fields.find((f) => normal(f.name) === normal(key));
       throw new PolicySpecError(
-        `'${at}' is not a field of a NetworkPolicy${close ? `; did you mean '${close.baseName}'?` : ` (known here: ${attributes.map((a) => a.baseName).join(', ')})`}`,
+        `'${at}' is not a field of a NetworkPolicy${close ? `; did you mean '${close.name}'?` : ` (known here: ${fields.map((f) => f.name).join(', ')})`}`,
       );
     }
-    converted[attribute.name] = toModel(inner, attribute.type, at);
+    converted[field.property] = toModel(inner, field.type, at);
   }
   return converted;
+}
+
+/** The checked policy with the API's field names (`from`), as the request sends it. */
+export function toApiFields(value: unknown, type: FieldType = 'NetworkPolicy'): unknown {
+  if (value === null || value === undefined || type === 'value' || type === 'map') return value;
+  if (type.endsWith('[]')) {
+    const item = type.slice(0, -2) as FieldType;
+    return Array.isArray(value) ? value.map((inner) => toApiFields(inner, item)) : value;
+  }
+  if (!isMapping(value)) return value;
+  const fields = fieldsOf(type as ObjectName);
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => {
+      const field = fields.find((f) => f.property === key);
+      return field ? [field.name, toApiFields(inner, field.type)] : [key, inner];
+    }),
+  );
 }
 
 /**
@@ -138,7 +125,7 @@ export function checkNetworkPolicy(doc: unknown): V1NetworkPolicy {
   )
     throw new PolicySpecError('metadata.namespace of the document is not a string');
   if (!isMapping(doc.spec)) throw new PolicySpecError('the document has no spec mapping');
-  return toModel({ ...doc, apiVersion: API_VERSION }, 'V1NetworkPolicy') as V1NetworkPolicy;
+  return toModel({ ...doc, apiVersion: API_VERSION }, 'NetworkPolicy') as V1NetworkPolicy;
 }
 
 /** Reads, parses and checks the file at `path`. Throws DocumentFileError or PolicySpecError. */

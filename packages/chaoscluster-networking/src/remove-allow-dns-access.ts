@@ -1,11 +1,14 @@
 import { defineActivity, namespaceArg } from '@chaoskit/core';
-import { ALLOW_DNS, DELETE_RBAC, MODULE, removePolicy } from './policies.js';
+import { ACTIONS } from './modules.js';
+import { ALLOW_DNS } from './policies.js';
+import { DELETE_RBAC, removePolicy } from './requests.js';
 
 export const removeAllowDnsAccessActivity = defineActivity({
   name: 'remove_allow_dns_access',
   kind: 'action',
-  module: MODULE,
+  module: ACTIONS,
   doc: 'Removes the network policy chaostoolkit-allow-dns that allow_dns_access created. Returns its name and namespace; fails with ActivityFailed, naming both, when it is not there.',
+  returns: "`{ policy: 'chaostoolkit-allow-dns', namespace }`",
   args: {
     ns: namespaceArg('Namespace of the policy.'),
   },

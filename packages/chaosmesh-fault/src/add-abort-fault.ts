@@ -1,7 +1,6 @@
 import { defineActivity } from '@chaoskit/core';
 import {
   ACTION_RBAC,
-  ACTIONS,
   httpStatus,
   ns,
   percentage,
@@ -10,6 +9,7 @@ import {
   version,
   virtualServiceName,
 } from './args.js';
+import { ACTIONS } from './modules.js';
 import { type AbortFault, describeFault, setFaultKind } from './routes.js';
 import { editTarget } from './virtual-service.js';
 
@@ -18,6 +18,7 @@ export const addAbortFaultActivity = defineActivity({
   kind: 'action',
   module: ACTIONS,
   doc: 'Aborts requests early with the given HTTP status on the http routes of the VirtualService that send to the given destinations. Sets the abort and keeps an existing delay; other http routes are untouched. Returns the updated VirtualService.',
+  returns: 'the updated VirtualService',
   args: {
     virtual_service_name: virtualServiceName,
     http_status: httpStatus,

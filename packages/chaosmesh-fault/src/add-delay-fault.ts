@@ -1,7 +1,6 @@
 import { defineActivity } from '@chaoskit/core';
 import {
   ACTION_RBAC,
-  ACTIONS,
   fixedDelay,
   ns,
   percentage,
@@ -10,6 +9,7 @@ import {
   version,
   virtualServiceName,
 } from './args.js';
+import { ACTIONS } from './modules.js';
 import { type DelayFault, describeFault, setFaultKind } from './routes.js';
 import { editTarget } from './virtual-service.js';
 
@@ -18,6 +18,7 @@ export const addDelayFaultActivity = defineActivity({
   kind: 'action',
   module: ACTIONS,
   doc: 'Delays requests by a fixed time on the http routes of the VirtualService that send to the given destinations. Sets the delay and keeps an existing abort; other http routes are untouched. Returns the updated VirtualService.',
+  returns: 'the updated VirtualService',
   args: {
     virtual_service_name: virtualServiceName,
     fixed_delay: fixedDelay,

@@ -1,12 +1,9 @@
 // The arguments of the mesh activities, declared once: names, defaults, documentation and the
 // local checks that refuse bad input before any request reaches the cluster.
 
-import { accepting, namespaceArg, z } from '@chaoskit/core';
+import { accepting, kubernetesName, namespaceArg, z } from '@chaoskit/core';
 import { FIXED_DELAY_ACCEPTED, fixedDelayProblem } from './duration.js';
 import type { AbortFault, DelayFault, Fault, Percent } from './routes.js';
-
-export const ACTIONS = 'chaosmesh.fault.actions';
-export const PROBES = 'chaosmesh.fault.probes';
 
 /** The networking API versions of Istio's VirtualService this package speaks. */
 export const VERSIONS = [
@@ -17,21 +14,9 @@ export const VERSIONS = [
 export type MeshVersion = (typeof VERSIONS)[number];
 export const DEFAULT_VERSION: MeshVersion = 'networking.istio.io/v1alpha3';
 
-// RFC 1123 subdomain, as Kubernetes requires of a custom object's name.
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-export const virtualServiceName = z
-  .string()
-  .superRefine((value, ctx) => {
-    if (value.length > 253 || !DNS_SUBDOMAIN.test(value)) {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          'a virtual service name: lower-case letters, digits, "-" and ".", at most 253, starting and ending alphanumeric',
-      });
-    }
-  })
-  .describe('Name of the VirtualService (metadata.name).');
+export const virtualServiceName = kubernetesName('a virtual service name').describe(
+  'Name of the VirtualService (metadata.name).',
+);
 
 export const version = accepting(
   z.enum(VERSIONS),
@@ -129,24 +114,15 @@ export const faultSchema = accepting(
   FAULT_ACCEPTED,
 );
 
-// `.describe()` returns a copy of the schema, so `accepting` comes last.
-export const httpStatus = accepting(
-  httpStatusSchema.describe('HTTP status the aborted requests get (200 to 599).'),
-  HTTP_STATUS_ACCEPTED,
+// `accepting` is schema metadata: the words survive `.describe()`.
+export const httpStatus = httpStatusSchema.describe('HTTP status the aborted requests get (200 to 599).');
+
+export const fixedDelay = fixedDelaySchema.describe(
+  "How long each affected request is held, as Istio's fixedDelay: '5s', '500ms', '1.5s', '1m' (at least 1ms, in whole milliseconds).",
 );
 
-export const fixedDelay = accepting(
-  fixedDelaySchema.describe(
-    "How long each affected request is held, as Istio's fixedDelay: '5s', '500ms', '1.5s', '1m' (at least 1ms, in whole milliseconds).",
-  ),
-  FIXED_DELAY_ACCEPTED,
-);
-
-export const fault = accepting(
-  faultSchema.describe(
-    "The fault, as Istio's HTTPFaultInjection: abort {httpStatus, percentage?} and/or delay {fixedDelay, percentage?}; percentage as {value} or a number, 0 to 100.",
-  ),
-  FAULT_ACCEPTED,
+export const fault = faultSchema.describe(
+  "The fault, as Istio's HTTPFaultInjection: abort {httpStatus, percentage?} and/or delay {fixedDelay, percentage?}; percentage as {value} or a number, 0 to 100.",
 );
 
 /** `{value: 50}`, or nothing for null. */

@@ -1,5 +1,6 @@
 import { defineActivity } from '@chaoskit/core';
-import { ns, PROBE_RBAC, PROBES, version, virtualServiceName } from './args.js';
+import { ns, PROBE_RBAC, version, virtualServiceName } from './args.js';
+import { PROBES } from './modules.js';
 import { clusterStore, type VirtualService, where } from './virtual-service.js';
 
 export const getVirtualServiceActivity = defineActivity({
@@ -7,6 +8,7 @@ export const getVirtualServiceActivity = defineActivity({
   kind: 'probe',
   module: PROBES,
   doc: 'Returns the VirtualService, as the API server gives it in the requested version. A missing VirtualService is ActivityFailed.',
+  returns: 'the VirtualService',
   args: { virtual_service_name: virtualServiceName, ns, version },
   rbac: PROBE_RBAC,
   async run(args, ctx): Promise<VirtualService> {

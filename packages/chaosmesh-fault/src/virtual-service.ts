@@ -5,14 +5,11 @@
 import {
   type ActivityContext,
   ActivityFailed,
-  createClusterClient,
-  dryRunParam,
+  customResource,
   isApiError,
   isRetryable,
-  toApiError,
-  withReadRetry,
+  type ResourceType,
 } from '@chaoskit/core';
-import { CustomObjectsApi } from '@kubernetes/client-node';
 import type { MeshVersion } from './args.js';
 import {
   type FaultEdit,
@@ -40,7 +37,13 @@ export interface Target {
   version: MeshVersion;
 }
 
+export const GROUP = 'networking.istio.io';
 export const PLURAL = 'virtualservices';
+
+/** The VirtualService resource at the version the arguments name. */
+export function virtualServices(version: MeshVersion): ResourceType {
+  return customResource(GROUP, version.slice(GROUP.length + 1), PLURAL, true, 'virtual service');
+}
 
 export function where(target: Target): string {
   return `virtual service '${target.virtual_service_name}' in namespace '${target.ns}' (${target.version})`;
@@ -54,41 +57,24 @@ export interface VirtualServiceStore {
   replace(body: VirtualService): Promise<VirtualService>;
 }
 
-/** The store of `target` on the cluster the secrets point at (CLUSTER_CONTEXT and friends). */
+/** The store of `target` on the cluster the secrets point at, through the call's client. */
 export function clusterStore(target: Target, ctx: ActivityContext): VirtualServiceStore {
-  const api = createClusterClient(ctx.secrets).kubeConfig.makeApiClient(CustomObjectsApi);
-  const [group, apiVersion] = target.version.split('/') as [string, string];
-  const ref = {
-    group,
-    version: apiVersion,
-    namespace: target.ns,
-    plural: PLURAL,
-    name: target.virtual_service_name,
-  };
-  const context = { resource: 'virtual service', name: target.virtual_service_name, namespace: target.ns };
+  const type = virtualServices(target.version);
+  const name = target.virtual_service_name;
   return {
     async read() {
       try {
-        return (await withReadRetry(() => api.getNamespacedCustomObject(ref), {
-          context: { ...context, verb: 'get' },
-          ...(ctx.signal ? { signal: ctx.signal } : {}),
-        })) as VirtualService;
+        return await ctx.kube.get<VirtualService>(type, name, target.ns);
       } catch (err) {
         throw notFoundAsFailure(err, target);
       }
     },
-    async replace(body) {
-      try {
-        return (await api.replaceNamespacedCustomObject({
-          ...ref,
-          body,
-          fieldManager: 'chaoskit',
-          ...dryRunParam(ctx),
-        })) as VirtualService;
-      } catch (err) {
-        throw toApiError(err, { ...context, verb: 'update' });
-      }
-    },
+    // The client makes the write a server-side dry run in plan mode.
+    replace: (body) =>
+      ctx.kube.replace<VirtualService>(type, name, body, {
+        namespace: target.ns,
+        query: { fieldManager: 'chaoskit' },
+      }),
   };
 }
 
@@ -97,15 +83,15 @@ export function clusterStore(target: Target, ctx: ActivityContext): VirtualServi
  * this version of the API at all (no Istio CRDs, or an Istio too old for v1).
  */
 function notFoundAsFailure(err: unknown, target: Target): unknown {
-  const apiError = toApiError(err);
-  if (!isApiError(apiError, 'NotFound')) return apiError;
-  const details = (apiError.body as { details?: { name?: string } } | undefined)?.details;
+  if (!isApiError(err, 'NotFound')) return err;
+  // A Status naming the object: it is missing; the bare "404 page not found": no such API.
+  const details = (err.body as { details?: { name?: string } } | undefined)?.details;
   if (details?.name) {
-    return new ActivityFailed(`${where(target)} does not exist`, { cause: apiError });
+    return new ActivityFailed(`${where(target)} does not exist`, { cause: err });
   }
   return new ActivityFailed(
     `the cluster does not serve ${target.version} virtualservices (are Istio's CRDs installed, in a version that has ${target.version}?)`,
-    { cause: apiError },
+    { cause: err },
   );
 }
 
@@ -127,7 +113,8 @@ const defaultBackoff = (attempt: number) => Math.min(25 * 2 ** (attempt - 2), 10
 /** Whether a failed write may be retried by reading again: a conflict, or a transient failure. */
 function worthRetrying(err: unknown): boolean {
   if (isApiError(err)) return err.code === 'Conflict' || [429, 500, 502, 503, 504].includes(err.status);
-  return isRetryable(err);
+  // A dropped connection is core's NetworkError, whose cause keeps Node's code (ECONNRESET…).
+  return isRetryable(err) || isRetryable((err as { cause?: unknown } | undefined)?.cause);
 }
 
 /**

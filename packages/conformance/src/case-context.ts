@@ -4,6 +4,7 @@ import { readAuditLog } from '@chaoskit/cluster';
 import { type AnyActivity, isChaosError, type ResultOf } from '@chaoskit/core';
 import {
   AppsV1Api,
+  AuthorizationV1Api,
   CoreV1Api,
   type KubeConfig,
   RbacAuthorizationV1Api,
@@ -123,6 +124,24 @@ export class CaseContext<A extends AnyActivity = AnyActivity> {
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
         subjects: [{ kind: 'ServiceAccount', name: 'activity', namespace: this.home }],
       },
+    });
+    // The authorizer sees a new binding a moment later, and an activity on core's pooled
+    // connection can reach the cluster before it does: wait until the identity is allowed.
+    const rule = this.activity.rbac[0];
+    if (!rule) return;
+    const authz = this.kc.makeApiClient(AuthorizationV1Api);
+    const [group = '', resource = '', verb = ''] = [rule.apiGroups[0], rule.resources[0], rule.verbs[0]];
+    await this.until(`the role binding in ${namespace} to take effect`, async () => {
+      const review = await authz.createSubjectAccessReview({
+        body: {
+          spec: {
+            user: this.identity,
+            groups: ['system:serviceaccounts', `system:serviceaccounts:${this.home}`, 'system:authenticated'],
+            resourceAttributes: { namespace, group, resource, verb },
+          },
+        },
+      });
+      return review.status?.allowed === true;
     });
   }
 

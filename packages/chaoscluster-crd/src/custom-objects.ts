@@ -7,7 +7,6 @@ import {
   type KubeClient,
   type Query,
   type ResourceType,
-  withReadRetry,
 } from '@chaoskit/core';
 import type { CustomObject } from './body.js';
 import { resourceType, type Target } from './target.js';
@@ -67,15 +66,11 @@ export class CustomObjects {
   async list(): Promise<ObjectList> {
     const path = collectionPath(this.type, this.namespace);
     const context = { verb: 'list', resource: this.type.noun };
-    const signal = this.kube.options.signal;
     const pages: ObjectList[] = [];
     let token: string | undefined;
     do {
       const query: Query = { limit: LIST_PAGE, continue: token };
-      const page = await withReadRetry(
-        () => this.kube.request<ObjectList>({ method: 'GET', path, query }, context),
-        { context, ...(signal ? { signal } : {}) },
-      );
+      const page = await this.kube.request<ObjectList>({ method: 'GET', path, query }, context);
       pages.push(page);
       token = page.metadata?.continue || undefined;
     } while (token);

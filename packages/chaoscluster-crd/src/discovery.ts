@@ -2,7 +2,7 @@
 // authenticated user): what tells a missing custom resource definition, or the wrong variant
 // for its scope, apart from a missing object when a request comes back 404.
 
-import { isApiError, type KubeClient, withReadRetry } from '@chaoskit/core';
+import { isApiError, type KubeClient } from '@chaoskit/core';
 import type { V1APIResource } from '@kubernetes/client-node';
 import type { Operation } from './failures.js';
 import type { Target } from './target.js';
@@ -16,16 +16,11 @@ export type Discovery =
   | { error: string };
 
 export async function discover(kube: KubeClient, target: Target): Promise<Discovery> {
-  const signal = kube.options.signal;
   try {
-    const list = await withReadRetry(
-      () =>
-        kube.request<{ resources?: ServedResource[] }>({
-          method: 'GET',
-          path: `/apis/${encodeURIComponent(target.group)}/${encodeURIComponent(target.version)}`,
-        }),
-      signal ? { signal } : {},
-    );
+    const list = await kube.request<{ resources?: ServedResource[] }>({
+      method: 'GET',
+      path: `/apis/${encodeURIComponent(target.group)}/${encodeURIComponent(target.version)}`,
+    });
     return { served: true, resources: list?.resources ?? [] };
   } catch (err) {
     if (isApiError(err, 'NotFound')) return { served: false };

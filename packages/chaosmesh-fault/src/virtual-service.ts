@@ -113,8 +113,7 @@ const defaultBackoff = (attempt: number) => Math.min(25 * 2 ** (attempt - 2), 10
 /** Whether a failed write may be retried by reading again: a conflict, or a transient failure. */
 function worthRetrying(err: unknown): boolean {
   if (isApiError(err)) return err.code === 'Conflict' || [429, 500, 502, 503, 504].includes(err.status);
-  // A dropped connection is core's NetworkError, whose cause keeps Node's code (ECONNRESET…).
-  return isRetryable(err) || isRetryable((err as { cause?: unknown } | undefined)?.cause);
+  return isRetryable(err);
 }
 
 /**

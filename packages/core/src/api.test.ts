@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isRetryable, listAll, withReadRetry } from './api.js';
+import { listAll } from './api.js';
+import { isRetryable } from './connection.js';
 import { isApiError } from './errors.js';
 
 const status = (code: number, reason = '') =>
@@ -12,7 +13,7 @@ const reset = () =>
     cause: Object.assign(new Error('socket'), { code: 'ECONNRESET' }),
   });
 
-describe('withReadRetry', () => {
+describe('isRetryable', () => {
   it.each([
     [429, true],
     [500, true],
@@ -24,49 +25,6 @@ describe('withReadRetry', () => {
     [409, false],
   ])('treats HTTP %i as retryable: %s', (code, expected) => {
     expect(isRetryable(status(code))).toBe(expected);
-  });
-
-  it('retries a dropped connection and a 429, then returns the value', async () => {
-    const failures = [reset(), status(429, 'TooManyRequests')];
-    let calls = 0;
-    const value = await withReadRetry(
-      async () => {
-        calls++;
-        const next = failures.shift();
-        if (next) throw next;
-        return 'ok';
-      },
-      { baseDelayMs: 1 },
-    );
-    expect(value).toBe('ok');
-    expect(calls).toBe(3);
-  });
-
-  it('does not retry a 404 and turns it into a NotFound ApiError naming the request', async () => {
-    let calls = 0;
-    const err = await withReadRetry(
-      async () => {
-        calls++;
-        throw status(404, 'NotFound');
-      },
-      { baseDelayMs: 1, context: { verb: 'get', resource: 'pods', name: 'web-1', namespace: 'shop' } },
-    ).catch((e: unknown) => e);
-    expect(calls).toBe(1);
-    expect(isApiError(err, 'NotFound')).toBe(true);
-    expect((err as Error).message).toBe("get pods 'web-1' in namespace 'shop': NotFound (404): m404");
-  });
-
-  it('gives up after the attempts allowed', async () => {
-    let calls = 0;
-    const err = await withReadRetry(
-      async () => {
-        calls++;
-        throw status(503, 'ServiceUnavailable');
-      },
-      { baseDelayMs: 1, attempts: 3 },
-    ).catch((e: unknown) => e);
-    expect(calls).toBe(3);
-    expect(isApiError(err, 'Unavailable')).toBe(true);
   });
 });
 

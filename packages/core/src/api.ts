@@ -1,83 +1,22 @@
-import { ActivityFailed, type ApiRequestContext, errorCode, toApiError } from './errors.js';
+import { ActivityFailed, toApiError } from './errors.js';
 import type { KubeClient, ListOptions } from './kube.js';
 import type { ResourceType } from './resources.js';
-
-const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
-const RETRYABLE_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-]);
-
-function retryAfterMs(err: unknown): number | undefined {
-  const e = err as { headers?: Record<string, string>; retryAfterSeconds?: number };
-  const value = e.retryAfterSeconds ?? e.headers?.['retry-after'] ?? e.headers?.['Retry-After'];
-  const seconds = value === undefined ? Number.NaN : Number(value);
-  return Number.isFinite(seconds) ? Math.min(seconds * 1000, 10_000) : undefined;
-}
-
-/** HTTP status of an ApiError or of a raw client error, if any. */
-function statusOf(err: unknown): number | undefined {
-  const e = err as { status?: unknown; code?: unknown };
-  return typeof e.status === 'number' ? e.status : typeof e.code === 'number' ? e.code : undefined;
-}
-
-export function isRetryable(err: unknown): boolean {
-  const status = statusOf(err);
-  if (status !== undefined) return RETRYABLE_STATUS.has(status);
-  const code = errorCode(err);
-  return code !== undefined && RETRYABLE_CODES.has(code);
-}
-
-export interface RetryOptions {
-  attempts?: number;
-  baseDelayMs?: number;
-  signal?: AbortSignal;
-  /** What is being read, for the error if every attempt fails. */
-  context?: ApiRequestContext;
-}
-
-/**
- * Runs a read, retrying with exponential backoff (and the server's Retry-After) on 429, 5xx
- * and dropped connections. Only for reads: a retried write could apply twice.
- * Failures come out as ApiError.
- */
-export async function withReadRetry<T>(read: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
-  const attempts = options.attempts ?? 5;
-  const base = options.baseDelayMs ?? 200;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await read();
-    } catch (err) {
-      if (attempt >= attempts || !isRetryable(err) || options.signal?.aborted)
-        throw toApiError(err, options.context);
-      const delay = retryAfterMs(err) ?? base * 2 ** (attempt - 1) * (0.5 + Math.random());
-      await new Promise((r) => setTimeout(r, delay));
-    }
-  }
-}
 
 export interface Page<T> {
   items: T[];
   metadata?: { _continue?: string; resourceVersion?: string };
 }
 
-/** Every item of a list, fetched page by page (`limit` per page), each page with retries. */
+/** Every item of a list, fetched page by page (`limit` per page; the connection retries each). */
 export async function listAll<T>(
   listPage: (params: { limit: number; _continue?: string }) => Promise<Page<T>>,
-  options: RetryOptions & { limit?: number } = {},
+  options: { limit?: number } = {},
 ): Promise<T[]> {
   const limit = options.limit ?? 500;
   const items: T[] = [];
   let token: string | undefined;
   do {
-    const page = await withReadRetry(
-      () => listPage(token ? { limit, _continue: token } : { limit }),
-      options,
-    );
+    const page = await listPage(token ? { limit, _continue: token } : { limit });
     items.push(...page.items);
     token = page.metadata?._continue || undefined;
   } while (token);

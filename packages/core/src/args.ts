@@ -23,24 +23,26 @@ export function seedArg(doc: string) {
  * given to `run` as whole seconds (D16, docs/decisions.md); null or 0: no limit.
  */
 export function lastArg(doc: string) {
-  return z
-    .union([z.string(), z.number()])
-    .transform((value, ctx) => {
-      const seconds = sinceSeconds(value);
-      if (seconds === undefined) {
-        ctx.addIssue({ code: 'custom', message: SINCE_ACCEPTED });
-        return z.NEVER;
-      }
-      return seconds;
-    })
-    .meta({
-      accepted: 'a number of seconds or a duration such as "90s", "5 minutes", "1h30m", "2 hours ago"',
-    })
-    .nullable()
-    // prefault, not default: the default of a transformed value is otherwise left out of the
-    // JSON Schema, and so of the documentation.
-    .prefault(null)
-    .describe(doc);
+  return (
+    z
+      .union([z.string(), z.number()])
+      .transform((value, ctx) => {
+        const seconds = sinceSeconds(value);
+        if (seconds === undefined) {
+          ctx.addIssue({ code: 'custom', message: SINCE_ACCEPTED });
+          return z.NEVER;
+        }
+        return seconds;
+      })
+      .meta({
+        accepted: 'a number of seconds or a duration such as "90s", "5 minutes", "1h30m", "2 hours ago"',
+      })
+      .nullable()
+      // prefault, not default: the default of a transformed value is otherwise left out of the
+      // JSON Schema, and so of the documentation.
+      .prefault(null)
+      .describe(doc)
+  );
 }
 
 function labelSelectorCheck(value: string, ctx: z.core.$RefinementCtx<string>): void {

@@ -9,8 +9,9 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { ClusterAuth, ClusterClient, ClusterConfig } from './cluster-client.js';
 import { pemText } from './cluster-client.js';
-import { ConfigurationError, NetworkError, toApiError } from './errors.js';
+import { ConfigurationError, errorCode, NetworkError, toApiError } from './errors.js';
 import { registerSecret } from './redact.js';
+import { Throttle } from './throttle.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -26,12 +27,66 @@ export interface RequestOptions {
   contentType?: string;
   accept?: string;
   signal?: AbortSignal;
+  /**
+   * How long retries may go on (ms, default RETRY_BUDGET_MS): 429s (after their Retry-After),
+   * 5xx and dropped connections are retried with jittered backoff until then. 0: no retry.
+   */
+  retryBudgetMs?: number;
 }
 
 export interface RawResponse {
   status: number;
   headers: IncomingMessage['headers'];
   body: string;
+  /** How many times the request was sent. */
+  attempts: number;
+  /**
+   * An earlier attempt may have been applied (its connection broke, or the server failed with a
+   * 5xx after receiving it): a create answered AlreadyExists must then be checked.
+   */
+  ambiguous: boolean;
+}
+
+/** Retries of one request go on for at most this long by default. */
+export const RETRY_BUDGET_MS = 60_000;
+
+const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
+const RETRY_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/** Whether a failure is worth another attempt: 429, 5xx (an ApiError or a status) or a dropped connection. */
+export function isRetryable(err: unknown): boolean {
+  const e = err as { status?: unknown; code?: unknown };
+  const status = typeof e.status === 'number' ? e.status : typeof e.code === 'number' ? e.code : undefined;
+  if (status !== undefined) return RETRY_STATUS.has(status);
+  return RETRY_CODES.has(errorCode(err) ?? '');
+}
+
+/** Jittered exponential backoff: 100 ms doubling to at most 5 s, ±50 %. */
+export function backoffMs(attempt: number): number {
+  return Math.min(100 * 2 ** (attempt - 1), 5000) * (0.5 + Math.random());
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** How many connections one cluster gets at most: bulk work reuses them instead of opening more. */
@@ -54,6 +109,8 @@ interface Credential {
 
 export class Connection {
   readonly server: URL;
+  /** How many requests go out at once (watches and streams aside). */
+  readonly throttle = new Throttle(MAX_CONNECTIONS);
   #agent: HttpAgent | undefined;
   #agentReady: Promise<HttpAgent> | undefined;
   #credential: Credential | undefined;
@@ -72,13 +129,42 @@ export class Connection {
     }
   }
 
-  /** Sends one request; the response whatever its status. Network failures are NetworkError. */
+  /**
+   * Sends a request and reads its answer, whatever its status. 429 (after the server's
+   * Retry-After), 5xx and dropped connections are retried with jittered backoff within the
+   * request's budget, at most as many at once as the throttle lets through (it narrows on 429).
+   * Network failures that outlast the budget are NetworkError.
+   */
   async send(options: RequestOptions): Promise<RawResponse> {
-    const res = await this.open(options);
-    res.setEncoding('utf8');
-    let body = '';
-    for await (const chunk of res) body += chunk;
-    return { status: res.statusCode ?? 0, headers: res.headers, body };
+    const deadline = Date.now() + (options.retryBudgetMs ?? RETRY_BUDGET_MS);
+    let ambiguous = false;
+    for (let attempt = 1; ; attempt++) {
+      await this.throttle.acquire(options.signal);
+      let res: RawResponse | undefined;
+      let failure: unknown;
+      try {
+        const stream = await this.open(options);
+        stream.setEncoding('utf8');
+        let body = '';
+        for await (const chunk of stream) body += chunk;
+        res = { status: stream.statusCode ?? 0, headers: stream.headers, body, attempts: attempt, ambiguous };
+      } catch (err) {
+        failure = err;
+      } finally {
+        this.throttle.release(res?.status === 429);
+      }
+      const retryable = res ? RETRY_STATUS.has(res.status) : RETRY_CODES.has(errorCode(failure) ?? '');
+      const retryAfter = Number(res?.headers['retry-after']);
+      const wait =
+        res?.status === 429 && retryAfter > 0 ? Math.min(retryAfter * 1000, 10_000) : backoffMs(attempt);
+      if (!retryable || options.signal?.aborted || Date.now() + wait > deadline) {
+        if (res) return res;
+        throw failure;
+      }
+      // A 429 was refused before anything happened; the others may have been applied.
+      if (res?.status !== 429) ambiguous = true;
+      await sleep(wait, options.signal);
+    }
   }
 
   /** Sends one request and parses the JSON answer; a status of 400 or more is an ApiError. */

@@ -329,9 +329,13 @@ function descriptionOf(schema: z.ZodType): string | undefined {
   return undefined;
 }
 
+// zod's JSON Schema leaves out the default of a schema that transforms its input; what the
+// schema makes of nothing at all is that default too.
 function defaultOf(schema: z.ZodType): { has: boolean; value?: unknown } {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  return 'default' in json ? { has: true, value: json.default } : { has: false };
+  if ('default' in json) return { has: true, value: json.default };
+  const parsed = schema.safeParse(undefined);
+  return parsed.success && parsed.data !== undefined ? { has: true, value: parsed.data } : { has: false };
 }
 
 /** The request parameter of a mutation: a server-side dry run in plan mode, nothing otherwise. */

@@ -97,14 +97,17 @@ const NETWORK_CAUSES: Record<string, string> = {
   UND_ERR_SOCKET: 'the connection was closed by the server',
 };
 
-/** The code of the first error in a cause chain that has one (ECONNRESET, CERT_HAS_EXPIRED…). */
+/**
+ * The code of the first error in a cause chain that has one (ECONNRESET, CERT_HAS_EXPIRED…);
+ * chaoskit's own codes (a NetworkError's 'Unavailable') are looked through.
+ */
 export function errorCode(err: unknown): string | undefined {
   for (
     let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0;
     e && i < 5;
     e = e.cause as typeof e, i++
   ) {
-    if (typeof e.code === 'string') return e.code;
+    if (typeof e.code === 'string' && !(e as Record<symbol, unknown>)[BRAND]) return e.code;
   }
   return undefined;
 }

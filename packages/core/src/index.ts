@@ -8,11 +8,15 @@ export type { ApiConstructor } from './client-node.js';
 export * from './cluster-client.js';
 export * from './configuration.js';
 export {
+  backoffMs,
   Connection,
   closeConnections,
   connectionFor,
+  isRetryable,
   MAX_CONNECTIONS,
   type Query,
+  type RawResponse,
+  RETRY_BUDGET_MS,
   type RequestOptions,
 } from './connection.js';
 export * from './define-activity.js';

@@ -4,7 +4,7 @@
 // activity can forget to, and the call's signal aborts its requests.
 
 import type { IncomingMessage } from 'node:http';
-import { listAll, type Page, type RetryOptions, withReadRetry } from './api.js';
+import { listAll, type Page } from './api.js';
 import { createClusterClient } from './cluster-client.js';
 import { type Connection, connectionFor, type Query, type RequestOptions } from './connection.js';
 import { type ApiRequestContext, toApiError } from './errors.js';
@@ -74,24 +74,19 @@ export class KubeClient {
     return this.options.signal ? { signal: this.options.signal } : {};
   }
 
-  private retried(context: ApiRequestContext): RetryOptions {
-    return { context, ...this.signalled() };
-  }
-
   private mutation(query: Query | undefined): Query {
     return { ...query, ...(this.options.dryRun ? { dryRun: 'All' } : {}) };
   }
 
   get<T>(t: ResourceType, name: string, namespace?: string | null): Promise<T> {
-    const context = named(t, 'get', name, namespace);
-    return withReadRetry(
-      () => this.request<T>({ method: 'GET', path: objectPath(t, name, namespace) }, context),
-      this.retried(context),
+    return this.request<T>(
+      { method: 'GET', path: objectPath(t, name, namespace) },
+      named(t, 'get', name, namespace),
     );
   }
 
-  /** One page of a list (items as the API sends them), with retries. */
-  listPage<T>(t: ResourceType, options: ListOptions & { continue?: string }): Promise<Page<T>> {
+  /** One page of a list (items as the API sends them). */
+  async listPage<T>(t: ResourceType, options: ListOptions & { continue?: string }): Promise<Page<T>> {
     const context = named(t, 'list', undefined, options.namespace);
     const query: Query = {
       limit: options.limit ?? 500,
@@ -100,19 +95,17 @@ export class KubeClient {
       continue: options.continue,
     };
     const path = collectionPath(t, options.namespace);
-    return withReadRetry(async () => {
-      const page = await this.request<{
-        items?: T[];
-        metadata?: { continue?: string; resourceVersion?: string };
-      }>({ method: 'GET', path, query }, context);
-      return {
-        items: page.items ?? [],
-        metadata: {
-          ...(page.metadata?.continue ? { _continue: page.metadata.continue } : {}),
-          ...(page.metadata?.resourceVersion ? { resourceVersion: page.metadata.resourceVersion } : {}),
-        },
-      };
-    }, this.retried(context));
+    const page = await this.request<{
+      items?: T[];
+      metadata?: { continue?: string; resourceVersion?: string };
+    }>({ method: 'GET', path, query }, context);
+    return {
+      items: page.items ?? [],
+      metadata: {
+        ...(page.metadata?.continue ? { _continue: page.metadata.continue } : {}),
+        ...(page.metadata?.resourceVersion ? { resourceVersion: page.metadata.resourceVersion } : {}),
+      },
+    };
   }
 
   /** Every item, page after page, filtered on the server by the selectors. */
@@ -216,18 +209,16 @@ export class KubeClient {
     query: Query = {},
   ) {
     const context = named(t, `read ${subresource} of`, name, namespace);
-    return withReadRetry(async () => {
-      const res = await this.connection.send({
-        method: 'GET',
-        path: objectPath(t, name, namespace, subresource),
-        query,
-        accept: '*/*',
-        ...this.signalled(),
-      });
-      if (res.status >= 400)
-        throw toApiError({ code: res.status, body: res.body, headers: res.headers }, context);
-      return res.body;
-    }, this.retried(context));
+    const res = await this.connection.send({
+      method: 'GET',
+      path: objectPath(t, name, namespace, subresource),
+      query,
+      accept: '*/*',
+      ...this.signalled(),
+    });
+    if (res.status >= 400)
+      throw toApiError({ code: res.status, body: res.body, headers: res.headers }, context);
+    return res.body;
   }
 
   /**

@@ -30,7 +30,9 @@ const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 function argumentsCell(activity) {
   if (activity.arguments.length === 0) return 'none';
   return activity.arguments
-    .map((a) => (a.required ? `${code(a.name)} (required)` : `${code(a.name)} = ${code(JSON.stringify(a.default))}`))
+    .map((a) =>
+      a.required ? `${code(a.name)} (required)` : `${code(a.name)} = ${code(JSON.stringify(a.default))}`,
+    )
     .join('<br>');
 }
 
@@ -38,7 +40,8 @@ function rbacCell(activity) {
   return activity.rbac
     .flatMap((rule) =>
       rule.apiGroups.map(
-        (group) => `${code(`${group ? `${group}/` : ''}${rule.resources.join(', ')}`)}: ${rule.verbs.join(', ')}`,
+        (group) =>
+          `${code(`${group ? `${group}/` : ''}${rule.resources.join(', ')}`)}: ${rule.verbs.join(', ')}`,
       ),
     )
     .join('<br>');
@@ -57,7 +60,7 @@ export function activitiesTable(activities) {
     '| --- | --- | --- | --- | --- |',
     ...rows,
     '',
-    'Each argument\'s documentation and what it accepts: `npx chaoskit discover`, or the editor\'s hover on',
+    "Each argument's documentation and what it accepts: `npx chaoskit discover`, or the editor's hover on",
     'the camelCase export. Generated from the definitions by `npm run docs`; do not edit by hand.',
     '',
   ].join('\n');
@@ -96,7 +99,10 @@ export async function readmes() {
     let expected = text;
     if (ACTIVITIES.test(text)) {
       const activities = await builtActivities(dirname(path));
-      expected = expected.replace(ACTIVITIES, (_m, open, _body, close) => `${open}${activitiesTable(activities)}${close}`);
+      expected = expected.replace(
+        ACTIVITIES,
+        (_m, open, _body, close) => `${open}${activitiesTable(activities)}${close}`,
+      );
     }
     expected = expected.replace(SNIPPET, (_m, open, file, name, _body, close) => {
       const source = resolve(dirname(path), file);
@@ -121,5 +127,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.stderr.write('run `npm run docs` to regenerate them\n');
     process.exit(1);
   }
-  process.stdout.write(check ? 'READMEs match their definitions and tests\n' : `${drifted} README(s) written\n`);
+  process.stdout.write(
+    check ? 'READMEs match their definitions and tests\n' : `${drifted} README(s) written\n`,
+  );
 }

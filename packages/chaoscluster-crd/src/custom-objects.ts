@@ -2,12 +2,7 @@
 // resource, on the namespaced paths or the cluster-wide ones. The client makes every mutation a
 // server-side dry run in plan mode, and retries reads.
 
-import {
-  collectionPath,
-  type KubeClient,
-  type Query,
-  type ResourceType,
-} from '@chaoskit/core';
+import { collectionPath, type KubeClient, type Query, type ResourceType } from '@chaoskit/core';
 import type { CustomObject } from './body.js';
 import { resourceType, type Target } from './target.js';
 

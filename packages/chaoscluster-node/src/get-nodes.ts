@@ -10,9 +10,6 @@ export interface NodeList {
   items: Record<string, unknown>[];
 }
 
-// listPage retries each page itself.
-const NO_SECOND_RETRY = { attempts: 1 };
-
 export const getNodesActivity = defineActivity({
   name: 'get_nodes',
   kind: 'probe',
@@ -27,7 +24,7 @@ export const getNodesActivity = defineActivity({
     let resourceVersion: string | undefined;
     // Page by page rather than kube.list, to keep the list's resourceVersion: every page comes
     // from the snapshot of the first.
-    const items = await listAll(async (page) => {
+    const items = await listAll<Record<string, unknown>>(async (page) => {
       const list = await ctx.kube.listPage<Record<string, unknown>>(Nodes, {
         labelSelector: args.label_selector,
         limit: page.limit,
@@ -35,7 +32,7 @@ export const getNodesActivity = defineActivity({
       });
       resourceVersion ??= list.metadata?.resourceVersion;
       return list;
-    }, NO_SECOND_RETRY);
+    });
     ctx.log(`${items.length} node(s)${args.label_selector ? ` match '${args.label_selector}'` : ''}`);
     return {
       kind: 'NodeList',

@@ -70,7 +70,7 @@ export interface RunOptions {
   /** Abandons the rollbacks (a second, confirmed interruption): those not run are `skipped`. */
   rollbackSignal?: AbortSignal;
   /** Called with the journal each time an activity ends, so a crash loses at most the one under way. */
-  onProgress?: (journal: Journal) => void | Promise<void>;
+  onProgress?: (journal: Journal) => unknown;
 }
 
 class Interrupted extends Error {}

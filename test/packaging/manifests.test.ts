@@ -67,7 +67,7 @@ describe.each(packages.map((p) => [p.short, p] as const))('%s/package.json', (_,
 
 type Bump = 'patch' | 'minor' | 'major';
 
-/** The seeds' versions (DESIGN.md): what the first release must publish. */
+/** The versions of the Python originals chaoskit implements: what the first release must publish. */
 const SEED_VERSION = (short: string): string =>
   short.startsWith('chaoscluster-') ? '0.25.1' : short === 'chaosmesh-fault' ? '0.1.4' : '0.1.0';
 

@@ -151,9 +151,14 @@ export class Connection {
       } catch (err) {
         failure = err;
       } finally {
-        this.throttle.release(res?.status === 429);
+        this.throttle.release(res?.status === 429 && !res.body.includes('"DisruptionBudget"'));
       }
-      const retryable = res ? RETRY_STATUS.has(res.status) : RETRY_CODES.has(errorCode(failure) ?? '');
+      // A 429 of a PodDisruptionBudget refusing an eviction is an answer, not an overload: its
+      // caller decides (drain_nodes retries it until its own timeout).
+      const refusal = res?.status === 429 && res.body.includes('"DisruptionBudget"');
+      const retryable = res
+        ? RETRY_STATUS.has(res.status) && !refusal
+        : RETRY_CODES.has(errorCode(failure) ?? '');
       const retryAfter = Number(res?.headers['retry-after']);
       const wait =
         res?.status === 429 && retryAfter > 0 ? Math.min(retryAfter * 1000, 10_000) : backoffMs(attempt);

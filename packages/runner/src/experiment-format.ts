@@ -122,6 +122,8 @@ function activityOf(provider: z.ZodType) {
 const activities = (activity: z.ZodType, what: string) =>
   z.array(activity, { error: `${what} must be a list of activities` });
 
+const TAGS = 'experiment tags must be a list of non-empty strings';
+
 const METHOD_REQUIRED =
   'an experiment requires a method, which can be empty for only checking the steady-state hypothesis';
 
@@ -140,9 +142,7 @@ export function experimentFormat(installed?: readonly AnyActivity[]) {
         .string({ error: 'experiment requires a description' })
         .trim()
         .min(1, 'experiment requires a description'),
-      tags: z
-        .array(z.string().min(1), { error: 'experiment tags must be a list of non-empty strings' })
-        .optional(),
+      tags: z.array(z.string({ error: TAGS }).min(1, TAGS), { error: TAGS }).optional(),
       contributions: z.record(z.string(), z.unknown()).optional(),
       configuration: z
         .record(z.string(), z.unknown(), { error: 'configuration must be a mapping' })

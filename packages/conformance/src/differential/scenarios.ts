@@ -270,9 +270,20 @@ export const scenarios: DiffScenario[] = [
   },
 ];
 
-/** The namespace's objects after a run, in comparable form. */
+/**
+ * The namespace's objects after a run, in comparable form, once the deployment controller has
+ * acted on what the run did (a scale), so that both tools are compared at the same point.
+ */
 export async function snapshot(kc: KubeConfig, ns: string): Promise<Snapshot> {
   const core = kc.makeApiClient(CoreV1Api);
+  await until(async () => {
+    const { items } = await kc.makeApiClient(AppsV1Api).listNamespacedDeployment({ namespace: ns });
+    return items.every(
+      (d) =>
+        (d.status?.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0) &&
+        (d.status?.replicas ?? 0) === (d.spec?.replicas ?? 0),
+    );
+  }, 'the deployments to be reconciled');
   // A controller's pods have random names: they are compared by their owner's name.
   const pods = (await core.listNamespacedPod({ namespace: ns })).items
     .map((p) => {

@@ -125,6 +125,27 @@ export interface Activity<S extends ArgsShape = ArgsShape, R = unknown> extends 
   readonly fn: ActivityFn<S, R>;
 }
 
+// Activities are recognised by a brand, not by `instanceof`: two copies of @chaoskit/core may
+// be loaded side by side (independently versioned packages).
+const ACTIVITY = Symbol.for('chaoskit.activity');
+
+/** Whether a value is an activity made by defineActivity. */
+export function isActivity(value: unknown): value is AnyActivity {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[ACTIVITY] === true;
+}
+
+/**
+ * The activities among a module's exports, by qualified name: a package's `activities` list
+ * comes from its exports, so adding an activity is adding its file and its `export *` line.
+ */
+export function activitiesIn(exports: Record<string, unknown>): readonly AnyActivity[] {
+  return Object.freeze(
+    Object.values(exports)
+      .filter(isActivity)
+      .sort((a, b) => (a.qualifiedName < b.qualifiedName ? -1 : a.qualifiedName > b.qualifiedName ? 1 : 0)),
+  );
+}
+
 /** The result type of an activity. */
 export type ResultOf<A> = A extends { call(raw: unknown, options?: CallOptions): Promise<infer R> }
   ? R
@@ -278,7 +299,8 @@ export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefin
 
   const deprecated = definition.deprecated === true || typeof definition.deprecated === 'string';
 
-  const activity: Activity<S, R> = {
+  const activity: Activity<S, R> & { [ACTIVITY]: true } = {
+    [ACTIVITY]: true,
     ...identity,
     camelName: camelCase(name),
     doc,

@@ -76,7 +76,7 @@ export const drainNodesActivity = defineActivity({
 
     // 1. Cordon, so that nothing new lands on the nodes while they are drained.
     const cordoned = needingPatch(nodes, true);
-    await patchUnschedulable(kube, cordoned, true);
+    await patchUnschedulable(kube, cordoned, true, nodes);
     const already = names.filter((n) => !cordoned.includes(n));
     ctx.log(
       `cordoned ${cordoned.length ? cordoned.join(', ') : 'no node'}${already.length ? ` (already cordoned: ${already.join(', ')})` : ''}`,

@@ -1,7 +1,7 @@
 // The evictions of drain_nodes: one eviction through the Eviction API (so disruption budgets
 // are honoured), and all of them with the refusals of a budget retried until a deadline.
 
-import { ActivityFailed, isApiError, type KubeClient, mapLimit, Pods } from '@chaoskit/core';
+import { ActivityFailed, isApiError, type KubeClient, mapLimit, objectName, Pods } from '@chaoskit/core';
 import type { V1Pod } from '@kubernetes/client-node';
 import { blockingBudget, podKey } from './drain-plan.js';
 
@@ -48,7 +48,8 @@ async function evictOnce(kube: KubeClient, pod: V1Pod): Promise<Outcome> {
       name,
       'eviction',
       { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } },
-      { namespace },
+      // evictAll noted the whole batch in the run's record.
+      { namespace, recorded: true },
     );
     return { pod, evicted: true };
   } catch (err) {
@@ -84,6 +85,18 @@ export async function evictAll(
   log: (message: string) => void,
   signal?: AbortSignal,
 ): Promise<{ done: V1Pod[] } | { refusals: Refusal[] }> {
+  // The run's record notes the pods to evict, one write per namespace, before the first eviction.
+  const ledger = kube.ledger;
+  if (ledger) {
+    for (const [namespace, inNamespace] of Map.groupBy(pods, (pod) => pod.metadata?.namespace ?? '')) {
+      await ledger.beforePodRemoval({
+        namespace,
+        names: inNamespace.map(objectName),
+        activity: kube.activity,
+        how: 'evicted',
+      });
+    }
+  }
   const done: V1Pod[] = [];
   let pending = pods;
   let pause = FIRST_RETRY_MS;

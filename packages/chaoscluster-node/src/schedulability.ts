@@ -31,7 +31,7 @@ export function schedulabilityActivity<const Name extends 'cordon_node' | 'uncor
         all: true,
       });
       const todo = needingPatch(nodes, cordon);
-      await patchUnschedulable(ctx.kube, todo, cordon);
+      await patchUnschedulable(ctx.kube, todo, cordon, nodes);
       const names = nodes.map(objectName);
       const already = names.filter((n) => !todo.includes(n));
       ctx.log(

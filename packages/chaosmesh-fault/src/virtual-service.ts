@@ -54,7 +54,7 @@ export interface VirtualServiceStore {
   /** The current object; ActivityFailed when it does not exist. */
   read(): Promise<VirtualService>;
   /** PUT guarded by body.metadata.resourceVersion; failures come out as ApiError. */
-  replace(body: VirtualService): Promise<VirtualService>;
+  replace(body: VirtualService, current: VirtualService): Promise<VirtualService>;
 }
 
 /** The store of `target` on the cluster the secrets point at, through the call's client. */
@@ -70,10 +70,12 @@ export function clusterStore(target: Target, ctx: ActivityContext): VirtualServi
       }
     },
     // The client makes the write a server-side dry run in plan mode.
-    replace: (body) =>
+    // `current` is what the edit was made on: the run's record takes the old faults from it.
+    replace: (body, current) =>
       ctx.kube.replace<VirtualService>(type, name, body, {
         namespace: target.ns,
         query: { fieldManager: 'chaoskit' },
+        before: current,
       }),
   };
 }
@@ -149,7 +151,7 @@ export async function editVirtualService(
     }
     const body: VirtualService = { ...current, spec: { ...current.spec, http: plan.http } };
     try {
-      const stored = await store.replace(body);
+      const stored = await store.replace(body, current);
       const changed = plan.changed.map((i) => httpRouteLabel(http, i)).join(', ');
       options.log(
         `${options.dryRun ? '(plan, server-side dry run) ' : ''}${where(target)}: ${options.what} on http route(s) ${changed}`,

@@ -6,6 +6,7 @@ import { type ApiConstructor, clientNodeKubeConfig, generatedApi } from './clien
 import { type ClusterClient, createClusterClient } from './cluster-client.js';
 import { type Connection, connectionFor } from './connection.js';
 import { KubeClient } from './kube.js';
+import type { RunLedger } from './ledger.js';
 import { redact, registerSecret } from './redact.js';
 
 export type ActivityKind = 'action' | 'probe';
@@ -37,6 +38,11 @@ export interface CallOptions {
   dryRun?: boolean;
 }
 
+/** What the runner gives besides: the run's record (every change is written to it first). */
+export interface RunCallOptions extends CallOptions {
+  ledger?: RunLedger;
+}
+
 /**
  * What an activity's `run` receives. An interface (not a type alias) so that other modules can
  * extend it by declaration merging.
@@ -61,7 +67,7 @@ export interface ActivityContext {
 }
 
 /** The context of one call: the caller's options, the activity's identity, a lazy client. */
-export function buildContext(activity: ActivityIdentity, given: CallOptions = {}): ActivityContext {
+export function buildContext(activity: ActivityIdentity, given: RunCallOptions = {}): ActivityContext {
   const secrets = given.secrets ?? {};
   registerSecretsIn(secrets);
   const sink = given.log;
@@ -80,9 +86,12 @@ export function buildContext(activity: ActivityIdentity, given: CallOptions = {}
     ...(given.dryRun ? { dryRun: true } : {}),
     log: (message: string) => sink?.(redact(String(message))),
     get kube() {
-      kube ??= new KubeClient(connection(), {
+      const conn = connection();
+      kube ??= new KubeClient(conn, {
+        activity: activity.qualifiedName,
         ...(given.signal ? { signal: given.signal } : {}),
         ...(given.dryRun ? { dryRun: true } : {}),
+        ...(given.ledger ? { ledger: given.ledger.for(conn) } : {}),
       });
       return kube;
     },

@@ -1,7 +1,8 @@
 import pLimit from 'p-limit';
 import { ActivityFailed, isApiError } from './errors.js';
 import type { KubeClient, WriteOptions } from './kube.js';
-import type { ResourceType } from './resources.js';
+import { refOf } from './ledger.js';
+import { Pods, type ResourceType } from './resources.js';
 
 /** How many requests at once by default: enough to be quick, few enough to spare the API. */
 export const DEFAULT_CONCURRENCY = 10;
@@ -69,21 +70,42 @@ export const objectName = (o: Named): string => o.metadata?.name ?? '';
 
 /**
  * Deletes every object (bounded concurrency, through the call's client, so plan mode makes each
- * a dry run). An object already gone counts as deleted: that is what was asked for. Returns the
- * objects deleted, in their order.
+ * a dry run). The run's record notes them all first, in one write. An object already gone
+ * counts as deleted: that is what was asked for. Returns the objects deleted, in their order.
  */
-export function deleteAll<T extends Named>(
+export async function deleteAll<T extends Named>(
   kube: KubeClient,
   type: ResourceType,
   objects: readonly T[],
   options: Pick<WriteOptions, 'query'> & { verb?: string; concurrency?: number } = {},
 ): Promise<T[]> {
+  const ledger = kube.ledger;
+  if (ledger && type === Pods) {
+    const byNamespace = Map.groupBy(objects, (o) => o.metadata?.namespace ?? '');
+    for (const [namespace, pods] of byNamespace) {
+      await ledger.beforePodRemoval({
+        namespace,
+        names: pods.map(objectName),
+        activity: kube.activity,
+        how: 'deleted',
+      });
+    }
+  } else if (ledger) {
+    await ledger.beforeDelete(
+      objects.map((o) => ({
+        ref: refOf(type, objectName(o), o.metadata?.namespace),
+        object: o as unknown as Record<string, unknown>,
+      })),
+      kube.activity,
+    );
+  }
   return bulk(
     objects,
     async (o) => {
       try {
         await kube.delete(type, objectName(o), {
           namespace: o.metadata?.namespace ?? null,
+          recorded: true,
           ...(options.query ? { query: options.query } : {}),
         });
       } catch (err) {

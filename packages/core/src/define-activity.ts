@@ -10,6 +10,7 @@ import {
   type ActivityKind,
   buildContext,
   type CallOptions,
+  type RunCallOptions,
 } from './activity-context.js';
 import { type Naming, type Problem, problemFromIssue } from './argument-problems.js';
 import { describeSchema } from './describe-schema.js';
@@ -17,7 +18,7 @@ import { InvalidArgument } from './errors.js';
 import { renderValue } from './render-value.js';
 import { suggest } from './suggest.js';
 
-export type { ActivityContext, ActivityIdentity, ActivityKind, CallOptions };
+export type { ActivityContext, ActivityIdentity, ActivityKind, CallOptions, RunCallOptions };
 
 /** One RBAC rule the activity needs (the shape of a Kubernetes `PolicyRule`). */
 export interface RbacRule {
@@ -112,7 +113,7 @@ export interface AnyActivity extends ActivityIdentity {
   /** Validates experiment arguments (snake_case); throws `InvalidArgument`. */
   validate(rawArgs: unknown): Record<string, unknown>;
   /** Validates, then runs. Nothing runs when the arguments are invalid. */
-  call(rawArgs: unknown, options?: CallOptions): Promise<unknown>;
+  call(rawArgs: unknown, options?: RunCallOptions): Promise<unknown>;
   /** JSON Schema (draft 2020-12) of the arguments. */
   jsonSchema(): JsonSchema;
 }
@@ -120,7 +121,7 @@ export interface AnyActivity extends ActivityIdentity {
 export interface Activity<S extends ArgsShape = ArgsShape, R = unknown> extends AnyActivity {
   readonly schema: ArgsSchema<S>;
   validate(rawArgs: unknown): ArgsOutput<S>;
-  call(rawArgs: unknown, options?: CallOptions): Promise<Awaited<R>>;
+  call(rawArgs: unknown, options?: RunCallOptions): Promise<Awaited<R>>;
   /** The idiomatic TypeScript export: camelCase options, validated exactly like experiments. */
   readonly fn: ActivityFn<S, R>;
 }

@@ -3,12 +3,15 @@
 // of its cluster: plan mode turns every mutation into a server-side dry run here, so no
 // activity can forget to, and the call's signal aborts its requests.
 
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { listAll, type Page } from './api.js';
 import { createClusterClient } from './cluster-client.js';
 import { type Connection, connectionFor, type Query, type RequestOptions } from './connection.js';
-import { type ApiRequestContext, toApiError } from './errors.js';
-import { collectionPath, objectPath, type ResourceType } from './resources.js';
+import { type ApiRequestContext, isApiError, toApiError } from './errors.js';
+import { type ClusterLedger, RUN_ANNOTATION, refOf } from './ledger.js';
+import { annotationPointer, diffPointers, type FieldValue, patchPointers, valueAt } from './pointers.js';
+import { collectionPath, objectPath, Pods, type ResourceType } from './resources.js';
 
 export type PatchType = 'merge' | 'strategic' | 'json' | 'apply';
 
@@ -31,6 +34,13 @@ export interface WriteOptions {
   namespace?: string | null;
   /** Extra query parameters (fieldManager, fieldValidation, gracePeriodSeconds…). */
   query?: Query;
+  /**
+   * The object as it is now, when the caller has just read it: the run's record then takes the
+   * fields' old values from it instead of reading the object again.
+   */
+  before?: unknown;
+  /** The caller recorded this change already (a batch: deleteAll, a drain's evictions). */
+  recorded?: boolean;
 }
 
 export interface WatchEvent<T> {
@@ -42,6 +52,37 @@ export interface KubeClientOptions {
   signal?: AbortSignal;
   /** Plan mode: every mutation is a server-side dry run (`dryRun=All`). */
   dryRun?: boolean;
+  /** The run's record on this cluster: every change is written to it first. */
+  ledger?: ClusterLedger;
+  /** Who makes the changes (`module.func`), for the record. */
+  activity?: string;
+}
+
+// Fields a write never counts as changing: the run's own mark.
+const notTheMark = (pointer: string) => pointer === annotationPointer(RUN_ANNOTATION);
+
+// Of a server-side apply body, what it sets (its identity is not a change).
+const applied = (pointer: string) =>
+  notTheMark(pointer) || ['/apiVersion', '/kind', '/metadata/name', '/metadata/namespace'].includes(pointer);
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `body` with the run's mark set (or, for a write that undoes the run's changes, taken off). */
+function marked(body: unknown, mark: string | null, style: 'merge' | 'whole'): unknown {
+  if (!isObj(body)) return body;
+  const metadata = isObj(body.metadata) ? body.metadata : {};
+  const annotations = isObj(metadata.annotations) ? { ...metadata.annotations } : {};
+  if (mark !== null) annotations[RUN_ANNOTATION] = mark;
+  else if (style === 'merge') annotations[RUN_ANNOTATION] = null;
+  else delete annotations[RUN_ANNOTATION];
+  return { ...body, metadata: { ...metadata, annotations } };
+}
+
+/** What a merge patch leaves at `pointer`: its value there, or nothing for a null. */
+function afterMerge(patch: unknown, pointer: string): FieldValue {
+  const at = valueAt(patch, pointer);
+  return at.present && at.value !== null ? at : { present: false };
 }
 
 const named = (
@@ -76,6 +117,55 @@ export class KubeClient {
 
   private mutation(query: Query | undefined): Query {
     return { ...query, ...(this.options.dryRun ? { dryRun: 'All' } : {}) };
+  }
+
+  /** The run's record, when this call records (not in plan mode, not for changes already recorded). */
+  private recording(options: WriteOptions): ClusterLedger | undefined {
+    return options.recorded ? undefined : this.ledger;
+  }
+
+  /** Who makes this call's changes, for the run's record. */
+  get activity(): string {
+    return this.options.activity ?? 'chaoskit';
+  }
+
+  /** The run's record of this call's changes, unless none is kept (no run, plan mode). */
+  get ledger(): ClusterLedger | undefined {
+    return this.options.dryRun ? undefined : this.options.ledger;
+  }
+
+  /** The object now, as the caller gave it or read from the cluster; undefined when it is gone. */
+  private async current(t: ResourceType, name: string, options: WriteOptions): Promise<unknown> {
+    if (options.before !== undefined) return options.before;
+    try {
+      return await this.get(t, name, options.namespace);
+    } catch (err) {
+      if (isApiError(err, 'NotFound')) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * Records a write of `pointers` to the object, then gives the body with the run's mark: set
+   * while the run's change is in place, taken off by a write that undoes it.
+   */
+  private async recorded(
+    t: ResourceType,
+    name: string,
+    options: WriteOptions,
+    body: unknown,
+    pointers: (current: unknown) => string[],
+    after: (pointer: string) => FieldValue,
+    style: 'merge' | 'whole',
+  ): Promise<unknown> {
+    const ledger = this.recording(options);
+    if (!ledger) return body;
+    const current = await this.current(t, name, options);
+    // A missing object: the write fails as it would have, with nothing to record.
+    if (current === undefined) return body;
+    const ref = refOf(t, name, options.namespace);
+    const { restores } = await ledger.beforeWrite(ref, current, pointers(current), after, this.activity);
+    return marked(body, restores ? null : ledger.runId, style);
   }
 
   get<T>(t: ResourceType, name: string, namespace?: string | null): Promise<T> {
@@ -121,55 +211,117 @@ export class KubeClient {
     );
   }
 
-  create<T>(t: ResourceType, body: unknown, options: WriteOptions = {}): Promise<T> {
+  /**
+   * Creates an object, marked with the run's id (or, outside a run, a call's own id). When a
+   * retried create meets AlreadyExists (an earlier attempt may have been applied), the object
+   * is read: it is this call's own if it carries this mark, otherwise the Conflict stands.
+   */
+  async create<T>(t: ResourceType, body: unknown, options: WriteOptions = {}): Promise<T> {
     const name = (body as { metadata?: { name?: string } })?.metadata?.name;
-    return this.request<T>(
-      {
-        method: 'POST',
-        path: collectionPath(t, options.namespace),
-        query: this.mutation(options.query),
-        body,
-      },
-      named(t, 'create', name, options.namespace),
-    );
+    const context = named(t, 'create', name, options.namespace);
+    const ledger = this.recording(options);
+    if (ledger && name) await ledger.beforeCreate(refOf(t, name, options.namespace), this.activity);
+    const mark = ledger?.runId ?? `call-${randomBytes(6).toString('hex')}`;
+    const res = await this.connection.send({
+      ...this.signalled(),
+      method: 'POST',
+      path: collectionPath(t, options.namespace),
+      query: this.mutation(options.query),
+      body: this.options.dryRun ? body : marked(body, mark, 'whole'),
+    });
+    if (res.status === 409 && res.ambiguous && name) {
+      const existing = await this.get<{ metadata?: { annotations?: Record<string, string> } }>(
+        t,
+        name,
+        options.namespace,
+      );
+      if (existing.metadata?.annotations?.[RUN_ANNOTATION] === mark) return existing as T;
+    }
+    if (res.status >= 400)
+      throw toApiError({ code: res.status, body: res.body, headers: res.headers }, context);
+    return JSON.parse(res.body) as T;
   }
 
-  replace<T>(t: ResourceType, name: string, body: unknown, options: WriteOptions = {}): Promise<T> {
+  async replace<T>(t: ResourceType, name: string, body: unknown, options: WriteOptions = {}): Promise<T> {
+    const sent = await this.recorded(
+      t,
+      name,
+      options,
+      body,
+      (current) => diffPointers(current, body, notTheMark),
+      (pointer) => valueAt(body, pointer),
+      'whole',
+    );
     return this.request<T>(
       {
         method: 'PUT',
         path: objectPath(t, name, options.namespace),
         query: this.mutation(options.query),
-        body,
+        body: sent,
       },
       named(t, 'update', name, options.namespace),
     );
   }
 
-  patch<T>(
+  async patch<T>(
     t: ResourceType,
     name: string,
     patch: unknown,
     type: PatchType,
     options: WriteOptions = {},
   ): Promise<T> {
+    // A JSON Patch (a list of operations) is not recorded field by field: chaoskit's activities
+    // write merge patches, server-side applies and whole objects.
+    const sent =
+      type === 'json'
+        ? patch
+        : await this.recorded(
+            t,
+            name,
+            options,
+            patch,
+            () => patchPointers(patch, type === 'apply' ? applied : notTheMark),
+            (pointer) => (type === 'apply' ? valueAt(patch, pointer) : afterMerge(patch, pointer)),
+            type === 'apply' ? 'whole' : 'merge',
+          );
     return this.request<T>(
       {
         method: 'PATCH',
         path: objectPath(t, name, options.namespace),
         query: this.mutation(options.query),
-        body: patch,
+        body: sent,
         contentType: PATCH_CONTENT_TYPE[type],
       },
       named(t, 'patch', name, options.namespace),
     );
   }
 
-  delete<T = unknown>(
+  /**
+   * Deletes an object. The run's record keeps it first, to create it again on a revert; a pod
+   * is only noted (its controller replaces it).
+   */
+  async delete<T = unknown>(
     t: ResourceType,
     name: string,
     options: WriteOptions & { body?: unknown } = {},
   ): Promise<T> {
+    const ledger = this.recording(options);
+    if (ledger && t === Pods) {
+      await ledger.beforePodRemoval({
+        namespace: options.namespace ?? '',
+        names: [name],
+        activity: this.activity,
+        how: 'deleted',
+      });
+    } else if (ledger) {
+      const current = await this.current(t, name, options);
+      if (isObj(current)) {
+        await ledger.beforeDelete(
+          [{ ref: refOf(t, name, options.namespace), object: current }],
+          this.activity,
+        );
+      }
+    }
     return this.request<T>(
       {
         method: 'DELETE',
@@ -181,14 +333,23 @@ export class KubeClient {
     );
   }
 
-  /** POST to a subresource of an object (a pod's eviction). */
-  createSubresource<T>(
+  /** POST to a subresource of an object (a pod's eviction, noted in the run's record). */
+  async createSubresource<T>(
     t: ResourceType,
     name: string,
     subresource: string,
     body: unknown,
     options: WriteOptions = {},
   ): Promise<T> {
+    const ledger = this.recording(options);
+    if (ledger && t === Pods && subresource === 'eviction') {
+      await ledger.beforePodRemoval({
+        namespace: options.namespace ?? '',
+        names: [name],
+        activity: this.activity,
+        how: 'evicted',
+      });
+    }
     return this.request<T>(
       {
         method: 'POST',

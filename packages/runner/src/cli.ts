@@ -1,6 +1,23 @@
 #!/usr/bin/env node
 import { rename, writeFile } from 'node:fs/promises';
-import { type AnyActivity, isChaosError, redact, redactValue } from '@chaoskit/core';
+import {
+  type AnyActivity,
+  connectionFor,
+  createClusterClient,
+  describeRef,
+  findRun,
+  findRuns,
+  isChaosError,
+  KubeClient,
+  newRunId,
+  RunLedger,
+  recordName,
+  redact,
+  redactValue,
+  revertRun,
+  runStatus,
+  sinceSeconds,
+} from '@chaoskit/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { experimentActivities, loadExperiment, prepareExperiment } from './experiment.js';
 import { experimentSchema } from './experiment-format.js';
@@ -49,6 +66,29 @@ async function gatherVars(opts: { var: string[]; varFile: string[] }) {
     }
   }
   return vars;
+}
+
+function runLedger(opts: { ledgerNamespace?: string; ledgerTtl: string }, title: string): RunLedger {
+  const ttlSeconds = sinceSeconds(opts.ledgerTtl);
+  if (!ttlSeconds)
+    throw new InvalidArgumentError(`--ledger-ttl takes a duration such as 24h or 90m, got ${opts.ledgerTtl}`);
+  return new RunLedger({
+    runId: newRunId(),
+    namespace: opts.ledgerNamespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
+    ttlSeconds,
+    title,
+    started: new Date().toISOString(),
+  });
+}
+
+/** The cluster of `status` and `revert`: the environment's, with --context and --kubeconfig as kubectl has them. */
+function adminClient(opts: { context?: string; kubeconfig?: string }): KubeClient {
+  const env = opts.kubeconfig
+    ? { ...process.env, KUBECONFIG: opts.kubeconfig, CLUSTERCONFIG: '' }
+    : process.env;
+  return new KubeClient(
+    connectionFor(createClusterClient(opts.context ? { CLUSTER_CONTEXT: opts.context } : {}, { env })),
+  );
 }
 
 /** Writes the journal whole or not at all (a new file renamed over the old one); returns its text. */
@@ -108,11 +148,30 @@ withVars(program.command('run'))
     1,
   )
   .option('--json', 'log JSON lines on stderr and print the journal on stdout')
+  .option(
+    '--ledger-namespace <namespace>',
+    "where the run's record of its changes is kept (default $CHAOSKIT_LEDGER_NAMESPACE, else default)",
+  )
+  .option(
+    '--ledger-ttl <duration>',
+    "after how long the run's changes count as expired (revert --expired)",
+    '24h',
+  )
+  .option(
+    '--no-ledger',
+    'keep no record of the changes in the cluster (a killed run then cannot be reverted)',
+  )
   .action(async (file: string, opts) => {
     try {
       const vars = await gatherVars(opts);
       const prepared = await prepareExperiment(await loadExperiment(file), vars);
       const reporter = opts.json ? jsonReporter : terminalReporter;
+      const ledger = opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title);
+      if (ledger) {
+        reporter.info(
+          `Run ${ledger.runId}: its changes are recorded (ConfigMap ${recordName(ledger.runId)}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} find and undo them`,
+        );
+      }
       const interrupts = handleInterrupts((line) => reporter.warn(line));
       // The journal is written as the run goes, so a crash loses at most the activity under way.
       const save = (journal: Journal) => writeJournal(opts.journalPath, journal);
@@ -124,6 +183,7 @@ withVars(program.command('run'))
         signal: interrupts.run,
         rollbackSignal: interrupts.rollbacks,
         onProgress: save,
+        ...(ledger ? { ledger } : {}),
       }).finally(() => interrupts.dispose());
       const text = await save(journal);
       if (opts.json) process.stdout.write(text);
@@ -212,6 +272,103 @@ program
   .action(async () => {
     const { activities } = await installedActivities();
     process.stdout.write(`${JSON.stringify(experimentSchema(activities), null, 2)}\n`);
+  });
+
+function withCluster(command: Command): Command {
+  return command
+    .option(
+      '--context <name>',
+      'the kubeconfig context (default: CLUSTER_CONTEXT, KUBERNETES_CONTEXT, the current one)',
+    )
+    .option(
+      '--kubeconfig <path>',
+      'the kubeconfig file (default: CLUSTERCONFIG, KUBECONFIG, ~/.kube/config)',
+    );
+}
+
+withCluster(program.command('status'))
+  .description('list the runs whose recorded changes are still in place, and what each changed')
+  .option(
+    '--ledger-namespace <namespace>',
+    "where the runs' records are kept",
+    process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
+  )
+  .option('-A, --all-namespaces', 'look for records in every namespace')
+  .option('--json', 'print JSON')
+  .action(async (opts) => {
+    try {
+      const kube = adminClient(opts);
+      const runs = await findRuns(kube, opts.allNamespaces ? null : opts.ledgerNamespace);
+      const now = Date.now();
+      const report = [];
+      for (const run of runs) {
+        const objects = await runStatus(kube, run);
+        const left = objects.filter((o) => o.state !== 'undone' && o.state !== 'gone');
+        const expired = run.expires !== undefined && Date.parse(run.expires) < now;
+        report.push({ ...run, expired, objects, left: left.length });
+      }
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(redactValue(report), null, 2)}\n`);
+        return;
+      }
+      if (report.length === 0) process.stdout.write('no run has recorded changes in place\n');
+      for (const run of report) {
+        process.stdout.write(
+          `${run.runId}  ${run.title ?? ''}  started ${run.started ?? '?'}${run.expired ? '  EXPIRED' : `  expires ${run.expires ?? '?'}`}  ${run.left} change(s) in place\n`,
+        );
+        for (const o of run.objects)
+          process.stdout.write(
+            `  ${o.state.padEnd(13)} ${describeRef(o.ref)}: ${o.what} (${o.activities.join(', ')})\n`,
+          );
+        for (const p of run.pods)
+          process.stdout.write(
+            `  not revertable ${p.names.length} pod(s) ${p.how} in namespace '${p.namespace}' by ${p.activity}\n`,
+          );
+      }
+    } catch (err) {
+      exitCode = fail(err);
+    }
+  });
+
+withCluster(program.command('revert'))
+  .description("undo a run's recorded changes (those still in place), refusing objects changed since")
+  .argument('[run-id]', 'the run (chaoskit status lists them)')
+  .option('--expired', 'revert every run whose changes have expired (--ledger-ttl of its run)')
+  .option('--force', 'also overwrite objects someone changed since the run')
+  .option(
+    '--ledger-namespace <namespace>',
+    "where the runs' records are kept",
+    process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
+  )
+  .action(async (runId: string | undefined, opts) => {
+    try {
+      if (!runId && !opts.expired) throw new InvalidArgumentError('give a run id, or --expired');
+      const kube = adminClient(opts);
+      const runs = runId
+        ? [await findRun(kube, opts.ledgerNamespace, runId)]
+        : (await findRuns(kube, opts.ledgerNamespace)).filter(
+            (r) => r.expires && Date.parse(r.expires) < Date.now(),
+          );
+      if (runId && !runs[0])
+        throw new Error(
+          `no record of run ${runId} in namespace ${opts.ledgerNamespace} (chaoskit status lists them)`,
+        );
+      let refused = 0;
+      for (const run of runs) {
+        if (!run) continue;
+        const result = await revertRun(kube, run, {
+          force: opts.force === true,
+          log: (line) => process.stderr.write(`${run.runId}: ${redact(line)}\n`),
+        });
+        refused += result.refused.length;
+        process.stdout.write(
+          `${run.runId}: ${result.undone.length} undone, ${result.untouched.length} already as they were, ${result.refused.length} refused (changed since the run; --force overwrites)\n`,
+        );
+      }
+      if (refused) exitCode = 1;
+    } catch (err) {
+      exitCode = fail(err);
+    }
   });
 
 program

@@ -1,5 +1,14 @@
 import { hostname, platform, release } from 'node:os';
-import { isChaosError, redact, redactValue, secretsFor, substitute } from '@chaoskit/core';
+import {
+  describeRef,
+  isChaosError,
+  objectStatus,
+  type RunLedger,
+  redact,
+  redactValue,
+  secretsFor,
+  substitute,
+} from '@chaoskit/core';
 import type { Activity, Json, Prepared } from './experiment.js';
 import { runHttp } from './http-provider.js';
 import { runProcess } from './process-provider.js';
@@ -47,6 +56,10 @@ export interface Journal {
   rollbacks: ActivityRun[];
   end?: string;
   duration?: number;
+  /** The run's id: `chaoskit status` and `chaoskit revert <id>` find and undo what it changed. */
+  run_id?: string;
+  /** What the run changed that was still in place when it ended (its rollbacks did not undo it). */
+  left_in_place?: string[];
 }
 
 export interface Reporter {
@@ -71,6 +84,8 @@ export interface RunOptions {
   rollbackSignal?: AbortSignal;
   /** Called with the journal each time an activity ends, so a crash loses at most the one under way. */
   onProgress?: (journal: Journal) => unknown;
+  /** The run's record in the cluster: every change is written to it before it is made. */
+  ledger?: RunLedger;
 }
 
 class Interrupted extends Error {}
@@ -95,6 +110,7 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
     steady_states: { before: null, after: null, during: [] },
     run: [],
     rollbacks: [],
+    ...(options.ledger ? { run_id: options.ledger.runId } : {}),
   };
   reporter.info(`Running experiment: ${title}`);
   const hypothesis = experiment['steady-state-hypothesis'];
@@ -127,6 +143,7 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
             reporter.info(`  ${redact(line)}`);
           },
           signal,
+          options.ledger,
         ),
       );
       record.status = 'succeeded';
@@ -148,6 +165,7 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
     // An activity stopped by an interruption ends the phase: nothing after it starts.
     if (signal?.aborted) throw new Interrupted('interrupted');
     await pause(resolved.pauses?.after, 'after', prepared, reporter, signal);
+    if (signal?.aborted) throw new Interrupted('interrupted');
     return record as ActivityRun;
   };
   const progress = async () => {
@@ -290,6 +308,18 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
       });
     }
   }
+  if (options.ledger) {
+    const left = await settle(options.ledger).catch((err: unknown) => {
+      reporter.warn(`could not check what the run left in place: ${redact((err as Error).message)}`);
+      return [];
+    });
+    if (left.length) {
+      journal.left_in_place = left;
+      reporter.warn(
+        `This run's changes still in place: ${left.join('; ')}. Undo them with: chaoskit revert ${options.ledger.runId}`,
+      );
+    }
+  }
   journal.end = iso();
   journal.duration = (performance.now() - started) / 1000;
   reporter.info(`Experiment ended with status: ${journal.deviated ? 'deviated' : journal.status}`);
@@ -319,6 +349,7 @@ async function callProvider(
   prepared: Prepared,
   log: (line: string) => void,
   signal?: AbortSignal,
+  ledger?: RunLedger,
 ): Promise<unknown> {
   const { configuration, secrets } = prepared;
   const provider = activity.provider!;
@@ -332,6 +363,7 @@ async function callProvider(
         configuration,
         log,
         ...(signal ? { signal } : {}),
+        ...(ledger ? { ledger } : {}),
       });
     }
     case 'process':
@@ -369,4 +401,21 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       { once: true },
     );
   });
+}
+
+/**
+ * What a run's changes left in place, per its record: nothing, and the record goes (there is
+ * nothing to revert); otherwise the record stays for `chaoskit revert`.
+ */
+async function settle(ledger: RunLedger): Promise<string[]> {
+  const left: string[] = [];
+  for (const cluster of ledger.ledgers()) {
+    const statuses = await Promise.all(
+      cluster.touched().map((o) => objectStatus(cluster.client, ledger.runId, o)),
+    );
+    const here = statuses.filter((s) => s.state === 'in place' || s.state === 'changed since');
+    if (here.length === 0) await cluster.discard();
+    left.push(...here.map((s) => `${describeRef(s.ref)} (${s.what})`));
+  }
+  return left;
 }

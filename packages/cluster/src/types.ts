@@ -30,6 +30,8 @@ export interface StartOptions {
   mesh?: MeshOptions | boolean | 'istiod';
   /** local: RBAC authorization (default true); false means AlwaysAllow. */
   rbac?: boolean;
+  /** local: extra kube-apiserver flags, e.g. `--max-requests-inflight=1` to test throttling. */
+  apiserverArgs?: string[];
   /** kubeconfig: the file (default: KUBECONFIG, then ~/.kube/config). */
   kubeconfigPath?: string;
   /** kubeconfig: the context; required, so a test run never lands on a cluster by accident. */
@@ -81,6 +83,11 @@ export interface LocalCluster extends Cluster {
   readonly kubectl: string;
   readonly pids: number[];
   readonly componentLogs: Record<string, string>;
+  /**
+   * Stops kube-apiserver and starts it again (same data, ports and flags) after `downMs`;
+   * resolves when it is ready again.
+   */
+  restartApiserver(downMs?: number): Promise<void>;
   /** The audit user names of this cluster's identities. */
   readonly users: { token: string; clientCert: string; unprivileged: string; components: string };
   /** The running istiod, when started with `mesh: 'istiod'`. */

@@ -36,6 +36,7 @@ export default async function setup(project: TestProject) {
     [Symbol.asyncDispose]: _dispose,
     pids: _pids,
     componentLogs: _logs,
+    restartApiserver: _restart,
     provider: _p,
     ...info
   } = cluster;

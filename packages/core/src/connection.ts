@@ -51,6 +51,7 @@ export interface RawResponse {
 export const RETRY_BUDGET_MS = 60_000;
 
 const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
+const NEVER_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 const RETRY_CODES = new Set([
   'ECONNRESET',
   'ECONNREFUSED',
@@ -166,8 +167,8 @@ export class Connection {
         if (res) return res;
         throw failure;
       }
-      // A 429 was refused before anything happened; the others may have been applied.
-      if (res?.status !== 429) ambiguous = true;
+      // A 429, or a connection that was never made, changed nothing; the others may have.
+      if (res ? res.status !== 429 : !NEVER_SENT.has(errorCode(failure) ?? '')) ambiguous = true;
       await sleep(wait, options.signal);
     }
   }

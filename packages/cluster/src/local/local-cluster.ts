@@ -128,18 +128,21 @@ async function boot(
       `--audit-log-path=${auditLogPath}`,
       '--audit-log-format=json',
       '--audit-log-mode=blocking',
+      ...(options.apiserverArgs ?? []),
     ],
     componentEnv,
   );
-  await waitFor(
-    'kube-apiserver',
-    'kube-apiserver',
-    group,
-    async () =>
-      existsSync(caFile) &&
-      (await get(`${server}/readyz`, { ca: await readFile(caFile), token: pki.adminToken })),
-    90_000,
-  );
+  const apiserverReady = () =>
+    waitFor(
+      'kube-apiserver',
+      'kube-apiserver',
+      group,
+      async () =>
+        existsSync(caFile) &&
+        (await get(`${server}/readyz`, { ca: await readFile(caFile), token: pki.adminToken })),
+      90_000,
+    );
+  await apiserverReady();
 
   const kubeconfigFor = (user: Record<string, string>) =>
     dump({
@@ -287,6 +290,10 @@ async function boot(
     ...(mesh ? { mesh } : {}),
     pids: group.pids,
     componentLogs: group.logFiles,
+    restartApiserver: async (downMs = 0) => {
+      await group.restart('kube-apiserver', downMs);
+      await apiserverReady();
+    },
     ...(istiod ? { istiod } : {}),
     stop,
     [Symbol.asyncDispose]: stop,

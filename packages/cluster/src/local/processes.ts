@@ -7,6 +7,9 @@ interface Member {
   child: ChildProcess;
   logFile: string;
   exited: Promise<void>;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
 }
 
 // Children of every live group, killed if this process exits without calling stop()
@@ -40,6 +43,10 @@ export class ProcessGroup {
   }
 
   start(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+    this.members.push(this.spawn(name, command, args, env));
+  }
+
+  private spawn(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Member {
     const logFile = join(this.logDir, `${name}.log`);
     const fd = openSync(logFile, 'a');
     const child = spawn(command, args, { stdio: ['ignore', fd, fd], env });
@@ -48,7 +55,23 @@ export class ProcessGroup {
       child.once('exit', () => resolve());
       child.once('error', () => resolve());
     });
-    this.members.push({ name, child, logFile, exited });
+    return { name, child, logFile, exited, command, args, env };
+  }
+
+  /**
+   * Stops one component (SIGTERM, SIGKILL after the grace period) and, after `downMs`, starts it
+   * again with the same arguments, data and ports: an apiserver restart as operators see one.
+   */
+  async restart(name: string, downMs = 0, graceMs = 5000): Promise<void> {
+    const i = this.members.findIndex((m) => m.name === name);
+    const m = this.members[i];
+    if (!m) throw new Error(`no component named ${name}`);
+    m.child.kill('SIGTERM');
+    const timer = setTimeout(() => m.child.kill('SIGKILL'), graceMs);
+    await m.exited;
+    clearTimeout(timer);
+    if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
+    this.members[i] = this.spawn(m.name, m.command, m.args, m.env);
   }
 
   /** Throws with the component's log tail when one of the processes has already exited. */

@@ -10,16 +10,34 @@ import { resourceType, type Target } from './target.js';
 export const FIELD_MANAGER = 'chaoskit';
 
 /** A page of a list, as the server sends it (the JSON, not a typed model). */
-export interface ObjectList {
+export interface ObjectList<T = unknown> {
   apiVersion?: string;
   kind?: string;
   metadata?: { continue?: string; resourceVersion?: string; remainingItemCount?: number };
-  items?: unknown[];
+  items?: T[];
+  [key: string]: unknown;
+}
+
+/** The whole list of custom objects, every page merged: `items` is always there. */
+export interface CustomObjectList extends ObjectList<CustomObject> {
+  items: CustomObject[];
+}
+
+/** The Status the server answers a delete with once the object is gone (`metav1.Status`, as JSON). */
+export interface Status {
+  apiVersion: string;
+  kind: 'Status';
+  metadata?: { resourceVersion?: string; [key: string]: unknown };
+  status?: 'Success' | 'Failure';
+  message?: string;
+  reason?: string;
+  code?: number;
+  details?: { name?: string; group?: string; kind?: string; uid?: string; [key: string]: unknown };
   [key: string]: unknown;
 }
 
 /** Pages of one list merged into the list object a single request would have returned. */
-export function mergeListPages(pages: readonly ObjectList[]): ObjectList {
+export function mergeListPages<T>(pages: readonly ObjectList<T>[]): ObjectList<T> & { items: T[] } {
   const [first] = pages;
   if (!first) return { items: [] };
   const { continue: _continue, remainingItemCount: _remaining, ...metadata } = first.metadata ?? {};
@@ -58,14 +76,14 @@ export class CustomObjects {
    * Every object, page by page (each page with retries), as one list object: the list's own
    * apiVersion, kind and metadata are part of the result, so the pages are read whole.
    */
-  async list(): Promise<ObjectList> {
+  async list(): Promise<CustomObjectList> {
     const path = collectionPath(this.type, this.namespace);
     const context = { verb: 'list', resource: this.type.noun };
-    const pages: ObjectList[] = [];
+    const pages: ObjectList<CustomObject>[] = [];
     let token: string | undefined;
     do {
       const query: Query = { limit: LIST_PAGE, continue: token };
-      const page = await this.kube.request<ObjectList>({ method: 'GET', path, query }, context);
+      const page = await this.kube.request<ObjectList<CustomObject>>({ method: 'GET', path, query }, context);
       pages.push(page);
       token = page.metadata?.continue || undefined;
     } while (token);
@@ -73,8 +91,8 @@ export class CustomObjects {
   }
 
   /** What the server returns: a Status, or the object while finalizers hold it. */
-  delete(name: string): Promise<unknown> {
-    return this.kube.delete(this.type, name, { namespace: this.namespace });
+  delete(name: string): Promise<Status | CustomObject> {
+    return this.kube.delete<Status | CustomObject>(this.type, name, { namespace: this.namespace });
   }
 
   /** A server-side apply by the field manager `chaoskit`; `force` takes over others' fields. */

@@ -1,6 +1,7 @@
 import { type ActivityContext, defineActivity, namespaceArg } from '@chaoskit/core';
 import { objectNameArg, resourceTypeArgs } from './args.js';
-import { CustomObjects } from './custom-objects.js';
+import type { CustomObject } from './body.js';
+import { CustomObjects, type Status } from './custom-objects.js';
 import { failure } from './failures.js';
 import { ACTIONS } from './modules.js';
 import { describeObject, type Target, targetOf } from './target.js';
@@ -10,8 +11,8 @@ const RBAC = [{ apiGroups: ['*'], resources: ['*'], verbs: ['delete'] }];
 const nameArg = () => objectNameArg('Name of the custom object to delete.');
 
 /** Deletes the object; returns what the server returned (a Status, or the object when finalizers hold it). */
-async function remove(target: Target, name: string, ctx: ActivityContext): Promise<unknown> {
-  let result: unknown;
+async function remove(target: Target, name: string, ctx: ActivityContext): Promise<Status | CustomObject> {
+  let result: Status | CustomObject;
   try {
     result = await new CustomObjects(ctx.kube, target).delete(name);
   } catch (err) {

@@ -11,7 +11,7 @@ import { patchClusterCustomObjectActivity, patchCustomObjectActivity } from './p
 import { replaceClusterCustomObjectActivity, replaceCustomObjectActivity } from './replace-custom-object.js';
 
 export type { CustomObject } from './body.js';
-export { FIELD_MANAGER, type ObjectList } from './custom-objects.js';
+export { type CustomObjectList, FIELD_MANAGER, type ObjectList, type Status } from './custom-objects.js';
 
 /** Every activity of this package, for registries (the runner, discovery, conformance). */
 export const activities = activitiesIn(exported);

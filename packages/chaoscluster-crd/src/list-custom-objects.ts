@@ -1,6 +1,6 @@
 import { type ActivityContext, defineActivity, namespaceArg } from '@chaoskit/core';
 import { resourceTypeArgs } from './args.js';
-import { CustomObjects, type ObjectList } from './custom-objects.js';
+import { type CustomObjectList, CustomObjects } from './custom-objects.js';
 import { failure } from './failures.js';
 import { PROBES } from './modules.js';
 import { type Target, targetOf } from './target.js';
@@ -8,7 +8,7 @@ import { type Target, targetOf } from './target.js';
 const variants = { namespaced: 'list_custom_objects', cluster: 'list_cluster_custom_objects' };
 const RBAC = [{ apiGroups: ['*'], resources: ['*'], verbs: ['list'] }];
 
-async function list(target: Target, ctx: ActivityContext): Promise<ObjectList> {
+async function list(target: Target, ctx: ActivityContext): Promise<CustomObjectList> {
   try {
     return await new CustomObjects(ctx.kube, target).list();
   } catch (err) {

@@ -1,4 +1,5 @@
 import { ActivityFailed, defineActivity, Nodes, z } from '@chaoskit/core';
+import type { NodeJson } from './get-nodes.js';
 import { ACTIONS } from './modules.js';
 import { fieldsOf, unknownField } from './node-fields.js';
 
@@ -47,7 +48,7 @@ export const createNodeActivity = defineActivity({
     return undefined;
   },
   rbac: [{ apiGroups: [''], resources: ['nodes'], verbs: ['create'] }],
-  async run(args, ctx) {
+  async run(args, ctx): Promise<NodeJson> {
     const body = {
       apiVersion: 'v1',
       kind: 'Node',
@@ -57,13 +58,9 @@ export const createNodeActivity = defineActivity({
     try {
       // Strict: the server refuses a field it would otherwise drop (one of node-fields.ts that
       // this API version does not have).
-      const node = await ctx.kube.create<{ metadata?: { name?: string } } & Record<string, unknown>>(
-        Nodes,
-        body,
-        { query: { fieldValidation: 'Strict' } },
-      );
+      const node = await ctx.kube.create<NodeJson>(Nodes, body, { query: { fieldValidation: 'Strict' } });
       ctx.log(`created node ${node.metadata?.name}`);
-      return node as Record<string, unknown>;
+      return node;
     } catch (err) {
       throw new ActivityFailed(`Creating new node failed: ${(err as Error).message}`, { cause: err });
     }

@@ -2,12 +2,39 @@ import { defineActivity, listAll, Nodes } from '@chaoskit/core';
 import { nodeSelectorArg } from './args.js';
 import { PROBES } from './modules.js';
 
+/** A node as the API sends it, as JSON (timestamps are RFC 3339 strings). */
+export interface NodeJson {
+  /** Absent on the items of a list. */
+  apiVersion?: string;
+  kind?: string;
+  metadata: {
+    name: string;
+    uid: string;
+    resourceVersion: string;
+    creationTimestamp: string;
+    /** Absent when the node has none. */
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    [key: string]: unknown;
+  };
+  spec?: {
+    podCIDR?: string;
+    podCIDRs?: string[];
+    providerID?: string;
+    taints?: Array<{ key: string; value?: string; effect: string; timeAdded?: string }>;
+    unschedulable?: boolean;
+    [key: string]: unknown;
+  };
+  status?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
 /** The API's NodeList, as JSON. */
 export interface NodeList {
   kind: 'NodeList';
   apiVersion: 'v1';
   metadata: { resourceVersion?: string };
-  items: Record<string, unknown>[];
+  items: NodeJson[];
 }
 
 export const getNodesActivity = defineActivity({
@@ -24,8 +51,8 @@ export const getNodesActivity = defineActivity({
     let resourceVersion: string | undefined;
     // Page by page rather than kube.list, to keep the list's resourceVersion: every page comes
     // from the snapshot of the first.
-    const items = await listAll<Record<string, unknown>>(async (page) => {
-      const list = await ctx.kube.listPage<Record<string, unknown>>(Nodes, {
+    const items = await listAll<NodeJson>(async (page) => {
+      const list = await ctx.kube.listPage<NodeJson>(Nodes, {
         labelSelector: args.label_selector,
         limit: page.limit,
         ...(page._continue ? { continue: page._continue } : {}),

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { type CustomObject, createCustomObjectActivity } from '@chaoskit/chaoscluster-crd';
+import {
+  type createClusterCustomObjectActivity,
+  createCustomObjectActivity,
+} from '@chaoskit/chaoscluster-crd';
 import { dump } from 'js-yaml';
 import { defineCase, type Scenario } from '../../case.js';
 import {
@@ -13,8 +16,11 @@ import {
   scopeOf,
 } from './fixtures.js';
 
+/** Both variants, namespaced and cluster-wide: `t.call` resolves to their common result type. */
+type CreateActivity = typeof createCustomObjectActivity | typeof createClusterCustomObjectActivity;
+
 /** The scenarios of create_custom_object and create_cluster_custom_object. */
-export function createScenarios(kind: ScopeKind): Scenario[] {
+export function createScenarios(kind: ScopeKind): Scenario<CreateActivity>[] {
   const variant = kind === 'namespaced' ? 'create_custom_object' : 'create_cluster_custom_object';
   const otherVariant = kind === 'namespaced' ? 'create_cluster_custom_object' : 'create_custom_object';
   return [
@@ -23,10 +29,10 @@ export function createScenarios(kind: ScopeKind): Scenario[] {
       async run(t) {
         const s = await scopeOf(t, kind);
         const name = s.name('w1');
-        const result = (await t.call({
+        const result = await t.call({
           ...s.args,
           resource: s.doc(name, { size: 3, color: 'red' }),
-        })) as CustomObject;
+        });
         assert.equal(result.kind, s.objectKind);
         assert.equal(result.metadata?.name, name);
         assert.ok(result.metadata?.uid, 'the result is the created object, with its uid');
@@ -101,10 +107,10 @@ export function createScenarios(kind: ScopeKind): Scenario[] {
       name: 'in plan mode the create is a server-side dry run: nothing is created',
       async run(t) {
         const s = await scopeOf(t, kind);
-        const result = (await callDryRun(t, {
+        const result = await callDryRun(t, {
           ...s.args,
           resource: s.doc(s.name('plan'), { size: 1 }),
-        })) as CustomObject;
+        });
         assert.equal(result.metadata?.name, s.name('plan'));
         assert.deepEqual(await s.names(), []);
       },

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
-import { deleteCustomObjectActivity } from '@chaoskit/chaoscluster-crd';
+import {
+  type CustomObject,
+  type deleteClusterCustomObjectActivity,
+  deleteCustomObjectActivity,
+  type Status,
+} from '@chaoskit/chaoscluster-crd';
 import { defineCase, type Scenario } from '../../case.js';
 import {
   activityFailure,
@@ -10,10 +15,11 @@ import {
   scopeOf,
 } from './fixtures.js';
 
-type Status = { kind?: string; status?: string; details?: { name?: string; uid?: string } };
+/** Both variants, namespaced and cluster-wide: `t.call` resolves to their common result type. */
+type DeleteActivity = typeof deleteCustomObjectActivity | typeof deleteClusterCustomObjectActivity;
 
 /** The scenarios of delete_custom_object and delete_cluster_custom_object. */
-export function deleteScenarios(kind: ScopeKind): Scenario[] {
+export function deleteScenarios(kind: ScopeKind): Scenario<DeleteActivity>[] {
   const otherVariant = kind === 'namespaced' ? 'delete_cluster_custom_object' : 'delete_custom_object';
   return [
     {
@@ -22,6 +28,7 @@ export function deleteScenarios(kind: ScopeKind): Scenario[] {
         const s = await scopeOf(t, kind);
         const doomed = await s.create(s.doc(s.name('doomed')));
         await s.create(s.doc(s.name('kept')));
+        // The result is a Status or the object (held by finalizers): this scenario's is a Status.
         const result = (await t.call({ ...s.args, name: s.name('doomed') })) as Status;
         assert.equal(result.kind, 'Status');
         assert.equal(result.status, 'Success');
@@ -37,7 +44,7 @@ export function deleteScenarios(kind: ScopeKind): Scenario[] {
         const name = s.name('held');
         await s.create(s.doc(name, {}, { finalizers: ['chaoskit.io/hold'] }));
         t.onCleanup(() => s.unfinalize(name));
-        const result = (await t.call({ ...s.args, name })) as { metadata?: { deletionTimestamp?: string } };
+        const result = (await t.call({ ...s.args, name })) as CustomObject;
         assert.ok(result.metadata?.deletionTimestamp, 'the object is returned with its deletionTimestamp');
         assert.ok((await s.read(name))?.metadata?.deletionTimestamp);
       },

@@ -1,5 +1,5 @@
-import type { CustomObject, ObjectList } from '@chaoskit/chaoscluster-crd';
-import type { AnyActivity } from '@chaoskit/core';
+import type { CustomObject, CustomObjectList } from '@chaoskit/chaoscluster-crd';
+import type { AnyActivity, ResultOf } from '@chaoskit/core';
 import {
   ApiextensionsV1Api,
   CustomObjectsApi,
@@ -186,8 +186,8 @@ export async function scopeOf(t: CaseContext, kind: ScopeKind): Promise<Scope> {
     names: async () => {
       const list = (await (namespaced
         ? api.listNamespacedCustomObject({ ...where, namespace: ns })
-        : api.listClusterCustomObject({ ...where }))) as ObjectList;
-      return (list.items as CustomObject[])
+        : api.listClusterCustomObject({ ...where }))) as CustomObjectList;
+      return list.items
         .map((o) => o.metadata!.name!)
         .filter((n) => namespaced || n.endsWith(suffix))
         .sort();
@@ -215,12 +215,21 @@ export function otherScopeArgs(scope: Scope): Record<string, unknown> {
   return { ...scope.args, plural: scope.other.plural };
 }
 
-/** The activity called in plan mode (every mutation a server-side dry run). */
+/** The activity called in plan mode (every mutation a server-side dry run); resolves to its result. */
+export function callDryRun<A extends AnyActivity>(
+  t: CaseContext<A>,
+  args: Record<string, unknown>,
+): Promise<ResultOf<A>>;
+export function callDryRun<B extends AnyActivity>(
+  t: CaseContext,
+  args: Record<string, unknown>,
+  activity: B,
+): Promise<ResultOf<B>>;
 export function callDryRun(
   t: CaseContext,
   args: Record<string, unknown>,
   activity: AnyActivity = t.activity,
-) {
+): Promise<unknown> {
   return activity.call(args, {
     secrets: t.secrets,
     dryRun: true,

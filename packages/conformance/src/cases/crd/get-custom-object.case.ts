@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
-import { type CustomObject, getCustomObjectActivity } from '@chaoskit/chaoscluster-crd';
+import { type getClusterCustomObjectActivity, getCustomObjectActivity } from '@chaoskit/chaoscluster-crd';
 import { defineCase, type Scenario } from '../../case.js';
 import { activityFailure, missingTypes, otherScopeArgs, type ScopeKind, scopeOf } from './fixtures.js';
 
+/** Both variants, namespaced and cluster-wide: `t.call` resolves to their common result type. */
+type GetActivity = typeof getCustomObjectActivity | typeof getClusterCustomObjectActivity;
+
 /** The scenarios of get_custom_object and get_cluster_custom_object. */
-export function getScenarios(kind: ScopeKind): Scenario[] {
+export function getScenarios(kind: ScopeKind): Scenario<GetActivity>[] {
   const otherVariant = kind === 'namespaced' ? 'get_cluster_custom_object' : 'get_custom_object';
   return [
     {
@@ -14,7 +17,7 @@ export function getScenarios(kind: ScopeKind): Scenario[] {
         const created = await s.create(
           s.doc(s.name('w1'), { size: 2, mode: 'slow' }, { labels: { a: 'b' } }),
         );
-        const result = (await t.call({ ...s.args, name: s.name('w1') })) as CustomObject;
+        const result = await t.call({ ...s.args, name: s.name('w1') });
         assert.deepEqual(result, created);
       },
     },

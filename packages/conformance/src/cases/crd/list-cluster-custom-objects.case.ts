@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import {
-  type CustomObject,
-  listClusterCustomObjectsActivity,
-  type ObjectList,
-} from '@chaoskit/chaoscluster-crd';
+import { type CustomObjectList, listClusterCustomObjectsActivity } from '@chaoskit/chaoscluster-crd';
 import { defineCase } from '../../case.js';
 import { activityFailure, missingTypes, scopeOf, VERSION } from './fixtures.js';
 
-const names = (list: ObjectList) => (list.items as CustomObject[]).map((o) => o.metadata!.name!).sort();
+const names = (list: CustomObjectList) => list.items.map((o) => o.metadata!.name!).sort();
 
 export default defineCase({
   activity: listClusterCustomObjectsActivity,
@@ -18,7 +14,7 @@ export default defineCase({
         const s = await scopeOf(t, 'cluster');
         await s.create(s.doc(s.name('a'), { size: 1 }));
         await s.create(s.doc(s.name('b'), { size: 2 }));
-        const list = (await t.call(s.args)) as ObjectList;
+        const list = await t.call(s.args);
         assert.equal(list.apiVersion, `${s.group}/${VERSION}`);
         assert.equal(list.kind, 'GadgetList');
         assert.ok(list.metadata?.resourceVersion);
@@ -33,9 +29,9 @@ export default defineCase({
       async run(t) {
         const s = await scopeOf(t, 'namespaced');
         await s.create(s.doc('here'));
-        const list = (await t.call({ group: s.group, version: VERSION, plural: s.plural })) as ObjectList;
+        const list = await t.call({ group: s.group, version: VERSION, plural: s.plural });
         assert.equal(list.kind, 'WidgetList');
-        const here = (list.items as CustomObject[]).filter((o) => o.metadata?.namespace === t.ns);
+        const here = list.items.filter((o) => o.metadata?.namespace === t.ns);
         assert.deepEqual(
           here.map((o) => o.metadata?.name),
           ['here'],

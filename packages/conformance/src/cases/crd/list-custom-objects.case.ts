@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { type CustomObject, listCustomObjectsActivity, type ObjectList } from '@chaoskit/chaoscluster-crd';
+import { type CustomObjectList, listCustomObjectsActivity } from '@chaoskit/chaoscluster-crd';
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
 import { activityFailure, missingTypes, scopeOf, VERSION } from './fixtures.js';
 
-const names = (list: ObjectList) => (list.items as CustomObject[]).map((o) => o.metadata!.name!).sort();
+const names = (list: CustomObjectList) => list.items.map((o) => o.metadata!.name!).sort();
 
 export default defineCase({
   activity: listCustomObjectsActivity,
@@ -24,13 +24,13 @@ export default defineCase({
           namespace: t.home,
           body: s.doc(`elsewhere-${t.ns}`),
         });
-        const list = (await t.call(s.args)) as ObjectList;
+        const list = await t.call(s.args);
         assert.equal(list.apiVersion, `${s.group}/${VERSION}`);
         assert.equal(list.kind, 'WidgetList');
         assert.ok(list.metadata?.resourceVersion);
         assert.equal(list.metadata?.continue, undefined);
         assert.deepEqual(names(list), ['a', 'b']);
-        assert.deepEqual((list.items as CustomObject[]).find((o) => o.metadata?.name === 'b')?.spec, {
+        assert.deepEqual(list.items.find((o) => o.metadata?.name === 'b')?.spec, {
           size: 2,
         });
       },
@@ -39,7 +39,7 @@ export default defineCase({
       name: 'an empty namespace gives a list object with no items',
       async run(t) {
         const s = await scopeOf(t, 'namespaced');
-        const list = (await t.call(s.args)) as ObjectList;
+        const list = await t.call(s.args);
         assert.equal(list.kind, 'WidgetList');
         assert.deepEqual(list.items, []);
       },

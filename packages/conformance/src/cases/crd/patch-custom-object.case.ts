@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type CustomObject, patchCustomObjectActivity } from '@chaoskit/chaoscluster-crd';
+import { type patchClusterCustomObjectActivity, patchCustomObjectActivity } from '@chaoskit/chaoscluster-crd';
 import { dump } from 'js-yaml';
 import { defineCase, type Scenario } from '../../case.js';
 import {
@@ -14,8 +14,11 @@ import {
   specOwners,
 } from './fixtures.js';
 
+/** Both variants, namespaced and cluster-wide: `t.call` resolves to their common result type. */
+type PatchActivity = typeof patchCustomObjectActivity | typeof patchClusterCustomObjectActivity;
+
 /** The scenarios of patch_custom_object and patch_cluster_custom_object. */
-export function patchScenarios(kind: ScopeKind): Scenario[] {
+export function patchScenarios(kind: ScopeKind): Scenario<PatchActivity>[] {
   const otherVariant = kind === 'namespaced' ? 'patch_cluster_custom_object' : 'patch_custom_object';
   return [
     {
@@ -24,11 +27,11 @@ export function patchScenarios(kind: ScopeKind): Scenario[] {
         const s = await scopeOf(t, kind);
         const name = s.name('w1');
         await s.create(s.doc(name, { size: 1, color: 'red' }));
-        const result = (await t.call({
+        const result = await t.call({
           ...s.args,
           name,
           resource: s.doc(name, { mode: 'fast' }),
-        })) as CustomObject;
+        });
         assert.deepEqual(result.spec, { size: 1, color: 'red', mode: 'fast' });
         const stored = await s.read(name);
         assert.deepEqual(stored?.spec, { size: 1, color: 'red', mode: 'fast' });
@@ -66,12 +69,12 @@ export function patchScenarios(kind: ScopeKind): Scenario[] {
         const s = await scopeOf(t, kind);
         const name = s.name('taken');
         await s.apply('other-team', s.doc(name, { size: 1, color: 'red' }));
-        const result = (await t.call({
+        const result = await t.call({
           ...s.args,
           name,
           force: true,
           resource: s.doc(name, { color: 'blue' }),
-        })) as CustomObject;
+        });
         assert.deepEqual(result.spec, { size: 1, color: 'blue' });
         const stored = await s.read(name);
         assert.deepEqual(stored?.spec, { size: 1, color: 'blue' });
@@ -126,12 +129,12 @@ export function patchScenarios(kind: ScopeKind): Scenario[] {
         const s = await scopeOf(t, kind);
         const name = s.name('plan');
         await s.create(s.doc(name, { size: 1 }));
-        const result = (await callDryRun(t, {
+        const result = await callDryRun(t, {
           ...s.args,
           name,
           force: true,
           resource: s.doc(name, { size: 2 }),
-        })) as CustomObject;
+        });
         assert.deepEqual(result.spec, { size: 2 });
         assert.deepEqual((await s.read(name))?.spec, { size: 1 });
       },

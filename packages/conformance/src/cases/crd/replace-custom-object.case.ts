@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { type CustomObject, replaceCustomObjectActivity } from '@chaoskit/chaoscluster-crd';
+import {
+  type replaceClusterCustomObjectActivity,
+  replaceCustomObjectActivity,
+} from '@chaoskit/chaoscluster-crd';
 import { defineCase, type Scenario } from '../../case.js';
 import {
   activityFailure,
@@ -20,8 +23,11 @@ async function changedSince(s: Scope, name: string): Promise<string> {
   return first.metadata!.resourceVersion!;
 }
 
+/** Both variants, namespaced and cluster-wide: `t.call` resolves to their common result type. */
+type ReplaceActivity = typeof replaceCustomObjectActivity | typeof replaceClusterCustomObjectActivity;
+
 /** The scenarios of replace_custom_object and replace_cluster_custom_object. */
-export function replaceScenarios(kind: ScopeKind): Scenario[] {
+export function replaceScenarios(kind: ScopeKind): Scenario<ReplaceActivity>[] {
   const otherVariant = kind === 'namespaced' ? 'replace_cluster_custom_object' : 'replace_custom_object';
   return [
     {
@@ -35,7 +41,7 @@ export function replaceScenarios(kind: ScopeKind): Scenario[] {
           { mode: 'slow' },
           { resourceVersion: created.metadata!.resourceVersion },
         );
-        const result = (await t.call({ ...s.args, name, resource })) as CustomObject;
+        const result = await t.call({ ...s.args, name, resource });
         assert.deepEqual(result.spec, { mode: 'slow' });
         assert.notEqual(result.metadata?.resourceVersion, created.metadata?.resourceVersion);
         const stored = await s.read(name);
@@ -67,12 +73,12 @@ export function replaceScenarios(kind: ScopeKind): Scenario[] {
         const s = await scopeOf(t, kind);
         const name = s.name('forced');
         const stale = await changedSince(s, name);
-        const result = (await t.call({
+        const result = await t.call({
           ...s.args,
           name,
           force: true,
           resource: s.doc(name, { mode: 'x' }, { resourceVersion: stale }),
-        })) as CustomObject;
+        });
         assert.deepEqual(result.spec, { mode: 'x' });
         assert.deepEqual((await s.read(name))?.spec, { mode: 'x' });
       },
@@ -140,12 +146,12 @@ export function replaceScenarios(kind: ScopeKind): Scenario[] {
         const s = await scopeOf(t, kind);
         const name = s.name('plan');
         await s.create(s.doc(name, { size: 1 }));
-        const result = (await callDryRun(t, {
+        const result = await callDryRun(t, {
           ...s.args,
           name,
           force: true,
           resource: s.doc(name, { size: 3 }),
-        })) as CustomObject;
+        });
         assert.deepEqual(result.spec, { size: 3 });
         assert.deepEqual((await s.read(name))?.spec, { size: 1 });
       },

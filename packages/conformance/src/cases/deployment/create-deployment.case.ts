@@ -4,8 +4,6 @@ import { dump } from 'js-yaml';
 import { defineCase } from '../../case.js';
 import { deploymentDoc, deploymentNames, specDir } from './fixtures.js';
 
-type Result = { name: string; namespace: string };
-
 export default defineCase({
   activity: createDeploymentActivity,
   scenarios: [
@@ -14,7 +12,7 @@ export default defineCase({
       async run(t) {
         const file = await specDir(t);
         const path = await file('web.json', JSON.stringify(deploymentDoc('web', 2), null, 2));
-        const result = (await t.call({ spec_path: path, ns: t.ns })) as Result;
+        const result = await t.call({ spec_path: path, ns: t.ns });
         assert.deepEqual(result, { name: 'web', namespace: t.ns });
         const created = await t.apps.readNamespacedDeployment({ name: 'web', namespace: t.ns });
         assert.equal(created.spec?.replicas, 2);

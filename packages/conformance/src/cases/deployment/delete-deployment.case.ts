@@ -3,8 +3,6 @@ import { deleteDeploymentActivity } from '@chaoskit/chaoscluster-deployment';
 import { defineCase } from '../../case.js';
 import { activityFailure, deploymentNames } from './fixtures.js';
 
-type Result = { deployments: string[] };
-
 export default defineCase({
   activity: deleteDeploymentActivity,
   scenarios: [
@@ -14,7 +12,7 @@ export default defineCase({
         await t.deploy('web', 2, { labels: { name: 'web' } });
         await t.deploy('web-canary', 1, { labels: { name: 'web' } });
         await t.deploy('other', 1, { labels: { name: 'other' } });
-        const result = (await t.call({ name: 'web', ns: t.ns })) as Result;
+        const result = await t.call({ name: 'web', ns: t.ns });
         assert.deepEqual([...result.deployments].sort(), ['web', 'web-canary']);
         assert.deepEqual(await deploymentNames(t), ['other']);
         // Background propagation: the replica sets and then the pods are collected.
@@ -32,9 +30,9 @@ export default defineCase({
         await t.deploy('blue', 1, { labels: { tier: 'canary' } });
         await t.deploy('green', 1, { labels: { tier: 'stable' } });
         await t.deploy('api', 1);
-        const byTier = (await t.call({ name: 'ignored', ns: t.ns, label_selector: 'tier=canary' })) as Result;
+        const byTier = await t.call({ name: 'ignored', ns: t.ns, label_selector: 'tier=canary' });
         assert.deepEqual(byTier.deployments, ['blue']);
-        const byApp = (await t.call({ name: 'api', ns: t.ns, label_selector: 'app={name}' })) as Result;
+        const byApp = await t.call({ name: 'api', ns: t.ns, label_selector: 'app={name}' });
         assert.deepEqual(byApp.deployments, ['api']);
         assert.deepEqual(await deploymentNames(t), ['green']);
       },

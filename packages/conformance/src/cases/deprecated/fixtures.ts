@@ -2,7 +2,7 @@
 // activity's log and on stderr), deployments, services and pods in a given phase.
 import assert from 'node:assert/strict';
 import { deprecationMessage, resetDeprecationWarnings } from '@chaoskit/chaoscluster-deprecated';
-import { type AnyActivity, isChaosError } from '@chaoskit/core';
+import { type AnyActivity, isChaosError, type ResultOf } from '@chaoskit/core';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type { CaseContext } from '../../case-context.js';
 
@@ -14,7 +14,7 @@ import { activityFailure, fileWriter } from '../shared-fixtures.js';
 
 export { activityFailure, fileWriter as specDir };
 
-export type Outcome = { value: unknown } | { error: unknown };
+export type Outcome<R = unknown> = { value: R } | { error: unknown };
 
 export interface WarnedCalls {
   outcomes: Outcome[];
@@ -29,6 +29,15 @@ export interface WarnedCalls {
  * argument set, as an experiment would (the case identity), capturing its log and stderr.
  * Asserts that the deprecation warning, naming the replacement, was given exactly once in each.
  */
+export function callsWarnedOnce<A extends AnyActivity>(
+  t: CaseContext<A>,
+  calls: Array<Record<string, unknown>>,
+): Promise<Outcome<ResultOf<A>>[]>;
+export function callsWarnedOnce<B extends AnyActivity>(
+  t: CaseContext,
+  calls: Array<Record<string, unknown>>,
+  activity: B,
+): Promise<Outcome<ResultOf<B>>[]>;
 export async function callsWarnedOnce(
   t: CaseContext,
   calls: Array<Record<string, unknown>>,
@@ -77,7 +86,7 @@ export async function callsWarnedOnce(
 }
 
 /** The value of a call that succeeded. */
-export function resultOf(outcome: Outcome | undefined): unknown {
+export function resultOf<R>(outcome: Outcome<R> | undefined): R {
   assert.ok(outcome && 'value' in outcome, `expected a result, got ${describe(outcome)}`);
   return outcome.value;
 }

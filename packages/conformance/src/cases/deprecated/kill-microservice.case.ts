@@ -4,8 +4,6 @@ import { defineCase } from '../../case.js';
 import { planCall } from '../networking/fixtures.js';
 import { callsWarnedOnce, deploymentNames, failureOf, resultOf } from './fixtures.js';
 
-type Result = { deployments: string[]; replica_sets: string[]; pods: string[] };
-
 export default defineCase({
   activity: killMicroserviceActivity,
   scenarios: [
@@ -36,7 +34,7 @@ export default defineCase({
           { name: 'web', ns: t.ns },
           { name: 'web', ns: t.ns },
         ]);
-        const result = resultOf(first) as Result;
+        const result = resultOf(first);
         assert.deepEqual(result.deployments, ['web']);
         for (const rs of result.replica_sets)
           assert.ok(
@@ -67,7 +65,7 @@ export default defineCase({
       async run(t) {
         await t.deploy('api', 1, { labels: { tier: 'api' } });
         await t.deploy('keep', 1);
-        const result = (await t.call({ name: 'api', ns: t.ns, label_selector: 'tier={name}' })) as Result;
+        const result = await t.call({ name: 'api', ns: t.ns, label_selector: 'tier={name}' });
         assert.deepEqual(result.deployments, ['api']);
         assert.deepEqual(await deploymentNames(t), ['keep']);
         await t.until('the pods of api gone', async () => (await t.podNames('tier=api', true)).length === 0);
@@ -78,7 +76,7 @@ export default defineCase({
       async run(t) {
         await t.deploy('web', 1, { labels: { name: 'web' } });
         const { result } = await planCall(t, { name: 'web', ns: t.ns });
-        assert.deepEqual((result as Result).deployments, ['web']);
+        assert.deepEqual(result.deployments, ['web']);
         assert.deepEqual(await deploymentNames(t), ['web']);
         assert.equal((await t.podNames('name=web')).length, 1);
       },

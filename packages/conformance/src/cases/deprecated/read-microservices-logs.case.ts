@@ -5,8 +5,6 @@ import { writePodLog } from '@chaoskit/cluster';
 import { defineCase } from '../../case.js';
 import { callsWarnedOnce, resultOf } from './fixtures.js';
 
-type Result = Record<string, string>;
-
 export default defineCase({
   activity: readMicroservicesLogsActivity,
   scenarios: [
@@ -21,7 +19,7 @@ export default defineCase({
           { name: 'web', ns: t.ns },
           { name: 'nobody', ns: t.ns },
         ]);
-        const logs = resultOf(web) as Result;
+        const logs = resultOf(web);
         assert.deepEqual(Object.keys(logs).sort(), ['web-1', 'web-2']);
         for (const text of Object.values(logs)) {
           assert.equal(typeof text, 'string');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { addAbortFaultActivity, type VirtualService } from '@chaoskit/chaosmesh-fault';
+import { addAbortFaultActivity } from '@chaoskit/chaosmesh-fault';
 import { defineCase } from '../../case.js';
 import {
   assertOnlyFaultsChanged,
@@ -36,13 +36,13 @@ export default defineCase({
       async run(t) {
         await createBookinfo(t);
         const before = await readVs(t, 'networking.istio.io/v1alpha3');
-        const result = (await t.call({
+        const result = await t.call({
           virtual_service_name: VS_NAME,
           ns: t.ns,
           http_status: 503,
           percentage: { value: 100.0 },
           routes: [to('reviews'), to('ratings')],
-        })) as VirtualService;
+        });
         const abort = { abort: { httpStatus: 503, percentage: { value: 100 } } };
         assertOnlyFaultsChanged(before, result, {
           [ROUTE.jason]: abort,
@@ -56,13 +56,13 @@ export default defineCase({
       async run(t) {
         await createBookinfo(t);
         const before = await readVs(t, 'networking.istio.io/v1');
-        const result = (await t.call({
+        const result = await t.call({
           virtual_service_name: VS_NAME,
           ns: t.ns,
           version: 'networking.istio.io/v1',
           http_status: 500,
           routes: [to('orders', 'v1')],
-        })) as VirtualService;
+        });
         assertOnlyFaultsChanged(before, result, {
           [ROUTE.broken]: { abort: { httpStatus: 500 }, delay: EXISTING_BROKEN.delay },
         });
@@ -103,7 +103,7 @@ export default defineCase({
         await createBookinfo(t);
         const before = await readVs(t, 'networking.istio.io/v1');
         const since = new Date(Date.now() - 1000);
-        const result = (await t.activity.call(
+        const result = await t.activity.call(
           {
             virtual_service_name: VS_NAME,
             ns: t.ns,
@@ -112,7 +112,7 @@ export default defineCase({
             routes: [to('reviews', 'v2')],
           },
           { secrets: t.secrets, dryRun: true },
-        )) as VirtualService;
+        );
         assert.deepEqual(result.spec.http![ROUTE.jason]!.fault, { abort: { httpStatus: 503 } });
         assert.deepEqual(await readVs(t, 'networking.istio.io/v1'), before);
         if (t.cluster.auditLogPath) {

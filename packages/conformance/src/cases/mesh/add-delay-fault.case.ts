@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { addDelayFaultActivity, type VirtualService } from '@chaoskit/chaosmesh-fault';
+import { addDelayFaultActivity } from '@chaoskit/chaosmesh-fault';
 import { defineCase } from '../../case.js';
 import {
   assertOnlyFaultsChanged,
@@ -66,13 +66,13 @@ export default defineCase({
       async run(t) {
         await createBookinfo(t);
         const before = await readVs(t, 'networking.istio.io/v1beta1');
-        const result = (await t.call({
+        const result = await t.call({
           virtual_service_name: VS_NAME,
           ns: t.ns,
           version: 'networking.istio.io/v1beta1',
           fixed_delay: '1m',
           routes: [to('ratings'), to('details')],
-        })) as VirtualService;
+        });
         assertOnlyFaultsChanged(before, result, {
           [ROUTE.ratings]: { delay: { fixedDelay: '1m' } },
           [ROUTE.slow]: { delay: { fixedDelay: '1m' } },

@@ -9,7 +9,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Fault, HttpRoute, MeshVersion, VirtualService } from '@chaoskit/chaosmesh-fault';
 import { VERSIONS } from '@chaoskit/chaosmesh-fault';
-import { isChaosError } from '@chaoskit/core';
+import { type AnyActivity, isChaosError } from '@chaoskit/core';
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Scenario } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
@@ -161,10 +161,10 @@ export function assertOnlyFaultsChanged(
 }
 
 /** One scenario per API version: "on networking.istio.io/v1beta1: <name>". */
-export function onEveryVersion(
+export function onEveryVersion<A extends AnyActivity>(
   name: string,
-  run: (t: CaseContext, version: MeshVersion) => Promise<void>,
-): Scenario[] {
+  run: (t: CaseContext<A>, version: MeshVersion) => Promise<void>,
+): Scenario<A>[] {
   return VERSIONS.map((version) => ({ name: `on ${version}: ${name}`, run: (t) => run(t, version) }));
 }
 
@@ -180,12 +180,12 @@ export function editScenarios(
   return onEveryVersion(name, async (t, version) => {
     await createBookinfo(t);
     const before = await readVs(t, version);
-    const result = (await t.call({
+    const result = await t.call({
       virtual_service_name: VS_NAME,
       ns: t.ns,
       version,
       ...args,
-    })) as VirtualService;
+    });
     const after = await readVs(t, version);
     assert.equal(after.apiVersion, version);
     assert.deepEqual(result, after, 'the result is the updated virtual service, as stored');
@@ -367,10 +367,10 @@ export function concurrentEditScenario(options: {
         await replaceVs(t, current);
       });
       const since = new Date(Date.now() - 1000);
-      const result = (await t.activity.call(
+      const result = await t.activity.call(
         { ...options.args, virtual_service_name: VS_NAME, ns: t.ns, version },
         { secrets: interceptor.secrets, log: (m) => t.log(`${t.activity.name}: ${m}`) },
-      )) as VirtualService;
+      );
       assert.equal(interceptor.fired(), true, 'the write was held and the concurrent edit made');
       const after = await readVs(t, version);
       assert.deepEqual(result, after);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { getVirtualServiceActivity, type VirtualService } from '@chaoskit/chaosmesh-fault';
+import { getVirtualServiceActivity } from '@chaoskit/chaosmesh-fault';
 import { defineCase } from '../../case.js';
 import { activityFailure, createBookinfo, onEveryVersion, readVs, VS_NAME } from './fixtures.js';
 
@@ -7,11 +7,11 @@ export default defineCase({
   activity: getVirtualServiceActivity,
   needs: { mesh: true },
   scenarios: [
-    ...onEveryVersion(
+    ...onEveryVersion<typeof getVirtualServiceActivity>(
       'returns the whole virtual service as the API server gives it in that version',
       async (t, version) => {
         await createBookinfo(t);
-        const result = (await t.call({ virtual_service_name: VS_NAME, ns: t.ns, version })) as VirtualService;
+        const result = await t.call({ virtual_service_name: VS_NAME, ns: t.ns, version });
         assert.equal(result.apiVersion, version);
         assert.equal(result.kind, 'VirtualService');
         assert.deepEqual(result, await readVs(t, version));
@@ -22,7 +22,7 @@ export default defineCase({
       async run(t) {
         await createBookinfo(t);
         const since = new Date(Date.now() - 1000);
-        const result = (await t.call({ virtual_service_name: VS_NAME, ns: t.ns })) as VirtualService;
+        const result = await t.call({ virtual_service_name: VS_NAME, ns: t.ns });
         assert.equal(result.apiVersion, 'networking.istio.io/v1alpha3');
         if (t.cluster.auditLogPath) {
           const verbs = (await t.requestsSince(since))

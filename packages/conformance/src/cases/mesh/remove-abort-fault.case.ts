@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { removeAbortFaultActivity, type VirtualService } from '@chaoskit/chaosmesh-fault';
+import { removeAbortFaultActivity } from '@chaoskit/chaosmesh-fault';
 import { defineCase } from '../../case.js';
 import {
   concurrentEditScenario,
@@ -37,12 +37,12 @@ export default defineCase({
         setup.spec.http![ROUTE.split]!.fault = { abort: { httpStatus: 501 } };
         await replaceVs(t, setup);
         const before = await readVs(t, version);
-        const result = (await t.call({
+        const result = await t.call({
           virtual_service_name: VS_NAME,
           ns: t.ns,
           version,
           routes: [to('reviews', 'v2')],
-        })) as VirtualService;
+        });
         assert.equal('fault' in result.spec.http![ROUTE.jason]!, false);
         assert.deepEqual(result.spec.http![ROUTE.split]!.fault, { abort: { httpStatus: 501 } });
         const expected = structuredClone(before);

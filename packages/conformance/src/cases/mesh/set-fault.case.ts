@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { setFaultActivity, type VirtualService } from '@chaoskit/chaosmesh-fault';
+import { setFaultActivity } from '@chaoskit/chaosmesh-fault';
 import { defineCase } from '../../case.js';
 import {
   assertOnlyFaultsChanged,
@@ -30,7 +30,7 @@ export default defineCase({
       async run(t) {
         await createBookinfo(t);
         const before = await readVs(t, 'networking.istio.io/v1');
-        const result = (await t.call({
+        const result = await t.call({
           virtual_service_name: VS_NAME,
           ns: t.ns,
           version: 'networking.istio.io/v1',
@@ -39,7 +39,7 @@ export default defineCase({
             abort: { httpStatus: 500, percentage: 10 },
             delay: { fixedDelay: '250ms', percentage: { value: 90 } },
           },
-        })) as VirtualService;
+        });
         assertOnlyFaultsChanged(before, result, {
           [ROUTE.ratings]: {
             abort: { httpStatus: 500, percentage: { value: 10 } },

@@ -2,15 +2,7 @@ import assert from 'node:assert/strict';
 import { createNetworkPolicyActivity } from '@chaoskit/chaoscluster-networking';
 import { dump } from 'js-yaml';
 import { defineCase } from '../../case.js';
-import {
-  activityFailure,
-  type PolicyResult,
-  planCall,
-  policyFileDoc,
-  policyNames,
-  specDir,
-  storedSpec,
-} from './fixtures.js';
+import { activityFailure, planCall, policyFileDoc, policyNames, specDir, storedSpec } from './fixtures.js';
 
 /**
  * The spec of policyFileDoc(…, app) as the API server stores it, read back through client-node
@@ -33,7 +25,7 @@ export default defineCase({
     {
       name: 'creates the policy given as spec; the stored spec is the one given, `from` included',
       async run(t) {
-        const result = (await t.call({ spec: policyFileDoc('web-only'), ns: t.ns })) as PolicyResult;
+        const result = await t.call({ spec: policyFileDoc('web-only'), ns: t.ns });
         assert.deepEqual(result, { policy: 'web-only', namespace: t.ns });
         assert.deepEqual(await policyNames(t), ['web-only']);
         assert.deepEqual(await storedSpec(t, 'web-only'), stored('web'));
@@ -72,7 +64,7 @@ export default defineCase({
         assert.deepEqual(await t.call({ spec: same, ns: t.ns }), { policy: 'same', namespace: t.ns });
         const { name: _, ...metadata } = policyFileDoc('x').metadata!;
         const generated = { ...policyFileDoc('x'), metadata: { ...metadata, generateName: 'chaos-' } };
-        const result = (await t.call({ spec: generated, ns: t.ns })) as PolicyResult;
+        const result = await t.call({ spec: generated, ns: t.ns });
         assert.match(result.policy, /^chaos-[a-z0-9]+$/);
         assert.deepEqual(await policyNames(t), [result.policy, 'same'].sort());
       },

@@ -2,7 +2,7 @@
 // plan-mode calls, and the ActivityFailed assertion.
 import assert from 'node:assert/strict';
 import { isDryRun, isMutation } from '@chaoskit/cluster';
-import type { AnyActivity } from '@chaoskit/core';
+import type { AnyActivity, ResultOf } from '@chaoskit/core';
 import { NetworkingV1Api, type V1NetworkPolicy } from '@kubernetes/client-node';
 import type { Scenario } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
@@ -10,8 +10,6 @@ import type { CaseContext } from '../../case-context.js';
 import { activityFailure, fileWriter } from '../shared-fixtures.js';
 
 export { activityFailure, fileWriter as specDir };
-
-export type PolicyResult = { policy: string; namespace: string };
 
 function api(t: CaseContext): NetworkingV1Api {
   return t.kc.makeApiClient(NetworkingV1Api);
@@ -85,6 +83,15 @@ export function policyFileDoc(name: string, app = 'web', extra: { namespace?: st
  * Calls the activity in plan mode (`chaoskit plan`) with the case identity; returns its result
  * and its log lines, and asserts that each of its mutations was a server-side dry run.
  */
+export function planCall<A extends AnyActivity>(
+  t: CaseContext<A>,
+  args: Record<string, unknown>,
+): Promise<{ result: ResultOf<A>; lines: string[] }>;
+export function planCall<B extends AnyActivity>(
+  t: CaseContext,
+  args: Record<string, unknown>,
+  activity: B,
+): Promise<{ result: ResultOf<B>; lines: string[] }>;
 export async function planCall(
   t: CaseContext,
   args: Record<string, unknown>,
@@ -132,7 +139,7 @@ export function createScenarios(p: GeneratedPolicy): Scenario[] {
     {
       name: `creates ${p.policy} for every pod of the namespace; the stored spec is the documented one`,
       async run(t) {
-        const result = (await t.call({ ns: t.ns })) as PolicyResult;
+        const result = await t.call({ ns: t.ns });
         assert.deepEqual(result, { policy: p.policy, namespace: t.ns });
         assert.deepEqual(await policyNames(t), [p.policy]);
         assert.deepEqual(await storedSpec(t, p.policy), p.storedSpec(null));
@@ -203,7 +210,7 @@ export function removeScenarios(p: GeneratedPolicy & { manifest: V1NetworkPolicy
       async run(t) {
         await adminCreate(t, p.manifest);
         await adminCreate(t, policyDoc('keep'));
-        const result = (await t.call({ ns: t.ns })) as PolicyResult;
+        const result = await t.call({ ns: t.ns });
         assert.deepEqual(result, { policy: p.policy, namespace: t.ns });
         assert.deepEqual(await policyNames(t), ['keep']);
       },

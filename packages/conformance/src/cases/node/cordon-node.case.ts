@@ -4,8 +4,6 @@ import { isChaosError } from '@chaoskit/core';
 import { defineCase } from '../../case.js';
 import { failure, isCordoned, scenarioNodes, scenarioSelector } from './fixtures.js';
 
-type Result = { nodes: string[] };
-
 export default defineCase({
   activity: cordonNodeActivity,
   needs: { nodes: true },
@@ -15,9 +13,9 @@ export default defineCase({
       async run(t) {
         const group = await scenarioNodes(t, 2, { 'chaoskit.io/group': 'a' }, 'a');
         const [other] = await scenarioNodes(t, 1, { 'chaoskit.io/group': 'b' }, 'b');
-        const result = (await t.call({
+        const result = await t.call({
           label_selector: `${scenarioSelector(t)},chaoskit.io/group=a`,
-        })) as Result;
+        });
         assert.deepEqual([...result.nodes].sort(), group);
         for (const node of group) assert.equal(await isCordoned(t, node), true, `${node} cordoned`);
         assert.equal(await isCordoned(t, other!), false, 'the other node is untouched');
@@ -27,11 +25,11 @@ export default defineCase({
       name: 'by name it cordons that node only; name and label_selector combine',
       async run(t) {
         const [a, b] = await scenarioNodes(t, 2);
-        const result = (await t.call({ name: a })) as Result;
+        const result = await t.call({ name: a });
         assert.deepEqual(result.nodes, [a]);
         assert.equal(await isCordoned(t, a!), true);
         assert.equal(await isCordoned(t, b!), false);
-        const both = (await t.call({ name: b, label_selector: scenarioSelector(t) })) as Result;
+        const both = await t.call({ name: b, label_selector: scenarioSelector(t) });
         assert.deepEqual(both.nodes, [b]);
         assert.equal(await isCordoned(t, b!), true);
       },
@@ -42,7 +40,7 @@ export default defineCase({
         const [a, b] = await scenarioNodes(t, 2);
         await t.call({ name: a });
         const since = new Date();
-        const result = (await t.call({ label_selector: scenarioSelector(t) })) as Result;
+        const result = await t.call({ label_selector: scenarioSelector(t) });
         assert.deepEqual([...result.nodes].sort(), [a, b]);
         const patches = (await t.requestsSince(since)).filter((e) => e.verb === 'patch');
         assert.deepEqual(

@@ -5,13 +5,6 @@ import { defineCase } from '../../case.js';
 import { CASE_LABEL, type CaseContext } from '../../case-context.js';
 import { failure, SCENARIO_LABEL, scenarioSelector } from './fixtures.js';
 
-type NodeJson = {
-  kind?: string;
-  apiVersion?: string;
-  metadata: { name: string; uid?: string; creationTimestamp?: string; labels?: Record<string, string> };
-  spec?: { podCIDR?: string; taints?: Array<{ key: string; effect: string }> };
-};
-
 /** meta and spec of a node of the scenario: its labels, and the case's taint (so no other pod lands there). */
 function nodeArgs(t: CaseContext, meta: Record<string, unknown>, spec: Record<string, unknown> = {}) {
   return {
@@ -34,7 +27,7 @@ export default defineCase({
       async run(t) {
         const name = `${t.ns}-created`;
         removeLater(t, name);
-        const node = (await t.call(nodeArgs(t, { name }, { podCIDR: '10.250.0.0/24' }))) as NodeJson;
+        const node = await t.call(nodeArgs(t, { name }, { podCIDR: '10.250.0.0/24' }));
         assert.equal(node.kind, 'Node');
         assert.equal(node.apiVersion, 'v1');
         assert.equal(node.metadata.name, name);
@@ -59,7 +52,7 @@ export default defineCase({
     {
       name: 'generateName gives the node a name of the server',
       async run(t) {
-        const node = (await t.call(nodeArgs(t, { generateName: `${t.ns}-gen-` }))) as NodeJson;
+        const node = await t.call(nodeArgs(t, { generateName: `${t.ns}-gen-` }));
         removeLater(t, node.metadata.name);
         assert.ok(node.metadata.name.startsWith(`${t.ns}-gen-`));
         assert.equal((await t.core.readNode({ name: node.metadata.name })).metadata?.uid, node.metadata.uid);

@@ -5,8 +5,6 @@ import { defineCase } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
 import { existingNodes, failure, nodesNamed, scenarioNodes, scenarioSelector } from './fixtures.js';
 
-type Result = { nodes: string[]; seed?: number };
-
 /** The node deletions the case identity sent since `since`, by node name. */
 async function deletions(t: CaseContext, since: Date): Promise<string[]> {
   return (await t.requestsSince(since))
@@ -24,7 +22,7 @@ export default defineCase({
       async run(t) {
         const nodes = await scenarioNodes(t, 3);
         const since = new Date();
-        const result = (await t.call({ label_selector: scenarioSelector(t), all: true })) as Result;
+        const result = await t.call({ label_selector: scenarioSelector(t), all: true });
         assert.deepEqual([...result.nodes].sort(), nodes);
         assert.equal(result.seed, undefined);
         assert.deepEqual(await existingNodes(t), []);
@@ -36,7 +34,7 @@ export default defineCase({
       async run(t) {
         const nodes = await scenarioNodes(t, 4);
         const since = new Date();
-        const first = (await t.call({ label_selector: scenarioSelector(t), count: 2, seed: 99 })) as Result;
+        const first = await t.call({ label_selector: scenarioSelector(t), count: 2, seed: 99 });
         assert.equal(first.seed, 99);
         assert.equal(first.nodes.length, 2);
         assert.equal(new Set(first.nodes).size, 2, 'no node twice (D3)');
@@ -46,12 +44,12 @@ export default defineCase({
 
         // The same nodes again, the same seed: the same choice.
         await nodesNamed(t, first.nodes);
-        const again = (await t.call({ label_selector: scenarioSelector(t), count: 2, seed: 99 })) as Result;
+        const again = await t.call({ label_selector: scenarioSelector(t), count: 2, seed: 99 });
         assert.deepEqual(again.nodes, first.nodes);
 
         // More than there are: each of them, once.
         const rest = new Date();
-        const many = (await t.call({ label_selector: scenarioSelector(t), count: 10 })) as Result;
+        const many = await t.call({ label_selector: scenarioSelector(t), count: 10 });
         assert.deepEqual([...many.nodes].sort(), kept);
         assert.equal(typeof many.seed, 'number');
         assert.deepEqual(await existingNodes(t), []);
@@ -62,14 +60,14 @@ export default defineCase({
       name: 'rand deletes one node; the default deletes the first node',
       async run(t) {
         const nodes = await scenarioNodes(t, 3);
-        const picked = (await t.call({ label_selector: scenarioSelector(t), rand: true })) as Result;
+        const picked = await t.call({ label_selector: scenarioSelector(t), rand: true });
         assert.equal(picked.nodes.length, 1);
         assert.ok(nodes.includes(picked.nodes[0]!));
         assert.equal(typeof picked.seed, 'number');
         const left = nodes.filter((n) => n !== picked.nodes[0]);
         assert.deepEqual(await existingNodes(t), left);
 
-        const first = (await t.call({ label_selector: scenarioSelector(t) })) as Result;
+        const first = await t.call({ label_selector: scenarioSelector(t) });
         assert.deepEqual(first, { nodes: [left[0]] });
         assert.deepEqual(await existingNodes(t), [left[1]]);
       },
@@ -81,13 +79,13 @@ export default defineCase({
         await t.createPods(['marker-1', 'marker-2'], { app: 'marker' }, t.onNode(n2!));
         await t.createPods(['other'], { app: 'other' }, t.onNode(n0!));
         const since = new Date();
-        const result = (await t.call({
+        const result = await t.call({
           label_selector: scenarioSelector(t),
           pod_label_selector: 'app=marker',
           pod_namespace: t.ns,
           all: true,
           grace_period_seconds: 0,
-        })) as Result;
+        });
         assert.deepEqual(result.nodes, [n2]);
         assert.deepEqual(await existingNodes(t), [n0, n1]);
         assert.deepEqual(await deletions(t, since), [n2]);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type DrainResult, drainNodesActivity } from '@chaoskit/chaoscluster-node';
+import { drainNodesActivity } from '@chaoskit/chaoscluster-node';
 import { isChaosError } from '@chaoskit/core';
 import { PolicyV1Api } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
@@ -46,10 +46,14 @@ async function namesOn(t: CaseContext, node: string): Promise<string[]> {
     .sort();
 }
 
-async function timedDrain(t: CaseContext, what: string, args: Record<string, unknown>) {
+async function timedDrain(
+  t: CaseContext<typeof drainNodesActivity>,
+  what: string,
+  args: Record<string, unknown>,
+) {
   const started = Date.now();
   const outcome = await t.call(args).then(
-    (value) => ({ value: value as DrainResult, error: undefined }),
+    (value) => ({ value, error: undefined }),
     (error: unknown) => ({ value: undefined, error: error as Error }),
   );
   t.log(`timing: drain_nodes ${what} took ${secondsSince(started)}`);
@@ -239,13 +243,13 @@ export default defineCase({
         assert.equal(first.value!.seed, 7);
         assert.equal(first.value!.nodes.length, 2);
         assert.equal(new Set(first.value!.nodes).size, 2, 'no node twice');
-        const again = (await t.call({
+        const again = await t.call({
           label_selector: scenarioSelector(t),
           count: 2,
           seed: 7,
-        })) as DrainResult;
+        });
         assert.deepEqual(again.nodes, first.value!.nodes);
-        const many = (await t.call({ label_selector: scenarioSelector(t), count: 10 })) as DrainResult;
+        const many = await t.call({ label_selector: scenarioSelector(t), count: 10 });
         assert.deepEqual([...many.nodes].sort(), nodes, 'count above the matches: each node once');
         assert.equal(typeof many.seed, 'number');
       },

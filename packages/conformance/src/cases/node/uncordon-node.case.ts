@@ -6,8 +6,6 @@ import { defineCase } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
 import { failure, isCordoned, scenarioNodes, scenarioSelector } from './fixtures.js';
 
-type Result = { nodes: string[] };
-
 async function cordon(t: CaseContext, node: string): Promise<void> {
   await t.core.patchNode(
     { name: node, body: { spec: { unschedulable: true } } },
@@ -25,9 +23,9 @@ export default defineCase({
         const group = await scenarioNodes(t, 2, { 'chaoskit.io/group': 'a' }, 'a');
         const [other] = await scenarioNodes(t, 1, { 'chaoskit.io/group': 'b' }, 'b');
         for (const node of [...group, other!]) await cordon(t, node);
-        const result = (await t.call({
+        const result = await t.call({
           label_selector: `${scenarioSelector(t)},chaoskit.io/group=a`,
-        })) as Result;
+        });
         assert.deepEqual([...result.nodes].sort(), group);
         for (const node of group) assert.equal(await isCordoned(t, node), false, `${node} schedulable`);
         assert.equal(await isCordoned(t, other!), true, 'the other node stays cordoned');
@@ -39,12 +37,12 @@ export default defineCase({
         const [a, b] = await scenarioNodes(t, 2);
         await cordon(t, a!);
         await cordon(t, b!);
-        const result = (await t.call({ name: a })) as Result;
+        const result = await t.call({ name: a });
         assert.deepEqual(result.nodes, [a]);
         assert.equal(await isCordoned(t, a!), false);
         assert.equal(await isCordoned(t, b!), true);
         const since = new Date();
-        const all = (await t.call({ label_selector: scenarioSelector(t) })) as Result;
+        const all = await t.call({ label_selector: scenarioSelector(t) });
         assert.deepEqual([...all.nodes].sort(), [a, b]);
         const patches = (await t.requestsSince(since)).filter((e) => e.verb === 'patch');
         assert.deepEqual(

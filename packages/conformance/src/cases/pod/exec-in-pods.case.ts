@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { type ExecInPodResult, execInPodsActivity } from '@chaoskit/chaoscluster-pod';
+import { execInPodsActivity } from '@chaoskit/chaoscluster-pod';
 import { defineCase } from '../../case.js';
 import { createPod } from './fixtures.js';
-
-type Result = ExecInPodResult[];
 
 export default defineCase({
   activity: execInPodsActivity,
@@ -12,10 +10,10 @@ export default defineCase({
       name: 'returns the real stdout, the real stderr and the integer exit code',
       async run(t) {
         await t.createPods(['shell']);
-        const [r, ...rest] = (await t.call({
+        const [r, ...rest] = await t.call({
           ns: t.ns,
           cmd: ['sh', '-c', 'echo out; echo err >&2; exit 3'],
-        })) as Result;
+        });
         assert.equal(rest.length, 0);
         assert.ok(r);
         assert.equal(r.pod_name, 'shell');
@@ -25,7 +23,7 @@ export default defineCase({
         assert.equal(r.stderr, 'err\n');
         assert.equal(r.timed_out, false);
         assert.deepEqual(r.cmd, ['sh', '-c', 'echo out; echo err >&2; exit 3']);
-        const [ok] = (await t.call({ ns: t.ns, cmd: 'echo fine' })) as Result;
+        const [ok] = await t.call({ ns: t.ns, cmd: 'echo fine' });
         assert.equal(ok?.exit_code, 0);
         assert.equal(ok?.stdout, 'fine\n');
         assert.equal(ok?.stderr, '');
@@ -36,10 +34,10 @@ export default defineCase({
       name: 'a string cmd is split like a shell would: quotes are respected',
       async run(t) {
         await t.createPods(['quotes']);
-        const [r] = (await t.call({
+        const [r] = await t.call({
           ns: t.ns,
           cmd: `sh -c 'echo "a b"; printf "%s|" $0 "c  d"' x`,
-        })) as Result;
+        });
         assert.equal(r?.exit_code, 0);
         assert.equal(r?.stdout, 'a b\nx|c  d|');
         assert.equal(r?.cmd, `sh -c 'echo "a b"; printf "%s|" $0 "c  d"' x`);
@@ -50,11 +48,11 @@ export default defineCase({
       async run(t) {
         await t.createPods(['slow']);
         const started = Date.now();
-        const [r] = (await t.call({
+        const [r] = await t.call({
           ns: t.ns,
           cmd: ['sh', '-c', 'echo begun; sleep 5'],
           request_timeout: 1,
-        })) as Result;
+        });
         const elapsed = Date.now() - started;
         assert.ok(elapsed < 4000, `returned after ${elapsed} ms, not at the 1 s timeout`);
         assert.equal(r?.timed_out, true);
@@ -74,12 +72,12 @@ export default defineCase({
         });
         await createPod(t, 'plain', { labels, containers: ['app', 'sidecar'] });
         await createPod(t, 'solo', { labels, containers: ['only'] });
-        const all = (await t.call({
+        const all = await t.call({
           ns: t.ns,
           label_selector: 'app=multi',
           all: true,
           cmd: 'true',
-        })) as Result;
+        });
         assert.deepEqual(
           all.map((r) => [r.pod_name, r.container_name, r.exit_code]),
           [
@@ -88,13 +86,13 @@ export default defineCase({
             ['solo', 'only', 0],
           ],
         );
-        const named = (await t.call({
+        const named = await t.call({
           ns: t.ns,
           label_selector: 'app=multi',
           all: true,
           cmd: 'true',
           container_name: 'sidecar',
-        })) as Result;
+        });
         assert.deepEqual(
           named.map((r) => [r.pod_name, r.container_name]),
           [
@@ -109,34 +107,32 @@ export default defineCase({
       async run(t) {
         await t.createPods(['w-a', 'w-b', 'w-c', 'w-d'], { app: 'w' });
         await t.createPods(['other'], { app: 'other' });
-        const half = (await t.call({
+        const half = await t.call({
           ns: t.ns,
           label_selector: 'app=w',
           mode: 'percentage',
           qty: 50,
           cmd: 'true',
-        })) as Result;
+        });
         assert.deepEqual(
           half.map((r) => r.pod_name),
           ['w-a', 'w-b'],
         );
-        const pattern = (await t.call({ ns: t.ns, name_pattern: '[cd]$', all: true, cmd: 'true' })) as Result;
+        const pattern = await t.call({ ns: t.ns, name_pattern: '[cd]$', all: true, cmd: 'true' });
         assert.deepEqual(
           pattern.map((r) => r.pod_name),
           ['w-c', 'w-d'],
         );
         const seeded = async () =>
-          ((await t.call({ ns: t.ns, rand: true, qty: 2, seed: 99, cmd: 'true' })) as Result).map(
-            (r) => r.pod_name,
-          );
+          (await t.call({ ns: t.ns, rand: true, qty: 2, seed: 99, cmd: 'true' })).map((r) => r.pod_name);
         assert.deepEqual(await seeded(), await seeded());
         const started = Date.now();
-        const slow = (await t.call({
+        const slow = await t.call({
           ns: t.ns,
           label_selector: 'app=w',
           all: true,
           cmd: 'sleep 1',
-        })) as Result;
+        });
         assert.equal(slow.length, 4);
         assert.ok(
           slow.every((r) => r.exit_code === 0),

@@ -6,8 +6,6 @@ import { defineCase } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
 import { createPod, expectFailure } from './fixtures.js';
 
-type Result = Record<string, string>;
-
 const marker = (what: string) => `${what}-${randomBytes(4).toString('hex')}`;
 
 /** The local provider's kwok serves every pod's log from one file the case can write to. */
@@ -28,7 +26,7 @@ export default defineCase({
         const file = logFile(t);
         const line = marker('hello');
         if (file) await writePodLog(file, [{ text: line }]);
-        const result = (await t.call({ name: 'web', ns: t.ns })) as Result;
+        const result = await t.call({ name: 'web', ns: t.ns });
         assert.deepEqual(Object.keys(result).sort(), ['web-1', 'web-2']);
         for (const text of Object.values(result)) {
           assert.equal(typeof text, 'string');
@@ -51,14 +49,14 @@ export default defineCase({
           { text: old, at: new Date(Date.now() - 2 * 3600_000) },
           { text: recent, at: new Date() },
         ]);
-        const all = (await t.call({ name: 'web', ns: t.ns })) as Result;
+        const all = await t.call({ name: 'web', ns: t.ns });
         assert.ok(all['web-1']?.includes(old) && all['web-1'].includes(recent), 'without last: every line');
         for (const last of ['10 minutes', '10m', '1h', 600, '600', '1 hour 30 minutes ago']) {
-          const text = ((await t.call({ name: 'web', ns: t.ns, last })) as Result)['web-1'] ?? '';
+          const text = (await t.call({ name: 'web', ns: t.ns, last }))['web-1'] ?? '';
           assert.ok(text.includes(recent), `last ${JSON.stringify(last)} keeps the recent line`);
           assert.ok(!text.includes(old), `last ${JSON.stringify(last)} drops the line of two hours ago`);
         }
-        const wide = ((await t.call({ name: 'web', ns: t.ns, last: '3 hours' })) as Result)['web-1'] ?? '';
+        const wide = (await t.call({ name: 'web', ns: t.ns, last: '3 hours' }))['web-1'] ?? '';
         assert.ok(wide.includes(old) && wide.includes(recent), 'last 3 hours keeps both');
       },
     },
@@ -70,10 +68,10 @@ export default defineCase({
         await t.createPods(['web-1'], { name: 'web' });
         const current = marker('current-run');
         await writePodLog(file, [{ text: current }]);
-        const previous = ((await t.call({ name: 'web', ns: t.ns, from_previous: true })) as Result)['web-1'];
+        const previous = (await t.call({ name: 'web', ns: t.ns, from_previous: true }))['web-1'];
         assert.match(previous ?? '', /chaoskit fake pod previous run/);
         assert.ok(!previous?.includes(current), 'not the current logs');
-        const now = ((await t.call({ name: 'web', ns: t.ns })) as Result)['web-1'];
+        const now = (await t.call({ name: 'web', ns: t.ns }))['web-1'];
         assert.ok(now?.includes(current));
       },
     },
@@ -81,13 +79,13 @@ export default defineCase({
       name: 'label_selector alone; the default container or container_name; a container the pod lacks fails',
       async run(t) {
         await createPod(t, 'duo', { labels: { app: 'logs' }, containers: ['app', 'sidecar'] });
-        const byDefault = (await t.call({ ns: t.ns, label_selector: 'app=logs' })) as Result;
+        const byDefault = await t.call({ ns: t.ns, label_selector: 'app=logs' });
         assert.deepEqual(Object.keys(byDefault), ['duo']);
-        const named = (await t.call({
+        const named = await t.call({
           ns: t.ns,
           label_selector: 'app=logs',
           container_name: 'sidecar',
-        })) as Result;
+        });
         assert.deepEqual(Object.keys(named), ['duo']);
         const message = await expectFailure(t, {
           ns: t.ns,

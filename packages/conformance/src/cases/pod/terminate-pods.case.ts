@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { terminatePodsActivity } from '@chaoskit/chaoscluster-pod';
 import { defineCase } from '../../case.js';
 
-type Result = { pods: string[]; seed?: number };
 const six = ['web-a', 'web-b', 'web-c', 'web-d', 'web-e', 'web-f'];
 
 export default defineCase({
@@ -12,13 +11,13 @@ export default defineCase({
       name: 'mode percentage, qty 50, over 6 pods deletes exactly 3',
       async run(t) {
         await t.createPods(six, { app: 'web' });
-        const result = (await t.call({
+        const result = await t.call({
           ns: t.ns,
           label_selector: 'app=web',
           mode: 'percentage',
           qty: 50,
           grace_period: 0,
-        })) as Result;
+        });
         assert.deepEqual(result.pods, ['web-a', 'web-b', 'web-c']);
         await t.until('3 pods left', async () => (await t.podNames('app=web', true)).length === 3);
         assert.deepEqual(await t.podNames('app=web', true), ['web-d', 'web-e', 'web-f']);
@@ -30,12 +29,12 @@ export default defineCase({
         await t.createPods(['z-first'], { app: 'aged' });
         await new Promise((r) => setTimeout(r, 1100)); // creation timestamps have 1 s resolution
         await t.createPods(['a-second', 'b-third'], { app: 'aged' });
-        const result = (await t.call({
+        const result = await t.call({
           ns: t.ns,
           label_selector: 'app=aged',
           order: 'oldest',
           grace_period: 0,
-        })) as Result;
+        });
         assert.deepEqual(result.pods, ['z-first']);
         await t.until('z-first gone', async () => !(await t.podNames('app=aged', true)).includes('z-first'));
         assert.deepEqual(await t.podNames('app=aged', true), ['a-second', 'b-third']);
@@ -45,16 +44,16 @@ export default defineCase({
       name: 'name_pattern matches anywhere in the name; anchors are honoured',
       async run(t) {
         await t.createPods(['api-cache-1', 'cache-api-2', 'worker-3'], { app: 'np' });
-        const middle = (await t.call({
+        const middle = await t.call({
           ns: t.ns,
           name_pattern: 'cache',
           all: true,
           grace_period: 0,
-        })) as Result;
+        });
         assert.deepEqual(middle.pods, ['api-cache-1', 'cache-api-2']);
         await t.until('both cache pods gone', async () => (await t.podNames('app=np', true)).length === 1);
         assert.deepEqual(await t.podNames('app=np', true), ['worker-3']);
-        const anchored = (await t.call({ ns: t.ns, name_pattern: '^orker', all: true })) as Result;
+        const anchored = await t.call({ ns: t.ns, name_pattern: '^orker', all: true });
         assert.deepEqual(anchored.pods, []);
       },
     },
@@ -62,34 +61,34 @@ export default defineCase({
       name: 'the same rand seed picks the same pods; the seed is in the result',
       async run(t) {
         await t.createPods(six, { app: 'rnd' });
-        const first = (await t.call({
+        const first = await t.call({
           ns: t.ns,
           label_selector: 'app=rnd',
           rand: true,
           qty: 2,
           seed: 4242,
           grace_period: 0,
-        })) as Result;
+        });
         assert.equal(first.seed, 4242);
         assert.equal(first.pods.length, 2);
         await t.until('2 pods gone', async () => (await t.podNames('app=rnd', true)).length === 4);
         await t.createPods(first.pods, { app: 'rnd' }); // the same six pods again
-        const again = (await t.call({
+        const again = await t.call({
           ns: t.ns,
           label_selector: 'app=rnd',
           rand: true,
           qty: 2,
           seed: 4242,
           grace_period: 0,
-        })) as Result;
+        });
         assert.deepEqual(again.pods, first.pods);
-        const unseeded = (await t.call({
+        const unseeded = await t.call({
           ns: t.ns,
           label_selector: 'app=rnd',
           rand: true,
           qty: 1,
           grace_period: 0,
-        })) as Result;
+        });
         assert.equal(typeof unseeded.seed, 'number');
       },
     },
@@ -109,7 +108,7 @@ export default defineCase({
       name: 'with no selector, the defaults delete exactly one pod of the namespace',
       async run(t) {
         await t.createPods(['one', 'two'], { app: 'dflt' });
-        const result = (await t.call({ ns: t.ns, grace_period: 0 })) as Result;
+        const result = await t.call({ ns: t.ns, grace_period: 0 });
         assert.deepEqual(result.pods, ['one']);
       },
     },

@@ -1,38 +1,53 @@
 import { randomBytes } from 'node:crypto';
 import { readAuditLog } from '@chaoskit/cluster';
 import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
-import { CoreV1Api, RbacAuthorizationV1Api, type V1Pod } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { checkPodSelection, lastArg, podSelectionArgs } from './args.js';
-import { defineActivity } from './define-activity.js';
+import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isChaosError } from './errors.js';
-import { Pods } from './resources.js';
 import { resolveSecrets, secretsFor } from './secrets.js';
-import { selectPods } from './select-pods.js';
 
-// A fixture activity made only of core's shared pieces, as an activity package would be.
-const selectAndCount = defineActivity({
-  name: 'select_and_count',
+const cluster = sharedCluster();
+
+// A fixture activity made only of core's shared pieces, as an activity package would be. It is
+// the example of README.md (region `define-activity`), imported from the package as a reader
+// would import it.
+// #region define-activity
+import {
+  checkPodSelection,
+  defineActivity,
+  lastArg,
+  Pods,
+  podSelectionArgs,
+  selectPods,
+  z,
+} from '@chaoskit/core';
+import type { V1Pod } from '@kubernetes/client-node';
+
+export const selectAndCount = defineActivity({
+  name: 'select_and_count', // the experiment's `func`
   kind: 'probe',
-  module: 'chaoskit.fixture.probes',
+  module: 'chaoskit.fixture.probes', // the experiment's `module`
   doc: 'Selects pods like terminate_pods does and returns their names (a test fixture).',
+  returns: 'the names of the pods selected',
+  // Names exactly as in experiments, with defaults and docs: the camelCase export takes them
+  // as labelSelector, since, gracePeriod.
   args: {
     ...podSelectionArgs(),
     since: lastArg('Only pods this recent.'),
     grace_period: z.int().default(-1).describe('Grace period in seconds; negative means the pod default.'),
   },
-  check: checkPodSelection,
+  check: checkPodSelection, // cross-argument rules (a percentage qty is 1 to 100)
   rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }],
   async run(args, ctx) {
+    // ctx.kube: the cluster the secrets point at, as JSON (every page; retried; dry runs in plan mode)
     const pods = await ctx.kube.list<V1Pod>(Pods, { namespace: args.ns, labelSelector: args.label_selector });
     ctx.log(`listed ${pods.length} pods in ${args.ns}`);
     const { selected } = selectPods(pods, args);
     return selected.map((p) => p.metadata?.name);
   },
 });
+// #endregion
 
-const cluster = sharedCluster();
 let ns: Awaited<ReturnType<typeof testNamespace>>;
 let secrets: Record<string, unknown>;
 let identity: string;
@@ -152,5 +167,64 @@ describe('secrets never appear in output', () => {
     }
     expect(output.join('\n')).toContain('***');
     expect(output.join('\n')).not.toContain(value);
+  });
+});
+
+describe("the README's example", () => {
+  // What the example expects: a kubeconfig (KUBECONFIG, as in a reader's shell) with the local
+  // cluster's context `chaoskit-local`, and namespace `catalog` holding three pods created a
+  // second apart, the oldest first.
+  const NS = 'catalog';
+  const core = cluster.kc.makeApiClient(CoreV1Api);
+  const previousKubeconfig = process.env.KUBECONFIG;
+  beforeAll(async () => {
+    process.env.KUBECONFIG = cluster.kubeconfigPath;
+    await core.createNamespace({ body: { metadata: { name: NS, labels: { 'chaoskit.io/test': 'true' } } } });
+    await vi.waitFor(
+      async () => {
+        const accounts = await core.listNamespacedServiceAccount({ namespace: NS });
+        expect(accounts.items.map((a) => a.metadata?.name)).toContain('default');
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    for (const [i, name] of ['c-first', 'a-second', 'b-third'].entries()) {
+      // Creation timestamps have a resolution of one second.
+      if (i > 0) await new Promise((r) => setTimeout(r, 1100));
+      await core.createNamespacedPod({
+        namespace: NS,
+        body: {
+          metadata: { name },
+          spec: { containers: [{ name: 'main', image: 'example.invalid/main:1' }] },
+        },
+      });
+    }
+  });
+  afterAll(async () => {
+    if (previousKubeconfig === undefined) delete process.env.KUBECONFIG;
+    else process.env.KUBECONFIG = previousKubeconfig;
+    await core.deleteNamespace({ name: NS }).catch(() => undefined);
+  });
+
+  it('selects the two oldest pods of the namespace, called as an experiment does and as the export', async () => {
+    // #region call
+    // As an experiment calls it: its arguments as written, its secrets.
+    const secrets = { CLUSTER_CONTEXT: 'chaoskit-local' };
+    const oldest = await selectAndCount.call({ ns: 'catalog', qty: 2, order: 'oldest' }, { secrets });
+    // The camelCase export: typed options, validated the same way.
+    const same = await selectAndCount.fn({ ns: 'catalog', qty: 2, order: 'oldest', secrets });
+    // The JSON Schema of its arguments, for discovery and editors.
+    const schema = selectAndCount.jsonSchema();
+    // #endregion
+
+    const pods = (await core.listNamespacedPod({ namespace: NS })).items;
+    const byAge = pods
+      .sort((a, b) => a.metadata!.creationTimestamp!.getTime() - b.metadata!.creationTimestamp!.getTime())
+      .map((p) => p.metadata!.name);
+    expect(byAge).toEqual(['c-first', 'a-second', 'b-third']);
+    expect(oldest).toEqual(byAge.slice(0, 2));
+    expect(same).toEqual(oldest);
+    expect(Object.keys((schema as { properties: object }).properties)).toEqual(
+      expect.arrayContaining(['qty', 'order', 'ns', 'label_selector', 'since', 'grace_period']),
+    );
   });
 });

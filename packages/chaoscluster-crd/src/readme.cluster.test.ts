@@ -132,7 +132,7 @@ describe('the README of @chaoskit/chaoscluster-crd', () => {
       selector: { labelSelectors: { app: 'web' } },
     });
     expect(created.metadata?.namespace).toBe(NS);
-    expect((items as PodChaos[]).map((o) => o.metadata.name)).toEqual(['pod-failure']);
+    expect(items.map((o) => o.metadata?.name)).toEqual(['pod-failure']);
     const left = await kc.makeApiClient(CustomObjectsApi).listNamespacedCustomObject({
       group: 'chaos-mesh.org',
       version: 'v1alpha1',

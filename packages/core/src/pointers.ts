@@ -12,8 +12,8 @@ const SERVER_FIELDS = new Set([
   '/status',
 ]);
 
-const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-const unescape = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');
+const escapeToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+const unescapeToken = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -32,7 +32,7 @@ export function patchPointers(patch: unknown, ignore: (pointer: string) => boole
   const out: string[] = [];
   const walk = (value: unknown, at: string) => {
     if (isObject(value) && Object.keys(value).length > 0) {
-      for (const [key, inner] of Object.entries(value)) walk(inner, `${at}/${escape(key)}`);
+      for (const [key, inner] of Object.entries(value)) walk(inner, `${at}/${escapeToken(key)}`);
     } else if (at && owned(at, ignore)) out.push(at);
   };
   walk(patch, '');
@@ -53,9 +53,9 @@ export function diffPointers(
     if (at && !owned(at, ignore)) return;
     if (isObject(a) && isObject(b)) {
       for (const key of new Set([...Object.keys(a), ...Object.keys(b)]))
-        walk(a[key], b[key], `${at}/${escape(key)}`);
+        walk(a[key], b[key], `${at}/${escapeToken(key)}`);
     } else if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
-      a.forEach((item, i) => walk(item, b[i], `${at}/${i}`));
+      for (const [i, item] of a.entries()) walk(item, b[i], `${at}/${i}`);
     } else if (!same(a, b)) out.push(at);
   };
   walk(before, after, '');
@@ -65,7 +65,7 @@ export function diffPointers(
 /** The value at `pointer`, or `{ present: false }`. */
 export function valueAt(object: unknown, pointer: string): { present: boolean; value?: unknown } {
   let current: unknown = object;
-  for (const token of pointer.split('/').slice(1).map(unescape)) {
+  for (const token of pointer.split('/').slice(1).map(unescapeToken)) {
     if (Array.isArray(current) && /^\d+$/.test(token) && Number(token) < current.length)
       current = current[Number(token)];
     else if (isObject(current) && Object.hasOwn(current, token)) current = current[token];
@@ -89,7 +89,7 @@ export function same(a: unknown, b: unknown): boolean {
 
 /** A pointer into `metadata.annotations` for an annotation key. */
 export function annotationPointer(key: string): string {
-  return `/metadata/annotations/${escape(key)}`;
+  return `/metadata/annotations/${escapeToken(key)}`;
 }
 
 /** A field's value at a pointer: present (with its value) or absent. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Throttle } from './throttle.js';
 
 describe('Throttle', () => {
-  it('halves its limit on 429 and grows back by one per window of successes', () => {
+  it('halves its limit on 429 and grows back by one per four windows of successes', () => {
     const t = new Throttle(16);
     expect(t.limit).toBe(16);
     for (const _ of [1, 2, 3]) {
@@ -10,7 +10,7 @@ describe('Throttle', () => {
       t.release(true);
     }
     expect(t.limit).toBe(2);
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < 8; i++) {
       void t.acquire();
       t.release(false);
     }

@@ -1,6 +1,6 @@
 // How many requests one connection sends at once: starts at the pool's size, halves when the
-// server answers 429 (too many requests), grows back by one per window of successes (AIMD,
-// as TCP does). Bulk work thus settles at what the apiserver accepts instead of trading 429s
+// server answers 429 (too many requests), grows back slowly — by one per four windows of
+// successes — on success (AIMD, as TCP does). Bulk work thus settles at what the apiserver accepts instead of trading 429s
 // for retries: the request count stays near what an unthrottled run sends.
 
 export class Throttle {
@@ -42,7 +42,7 @@ export class Throttle {
   release(overloaded: boolean): void {
     this.#inflight--;
     if (overloaded) this.#limit = Math.max(1, this.#limit / 2);
-    else this.#limit = Math.min(this.max, this.#limit + 1 / this.limit);
+    else this.#limit = Math.min(this.max, this.#limit + 1 / (4 * this.limit));
     while (this.#waiting.length > 0 && this.#inflight < this.limit) this.#waiting.shift()!();
   }
 }

@@ -1,0 +1,233 @@
+// The field, not the lab: activities on an apiserver that restarts under them, and on one that
+// is throttled (low in-flight limits, real 429s). Each on a local cluster of its own, since
+// both would disturb every other test of the shared one.
+
+import { deploymentFullyAvailable } from '@chaoskit/chaoscluster-deployment';
+import { drainNodes } from '@chaoskit/chaoscluster-node';
+import { terminatePods } from '@chaoskit/chaoscluster-pod';
+import { type LocalCluster, readAuditLog, start } from '@chaoskit/cluster';
+import { closeConnections, Deployments, isChaosError, kubeClient } from '@chaoskit/core';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  KubeConfig as Kc,
+  type KubeConfig,
+  RbacAuthorizationV1Api,
+} from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// The activities act as a user bound to cluster-admin through RBAC, not as a member of
+// system:masters, which the apiserver exempts from its in-flight limits.
+const secretsOf = (c: LocalCluster) => ({
+  CLUSTER_HOST: c.credentials.server,
+  CLUSTER_API_KEY: c.credentials.unprivilegedToken,
+  CLUSTER_CA_CERT_FILE: c.credentials.caFile,
+});
+
+async function asClusterAdmin(c: LocalCluster): Promise<void> {
+  await kubeConfigOf(c)
+    .makeApiClient(RbacAuthorizationV1Api)
+    .createClusterRoleBinding({
+      body: {
+        metadata: { name: 'activities-as-admin' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: c.users.unprivileged }],
+      },
+    });
+}
+
+function kubeConfigOf(c: LocalCluster): KubeConfig {
+  const kc = new Kc();
+  kc.loadFromString(c.kubeconfig);
+  return kc;
+}
+
+async function deploy(
+  kc: KubeConfig,
+  ns: string,
+  name: string,
+  replicas: number,
+  podSpec: Record<string, unknown> = {},
+) {
+  const apps = kc.makeApiClient(AppsV1Api);
+  await apps.createNamespacedDeployment({
+    namespace: ns,
+    body: {
+      metadata: { name, labels: { app: name } },
+      spec: {
+        replicas,
+        selector: { matchLabels: { app: name } },
+        template: {
+          metadata: { labels: { app: name } },
+          spec: {
+            terminationGracePeriodSeconds: 0,
+            containers: [{ name: 'app', image: 'example.invalid/app:1' }],
+            ...podSpec,
+          },
+        },
+      },
+    },
+  });
+  await until(
+    `${replicas} replicas of ${name}`,
+    async () => {
+      const d = await apps.readNamespacedDeployment({ name, namespace: ns });
+      return (d.status?.availableReplicas ?? 0) === replicas;
+    },
+    180_000,
+  );
+}
+
+describe('an apiserver that restarts under the activity', () => {
+  let cluster: LocalCluster;
+  beforeAll(async () => {
+    cluster = await start({ provider: 'local', nodes: 2, mesh: false });
+    await asClusterAdmin(cluster);
+  }, 300_000);
+  afterAll(async () => {
+    closeConnections();
+    await cluster?.stop();
+  });
+
+  it('a deployment wait re-opens its watch and completes once the replicas are back', async () => {
+    const kc = kubeConfigOf(cluster);
+    await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'restart-wait' } } });
+    await deploy(kc, 'restart-wait', 'web', 2);
+    await kubeClient(secretsOf(cluster)).patch(Deployments, 'web', { spec: { replicas: 3 } }, 'merge', {
+      namespace: 'restart-wait',
+    });
+    const waiting = deploymentFullyAvailable({
+      name: 'web',
+      ns: 'restart-wait',
+      timeout: 90,
+      secrets: secretsOf(cluster),
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    await cluster.restartApiserver(2000);
+    await expect(waiting).resolves.toBe(true);
+  }, 180_000);
+
+  it('a drain rides out the restart: every pod evicted, the node cordoned', async () => {
+    const kc = kubeConfigOf(cluster);
+    const core = kc.makeApiClient(CoreV1Api);
+    const node = cluster.nodes[0]!;
+    await core.createNamespace({ body: { metadata: { name: 'restart-drain' } } });
+    // A node selector, not a nodeName: replacements go through the scheduler, which honours the cordon.
+    await deploy(kc, 'restart-drain', 'pinned', 12, { nodeSelector: { 'kubernetes.io/hostname': node } });
+    const draining = drainNodes({ name: node, timeout: 90, secrets: secretsOf(cluster) });
+    await new Promise((r) => setTimeout(r, 100));
+    await cluster.restartApiserver(2000);
+    const result = await draining;
+    expect(result.nodes).toEqual([node]);
+    expect((await core.readNode({ name: node })).spec?.unschedulable).toBe(true);
+    await until('no pod left on the drained node', async () => {
+      const pods = await core.listNamespacedPod({
+        namespace: 'restart-drain',
+        fieldSelector: `spec.nodeName=${node}`,
+      });
+      return pods.items.filter((p) => !p.metadata?.deletionTimestamp).length === 0;
+    });
+  }, 180_000);
+
+  it('while the apiserver is down, an activity fails after its retries with the address and the cause, not a bare fetch failure', async () => {
+    const down = cluster.restartApiserver(20_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    const err = await deploymentFullyAvailable({
+      name: 'web',
+      ns: 'restart-wait',
+      timeout: 5,
+      secrets: secretsOf(cluster),
+    }).catch((e: unknown) => e);
+    await down;
+    expect(isChaosError(err)).toBe(true);
+    expect((err as Error).message).not.toMatch(/fetch failed/);
+    expect((err as Error).message).toMatch(/connection refused|did not become|timed out|within/);
+  }, 180_000);
+});
+
+describe('a throttled apiserver (real 429s)', () => {
+  let plain: LocalCluster;
+  let throttled: LocalCluster;
+  beforeAll(async () => {
+    // Low in-flight limits, priority and fairness off (the local provider's default): the
+    // apiserver answers 429 with Retry-After: 1 to whatever is over the limit.
+    throttled = await start({
+      provider: 'local',
+      nodes: 2,
+      mesh: false,
+      apiserverArgs: ['--max-requests-inflight=4', '--max-mutating-requests-inflight=1'],
+    });
+    plain = await start({ provider: 'local', nodes: 2, mesh: false });
+    await Promise.all([asClusterAdmin(throttled), asClusterAdmin(plain)]);
+  }, 300_000);
+  afterAll(async () => {
+    closeConnections();
+    await throttled?.stop();
+    await plain?.stop();
+  });
+
+  /** The requests of the activity's identity since `since`, and how many were answered 429. */
+  async function requests(c: LocalCluster, since: Date) {
+    const events = await readAuditLog(c.auditLogPath, { user: c.users.unprivileged, since });
+    return { total: events.length, throttled: events.filter((e) => e.responseStatus?.code === 429).length };
+  }
+
+  async function terminate(c: LocalCluster) {
+    const kc = kubeConfigOf(c);
+    await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'many' } } });
+    // On the first node only: the drain below drains the second.
+    await deploy(kc, 'many', 'web', 110, { nodeSelector: { 'kubernetes.io/hostname': c.nodes[0]! } });
+    const since = new Date();
+    const result = await terminatePods({
+      ns: 'many',
+      labelSelector: 'app=web',
+      all: true,
+      secrets: secretsOf(c),
+    });
+    return { result, ...(await requests(c, since)) };
+  }
+
+  it('terminate_pods over 110 pods finishes, within twice the requests of an unthrottled run', async () => {
+    const unthrottled = await terminate(plain);
+    const limited = await terminate(throttled);
+    console.log(
+      `terminate_pods 110 pods: unthrottled ${unthrottled.total} requests; throttled ${limited.total} requests, ${limited.throttled} answered 429`,
+    );
+    expect(limited.result.pods).toHaveLength(110);
+    expect(limited.throttled).toBeGreaterThan(0);
+    expect(limited.total).toBeLessThanOrEqual(2 * unthrottled.total);
+  }, 600_000);
+
+  it('drain_nodes finishes, within twice the requests of an unthrottled run', async () => {
+    const drain = async (c: LocalCluster) => {
+      const kc = kubeConfigOf(c);
+      const node = c.nodes[1]!;
+      await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'drained' } } });
+      await deploy(kc, 'drained', 'pinned', 30, { nodeSelector: { 'kubernetes.io/hostname': node } });
+      const since = new Date();
+      const result = await drainNodes({ name: node, timeout: 120, secrets: secretsOf(c) });
+      return { result, ...(await requests(c, since)) };
+    };
+    const unthrottled = await drain(plain);
+    const limited = await drain(throttled);
+    console.log(
+      `drain_nodes 30 pods: unthrottled ${unthrottled.total} requests; throttled ${limited.total} requests, ${limited.throttled} answered 429`,
+    );
+    expect(limited.result.evicted).toHaveLength(30);
+    expect(limited.total).toBeLessThanOrEqual(2 * unthrottled.total);
+  }, 600_000);
+});

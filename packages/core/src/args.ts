@@ -7,6 +7,7 @@ import { LabelSelectorError, parseLabelSelector } from './label-selector.js';
 import { kubernetesName } from './names.js';
 import { SINCE_ACCEPTED, sinceSeconds } from './parse-since.js';
 import { MAX_SEED } from './random.js';
+import { regexProblem } from './regex.js';
 
 /** `ns`: a namespace name. */
 export function namespaceArg(doc = 'Namespace of the objects.') {
@@ -63,14 +64,16 @@ export function labelSelectorString() {
 }
 
 function regexCheck(value: string, ctx: z.core.$RefinementCtx<string>): void {
-  try {
-    new RegExp(value);
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: `a regular expression (${(err as Error).message})` });
+  const problem = regexProblem(value);
+  if (problem) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `a regular expression in RE2 syntax, without backreferences or lookaround (${problem})`,
+    });
   }
 }
 
-/** A regular expression, compiled locally. */
+/** A regular expression (RE2: matched in linear time), compiled locally. */
 export function regexString() {
   return z.string().superRefine(regexCheck);
 }

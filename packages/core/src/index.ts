@@ -32,6 +32,7 @@ export * from './parse-since.js';
 export { annotationPointer, diffPointers, patchPointers, same, sameField, valueAt } from './pointers.js';
 export * from './random.js';
 export { redact, redactValue, registerSecret } from './redact.js';
+export * from './regex.js';
 export * from './registry.js';
 export { renderValue } from './render-value.js';
 export * from './resources.js';

@@ -196,6 +196,22 @@ describe('the selection arguments', () => {
 
   it('says why a pattern does not compile', () => {
     const error = invalid(() => checkSelectionOptions(activity, { ...ok, name_pattern: '(web' }));
-    expect(error.accepted).toMatch(/Invalid regular expression/);
+    expect(error.accepted).toMatch(/error parsing regexp: missing closing \)/);
+  });
+});
+
+describe('selectPods: a catastrophic pattern on long names', () => {
+  it('matches in linear time (RE2): (a+)+b over 200 names of 250 characters', () => {
+    const long = Array.from({ length: 200 }, (_, i) =>
+      pod(`${'a'.repeat(245)}-${String(i).padStart(4, '0')}`),
+    );
+    const cpu = process.cpuUsage();
+    expect(select(long, { name_pattern: '(a+)+b', all: true }).selected).toEqual([]);
+    expect(select(long, { name_pattern: '(a+)+-0001$', all: true }).selected).toHaveLength(1);
+    // A backtracking engine would not return at all; the CPU time is reported, not asserted.
+    const used = process.cpuUsage(cpu);
+    console.log(
+      `(a+)+b over 200 names of 250 characters: ${((used.user + used.system) / 1000).toFixed(1)} ms of CPU`,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { makeRandom } from './random.js';
+import { compileRegex } from './regex.js';
 
 export interface PodLike {
   metadata?: { name?: string; creationTimestamp?: Date | string };
@@ -53,7 +54,7 @@ export function selectPods<P extends PodLike>(
   options: PodSelectionOptions,
 ): PodSelection<P> {
   // Validated by its schema already: it compiles.
-  const pattern = options.name_pattern ? new RegExp(options.name_pattern) : undefined;
+  const pattern = options.name_pattern ? compileRegex(options.name_pattern) : undefined;
   const candidates = pattern ? pods.filter((pod) => pattern.test(nameOf(pod))) : [...pods];
   if (options.order === 'oldest') {
     // Timestamps have one-second resolution: ties are common, the name breaks them.

@@ -185,6 +185,51 @@ const cases: Array<[string, string | Experiment, RegExp, string?]> = [
     edit((e) => (args(e).label_selector = 'app in (web')),
     /argument 'label_selector'/,
   ],
+  // Hostile or mistaken structure: refused before anything runs.
+  [
+    'argument: for arguments:',
+    edit((e) => {
+      const provider = e.method[0]!.provider as Record<string, unknown>;
+      provider.argument = provider.arguments;
+      delete provider.arguments;
+    }),
+    /provider: unknown key 'argument'; did you mean 'arguments'\?/,
+  ],
+  [
+    'a top-level rollback:',
+    edit((e) => ((e as Record<string, unknown>).rollback = [])),
+    /unknown key 'rollback'; did you mean 'rollbacks'\?/,
+  ],
+  [
+    'a duplicate JSON key (the last ns would have won)',
+    JSON.stringify(base()).replace('"ns":"NS"', '"ns":"NS","ns":"kube-system"'),
+    /failed parsing JSON: duplicated mapping key/,
+    'json',
+  ],
+  [
+    'a YAML alias bomb',
+    [
+      'title: laughs',
+      'description: a billion of them',
+      'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+      ...['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map(
+        (k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(',')}]`,
+      ),
+      'method: []',
+    ].join('\n'),
+    /failed parsing YAML: (the document holds more than \d+ values|aliases exceeded)/,
+  ],
+  [
+    '200,000-deep JSON',
+    `{"title":"deep","description":"d","method":[],"x":${'['.repeat(200_000)}${']'.repeat(200_000)}}`,
+    /failed parsing JSON: .*nests deeper than 64 levels/,
+    'json',
+  ],
+  [
+    'a pause of 30 days',
+    edit((e) => ((e.method[0] as Record<string, unknown>).pauses = { after: 30 * 86_400 })),
+    /pauses.after must be a number of seconds, at most 86400/,
+  ],
 ];
 
 beforeAll(async () => {
@@ -213,6 +258,8 @@ beforeAll(async () => {
     ...process.env,
     BAD_EXPERIMENTS_TOKEN: token.status!.token!,
     KUBECONFIG: '/nonexistent',
+    // The run's record goes where the experimenter may write it.
+    CHAOSKIT_LEDGER_NAMESPACE: ns.name,
     CLUSTERCONFIG: '',
   };
   delete env.CLUSTERCONFIG;

@@ -12,10 +12,14 @@ const ALIASES: Record<string, string> = { chaoscluster: 'chaosk8s', chaosmesh: '
 
 const given = (input: unknown) => input !== undefined;
 
+/** The longest pause: a day (a longer timer would overflow Node's and fire at once). */
+export const MAX_PAUSE_SECONDS = 86_400;
+
+export const pauseProblem = (key: string) =>
+  `pauses.${key} must be a number of seconds, at most ${MAX_PAUSE_SECONDS} (a day), or a \${name} that resolves to one`;
+
 const seconds = (key: string) =>
-  z.union([z.number().min(0), reference], {
-    error: `pauses.${key} must be a number of seconds or a \${name} that resolves to one`,
-  });
+  z.union([z.number().min(0).max(MAX_PAUSE_SECONDS), reference], { error: pauseProblem(key) });
 
 const pauses = z.strictObject({ before: seconds('before').optional(), after: seconds('after').optional() });
 

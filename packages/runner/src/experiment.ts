@@ -3,15 +3,16 @@ import { extname } from 'node:path';
 import {
   type AnyActivity,
   findUndefinedReferences,
+  MAX_DOCUMENT_BYTES,
+  parseDocument,
   type ResolvedSecrets,
   resolveConfiguration,
   resolveSecrets,
   secretsFor,
   substitute,
 } from '@chaoskit/core';
-import { load as loadYaml } from 'js-yaml';
 import { InvalidExperiment } from './errors.js';
-import { experimentFormat, formatProblems } from './experiment-format.js';
+import { experimentFormat, formatProblems, MAX_PAUSE_SECONDS, pauseProblem } from './experiment-format.js';
 import { validateHttpProvider } from './http-provider.js';
 import { validateProcessProvider } from './process-provider.js';
 import { resolveActivity } from './resolve-activity.js';
@@ -60,13 +61,16 @@ export async function loadExperiment(path: string): Promise<Json> {
       `${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
     );
   }
+  if (Buffer.byteLength(text) > MAX_DOCUMENT_BYTES) {
+    throw new InvalidExperiment(`${path}: the file is larger than ${MAX_DOCUMENT_BYTES} bytes`);
+  }
   let parsed: unknown;
   try {
-    parsed = ext === '.json' ? JSON.parse(text) : loadYaml(text);
+    // Core's reader: no duplicate key, bounded aliases and nesting (no YAML bomb).
+    parsed = parseDocument(text, ext === '.json' ? 'json' : 'yaml');
   } catch (err) {
-    throw new InvalidExperiment(
-      `${path}: failed parsing ${ext === '.json' ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`,
-    );
+    const reason = (err as Error).message.replace(/^the file is not valid (JSON|YAML): /, '');
+    throw new InvalidExperiment(`${path}: failed parsing ${ext === '.json' ? 'JSON' : 'YAML'}: ${reason}`);
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new InvalidExperiment(`${path}: an experiment is a mapping (title, description, method, …)`);
@@ -181,10 +185,8 @@ async function checkActivity(activity: Activity, where: string, ctx: CheckContex
     const pause = activity.pauses?.[when];
     if (pause === undefined) continue;
     const resolved = substitute(pause, ctx.configuration, ctx.secrets);
-    if (typeof resolved !== 'number' || resolved < 0) {
-      problems.push(
-        `${where}: pauses.${when} must be a number of seconds or a \${name} that resolves to one`,
-      );
+    if (typeof resolved !== 'number' || resolved < 0 || resolved > MAX_PAUSE_SECONDS) {
+      problems.push(`${where}: ${pauseProblem(when)}`);
     }
   }
   const provider = activity.provider;

@@ -37,7 +37,7 @@
 // - Whatever would raise in Python (type errors, bad patterns after substitution…) is "not
 //   met" here: `withinTolerance` never throws.
 
-import { substitute } from '@chaoskit/core';
+import { compileRegex, regexProblem, substitute } from '@chaoskit/core';
 import { JSONPath } from 'jsonpath-plus';
 
 type Json = Record<string, unknown>;
@@ -133,12 +133,10 @@ function validateRegex(tolerance: Json, where: string): string | undefined {
   if (typeof pattern !== 'string') {
     return `${where}: tolerance pattern ${render(pattern)} has an invalid type (expected a string)`;
   }
-  try {
-    new RegExp(pattern);
-  } catch (error) {
-    return `${where}: tolerance pattern ${render(pattern)} seems invalid: ${(error as Error).message}`;
-  }
-  return undefined;
+  const problem = regexProblem(pattern);
+  return problem
+    ? `${where}: tolerance pattern ${render(pattern)} seems invalid: ${problem} (RE2 syntax: no backreferences or lookaround)`
+    : undefined;
 }
 
 function validateJsonPathTolerance(tolerance: Json, where: string): string | undefined {
@@ -302,7 +300,7 @@ function withinRegex(tolerance: Json, value: unknown, ctx: ToleranceContext): bo
   if (picked === NOT_FOUND) return false;
   const text = typeof picked === 'string' ? picked : asText(picked);
   if (text === undefined) return false;
-  return new RegExp(pattern).test(text);
+  return compileRegex(pattern).test(text);
 }
 
 function asText(value: unknown): string | undefined {

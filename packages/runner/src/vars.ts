@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { load as loadYaml } from 'js-yaml';
+import { parseDocument } from '@chaoskit/core';
 import type { Json, Vars } from './experiment.js';
 
 /** `--var key[:type]=value` (types: str, int, float, bool, json), as Chaos Toolkit's. */
@@ -47,7 +47,7 @@ export async function loadVarFiles(paths: string[], env: NodeJS.ProcessEnv): Pro
   for (const path of paths) {
     const text = await readFile(path, 'utf8');
     if (['.json', '.yaml', '.yml'].includes(extname(path).toLowerCase())) {
-      const doc = (extname(path) === '.json' ? JSON.parse(text) : loadYaml(text)) as {
+      const doc = parseDocument(text, extname(path).toLowerCase() === '.json' ? 'json' : 'yaml') as {
         configuration?: Json;
         secrets?: Record<string, Json>;
       } | null;

@@ -78,8 +78,9 @@ describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
     expect(verbs).toEqual({
       create_custom_object: ['create'],
       create_cluster_custom_object: ['create'],
-      delete_custom_object: ['delete'],
-      delete_cluster_custom_object: ['delete'],
+      // get: the run's record reads what it deletes first.
+      delete_custom_object: ['delete', 'get'],
+      delete_cluster_custom_object: ['delete', 'get'],
       patch_custom_object: ['get', 'patch'],
       patch_cluster_custom_object: ['get', 'patch'],
       replace_custom_object: ['get', 'update'],

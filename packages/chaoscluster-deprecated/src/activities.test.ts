@@ -129,7 +129,7 @@ describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
   it('declares the RBAC of everything it delegates to (kill_microservice: deployments, replica sets, pods)', () => {
     expect(killMicroserviceActivity.rbac).toEqual([
       ...deleteDeploymentActivity.rbac,
-      { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['list', 'delete'] },
+      { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['list', 'delete', 'get'] },
       ...deletePodsActivity.rbac,
     ]);
     expect(scaleMicroserviceActivity.rbac).toEqual(scaleDeploymentActivity.rbac);
@@ -205,14 +205,14 @@ describe('delegate', () => {
 
   it("runs the modern activity with this call's context and returns its result", async () => {
     const lines: string[] = [];
-    const ctx = { activity: oldThing, secrets: {}, configuration: {}, log: (m: string) => lines.push(m) };
+    const ctx = { activity: oldThing, callOptions: { log: (m: string) => lines.push(m) } };
     expect(await delegate(modern, { count: 2 }, ctx)).toEqual({
       counted: 2,
     });
   });
 
   it("reports the modern activity's refusal as the deprecated one's", async () => {
-    const ctx = { activity: oldThing, secrets: {}, configuration: {}, log: () => {} };
+    const ctx = { activity: oldThing, callOptions: {} };
     const err = await delegate(modern, { count: -1 }, ctx).catch((e) => e);
     expect(isChaosError(err, 'InvalidArgument')).toBe(true);
     expect(err.activity).toBe('chaoscluster.actions.old_thing');

@@ -7,11 +7,12 @@ import {
   type AnyActivity,
   type ArgsShape,
   type ArgumentProblem,
-  type CallOptions,
   defineActivity,
   InvalidArgument,
   isChaosError,
   type RbacRule,
+  type RunCallOptions,
+  SafetyRefusal,
 } from '@chaoskit/core';
 
 const warned = new Set<string>();
@@ -81,44 +82,37 @@ export function modernProblem<K extends string>(
   }
 }
 
-/** What a delegation passes on of the running call: who runs it, and the caller's options. */
-export type DelegatingContext = Pick<ActivityContext, 'activity'> & CallOptions;
+/** What a delegation passes on of the running call: who runs it, and the options of its calls. */
+export type DelegatingContext = Pick<ActivityContext, 'activity' | 'callOptions'>;
 
 /**
- * Runs the modern activity with `args` and this call's secrets, configuration, signal, log and
- * plan mode. A refusal of its arguments is reported as the running (deprecated) activity's own.
+ * Runs the modern activity with `args` and this call's options (secrets, configuration,
+ * signal, log, plan mode, the run's record and rails). A refusal of its arguments, or by a
+ * safety rail, is reported as the running (deprecated) activity's own.
  */
 export async function delegate<R>(
-  modern: { call(raw: unknown, options?: CallOptions): Promise<R>; qualifiedName: string },
+  modern: { call(raw: unknown, options?: RunCallOptions): Promise<R>; qualifiedName: string },
   args: unknown,
   ctx: DelegatingContext,
 ): Promise<R> {
   try {
-    return await modern.call(args, callOptions(ctx));
+    return await modern.call(args, ctx.callOptions);
   } catch (err) {
+    const own = ctx.activity.qualifiedName;
+    if (isChaosError(err, 'Refused') && (err as SafetyRefusal).activity === modern.qualifiedName) {
+      const refusal = err as SafetyRefusal;
+      throw new SafetyRefusal(own, refusal.rail, refusal.reason);
+    }
     if (!isChaosError(err, 'InvalidArgument')) throw err;
     const refused = err as InvalidArgument;
     if (refused.activity !== modern.qualifiedName) throw err;
     throw new InvalidArgument({
-      activity: ctx.activity.qualifiedName,
+      activity: own,
       ...(refused.argument ? { argument: refused.argument } : {}),
       accepted: refused.accepted,
       ...(refused.received !== undefined ? { received: refused.received } : {}),
     });
   }
-}
-
-// Only the caller's options, read one by one: the rest of a context (its identity, its client,
-// which a spread would build) belongs to the running call.
-function callOptions(ctx: CallOptions): CallOptions {
-  const { secrets, configuration, signal, log, dryRun } = ctx;
-  return {
-    ...(secrets !== undefined ? { secrets } : {}),
-    ...(configuration !== undefined ? { configuration } : {}),
-    ...(signal !== undefined ? { signal } : {}),
-    ...(log !== undefined ? { log } : {}),
-    ...(dryRun !== undefined ? { dryRun } : {}),
-  };
 }
 
 /** The RBAC rules of activities, as one mutable list (the same rule may appear twice). */

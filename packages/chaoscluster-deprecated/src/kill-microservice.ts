@@ -2,13 +2,15 @@ import { deleteDeploymentActivity } from '@chaoskit/chaoscluster-deployment';
 import { deletePodsActivity } from '@chaoskit/chaoscluster-pod';
 import {
   type ActivityContext,
+  checkPodRemoval,
   deleteAll,
   formatNameSelector,
   NAME_SELECTOR_TEMPLATE,
   objectName,
+  Pods,
   ReplicaSets,
 } from '@chaoskit/core';
-import type { V1ReplicaSet } from '@kubernetes/client-node';
+import type { V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { defineDeprecated, delegate, modernProblem, rulesOf } from './deprecation.js';
 import { ACTIONS } from './modules.js';
 
@@ -50,8 +52,13 @@ export const killMicroserviceActivity = defineDeprecated({
   ],
   replacement: `${deleteDeploymentActivity.qualifiedName}, ${deletePodsActivity.qualifiedName}`,
   async run(args, ctx) {
-    const { deployments } = await delegate(deleteDeploymentActivity, args, ctx);
     const selector = formatNameSelector(args.label_selector ?? NAME_SELECTOR_TEMPLATE, args.name);
+    // Deleting the deployments takes their pods too: the pod share rail decides before that.
+    await checkPodRemoval(
+      ctx.kube,
+      await ctx.kube.list<V1Pod>(Pods, { namespace: args.ns, labelSelector: selector }),
+    );
+    const { deployments } = await delegate(deleteDeploymentActivity, args, ctx);
     const replicaSets = await deleteReplicaSets(ctx, args.ns, selector);
     const { pods } = await delegate(deletePodsActivity, args, ctx);
     return { deployments, replica_sets: replicaSets, pods };

@@ -61,7 +61,12 @@ const before = { pods: await podNames(), replicaSets: await replicaSetNames() };
 import { killMicroservice, microserviceAvailableAndHealthy } from '@chaoskit/chaoscluster-deprecated';
 
 const healthy = await microserviceAvailableAndHealthy({ name: 'web', ns: 'legacy-shop' }); // true
-const { deployments, replica_sets, pods } = await killMicroservice({ name: 'web', ns: 'legacy-shop' });
+// Every pod of the namespace goes: more than the 80 % an action may remove unless allowed.
+const { deployments, replica_sets, pods } = await killMicroservice({
+  name: 'web',
+  ns: 'legacy-shop',
+  safety: { maxPodShare: 1 },
+});
 // what was deleted: the deployments, replica sets and pods labelled name=web
 // #endregion
 

@@ -21,7 +21,7 @@ export function hostingPodArgs() {
       .describe(
         'Keep only the nodes hosting at least one pod that matches this label selector, in pod_namespace (give both).',
       ),
-    pod_namespace: namespaceArg()
+    pod_namespace: namespaceArg(undefined, 'selection')
       .unwrap()
       .nullable()
       .default(null)

@@ -41,15 +41,19 @@ export const deleteNodesActivity = defineActivity({
     { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
   ],
   async run(args, ctx) {
-    const { nodes, seed } = await findNodes(ctx.kube, {
-      labelSelector: args.label_selector,
-      podLabelSelector: args.pod_label_selector,
-      podNamespace: args.pod_namespace,
-      all: args.all,
-      rand: args.rand,
-      count: args.count,
-      seed: args.seed,
-    });
+    const { nodes, seed } = await findNodes(
+      ctx.kube,
+      {
+        labelSelector: args.label_selector,
+        podLabelSelector: args.pod_label_selector,
+        podNamespace: args.pod_namespace,
+        all: args.all,
+        rand: args.rand,
+        count: args.count,
+        seed: args.seed,
+      },
+      true,
+    );
     const deleted = await deleteAll(ctx.kube, Nodes, nodes, {
       ...(args.grace_period_seconds === null
         ? {}

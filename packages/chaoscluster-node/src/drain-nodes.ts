@@ -63,15 +63,19 @@ export const drainNodesActivity = defineActivity({
     const deadline = started + args.timeout * 1000;
     const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
     const { kube } = ctx;
-    const { nodes, seed } = await findNodes(kube, {
-      name: args.name,
-      labelSelector: args.label_selector,
-      podLabelSelector: args.pod_label_selector,
-      podNamespace: args.pod_namespace,
-      all: args.count === null,
-      count: args.count,
-      seed: args.seed,
-    });
+    const { nodes, seed } = await findNodes(
+      kube,
+      {
+        name: args.name,
+        labelSelector: args.label_selector,
+        podLabelSelector: args.pod_label_selector,
+        podNamespace: args.pod_namespace,
+        all: args.count === null,
+        count: args.count,
+        seed: args.seed,
+      },
+      true,
+    );
     const names = nodes.map(objectName);
 
     // 1. Cordon, so that nothing new lands on the nodes while they are drained.

@@ -29,11 +29,13 @@ export function describeQuery(args: NodeSelectionArgs): string {
 /**
  * List by name/label, keep the nodes hosting matching pods (when both pod arguments are
  * given), then `selectNodes` (first, all, rand, count; never a node twice). Nothing to choose
- * from → ActivityFailed.
+ * from → ActivityFailed. For an action that takes nodes out (`takesOut`), the node rail
+ * refuses a selection of every node of the cluster unless the run allows it.
  */
 export async function findNodes(
   kube: KubeClient,
   args: NodeSelectionArgs,
+  takesOut = false,
 ): Promise<{ nodes: V1Node[]; seed?: number }> {
   const nodes = await kube.list<V1Node>(Nodes, {
     fieldSelector: args.name ? `metadata.name=${args.name}` : null,
@@ -55,5 +57,10 @@ export async function findNodes(
     ...(typeof args.seed === 'number' ? { seed: args.seed } : {}),
   });
   if (selected.length === 0) throw new ActivityFailed(describeQuery(args));
+  // Only a selection of every listed node can be every node of the cluster.
+  if (takesOut && kube.safety && selected.length === nodes.length) {
+    const filtered = args.name || args.labelSelector || hostingPods;
+    kube.safety.checkNodes(kube.activity, selected.length, filtered ? await kube.count(Nodes) : nodes.length);
+  }
   return seed === undefined ? { nodes: selected } : { nodes: selected, seed };
 }

@@ -25,11 +25,15 @@ export function schedulabilityActivity<const Name extends 'cordon_node' | 'uncor
     async run(args, ctx) {
       if (!args.name && !args.label_selector)
         ctx.log(`neither name nor label_selector: every node is ${verb}ed`);
-      const { nodes } = await findNodes(ctx.kube, {
-        name: args.name,
-        labelSelector: args.label_selector,
-        all: true,
-      });
+      const { nodes } = await findNodes(
+        ctx.kube,
+        {
+          name: args.name,
+          labelSelector: args.label_selector,
+          all: true,
+        },
+        cordon,
+      );
       const todo = needingPatch(nodes, cordon);
       await patchUnschedulable(ctx.kube, todo, cordon, nodes);
       const names = nodes.map(objectName);

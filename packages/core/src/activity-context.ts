@@ -8,6 +8,7 @@ import { type Connection, connectionFor } from './connection.js';
 import { KubeClient } from './kube.js';
 import type { RunLedger } from './ledger.js';
 import { redact, registerSecret } from './redact.js';
+import { DEFAULT_SAFETY, Safety, type SafetyOptions } from './safety.js';
 
 export type ActivityKind = 'action' | 'probe';
 
@@ -36,6 +37,11 @@ export interface CallOptions {
    * run, and skip waiting for effects that will not happen.
    */
   dryRun?: boolean;
+  /**
+   * The safety rails (D74): by default no change in kube-system, kube-public or
+   * kube-node-lease, no action on every node, no more than 80 % of a namespace's pods at once.
+   */
+  safety?: Safety | SafetyOptions;
 }
 
 /** What the runner gives besides: the run's record (every change is written to it first). */
@@ -55,6 +61,8 @@ export interface ActivityContext {
   /** Log a message; the text passes through `redact` before it is written anywhere. */
   log: (message: string) => void;
   dryRun?: boolean;
+  /** The rails this call runs within (the runner's, or the defaults). */
+  readonly safety: Safety;
   /**
    * The cluster the secrets point at, as the JSON API: built on first use, for this call (its
    * signal, plan mode) over the process's one connection pool to that cluster.
@@ -64,6 +72,18 @@ export interface ActivityContext {
   api<T extends ApiType>(api: ApiConstructor<T>): Promise<T>;
   /** A client-node KubeConfig for the same cluster and identity (exec over websockets). */
   kubeConfig(): Promise<KubeConfig>;
+  /**
+   * What a call this activity makes of another activity is given: the same secrets,
+   * configuration, signal, log, plan mode, run record and rails.
+   */
+  readonly callOptions: RunCallOptions;
+}
+
+/** The caller's rails: a run's own object (its confirmation is asked once), or options for one call. */
+export function safetyOf(given: Safety | SafetyOptions | undefined): Safety {
+  if (given === undefined) return DEFAULT_SAFETY;
+  // Recognised by shape: two copies of core may be loaded side by side.
+  return typeof (given as Safety).checkNamespace === 'function' ? (given as Safety) : new Safety(given);
 }
 
 /** The context of one call: the caller's options, the activity's identity, a lazy client. */
@@ -78,8 +98,10 @@ export function buildContext(activity: ActivityIdentity, given: RunCallOptions =
     return client;
   };
   const connection = (): Connection => connectionFor(resolved());
+  const safety = safetyOf(given.safety);
   return {
     activity,
+    safety,
     secrets,
     configuration: given.configuration ?? {},
     ...(given.signal ? { signal: given.signal } : {}),
@@ -92,10 +114,12 @@ export function buildContext(activity: ActivityIdentity, given: RunCallOptions =
         ...(given.signal ? { signal: given.signal } : {}),
         ...(given.dryRun ? { dryRun: true } : {}),
         ...(given.ledger ? { ledger: given.ledger.for(conn) } : {}),
+        safety,
       });
       return kube;
     },
     api: (api) => generatedApi(connection(), api, given.dryRun ? { dryRun: true } : {}),
+    callOptions: { ...given, safety },
     kubeConfig: () => clientNodeKubeConfig(resolved().config),
   };
 }

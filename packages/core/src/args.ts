@@ -9,9 +9,21 @@ import { SINCE_ACCEPTED, sinceSeconds } from './parse-since.js';
 import { MAX_SEED } from './random.js';
 import { regexProblem } from './regex.js';
 
-/** `ns`: a namespace name. */
-export function namespaceArg(doc = 'Namespace of the objects.') {
-  return kubernetesName('a namespace name', 'label').default('default').describe(doc);
+const TARGET_NAMESPACES = new WeakSet<z.ZodType>();
+
+/**
+ * `ns`: a namespace name. A `target` namespace is where an action makes its changes: the
+ * namespace rail checks it before the action runs (a `selection` one is only read).
+ */
+export function namespaceArg(doc = 'Namespace of the objects.', role: 'target' | 'selection' = 'target') {
+  const schema = kubernetesName('a namespace name', 'label').default('default').describe(doc);
+  if (role === 'target') TARGET_NAMESPACES.add(schema);
+  return schema;
+}
+
+/** Whether an argument is a namespace an action changes (made by namespaceArg). */
+export function isTargetNamespace(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && TARGET_NAMESPACES.has(schema as z.ZodType);
 }
 
 /** `seed`: the seed of a random choice, to repeat a run; the seed used is part of the result. */

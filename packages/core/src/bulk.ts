@@ -69,6 +69,19 @@ type Named = { metadata?: { name?: string; namespace?: string } };
 export const objectName = (o: Named): string => o.metadata?.name ?? '';
 
 /**
+ * The pod share rail (D74): refuses, before anything changes, removing more of a namespace's
+ * pods at once than the run allows. An action that removes pods another way first (deleting
+ * what owns them) calls it before it starts.
+ */
+export async function checkPodRemoval(kube: KubeClient, pods: readonly Named[]): Promise<void> {
+  if (!kube.safety) return;
+  for (const [namespace, some] of Map.groupBy(pods, (o) => o.metadata?.namespace ?? '')) {
+    if (some.length > 1)
+      kube.safety.checkPodShare(kube.activity, namespace, some.length, await kube.count(Pods, namespace));
+  }
+}
+
+/**
  * Deletes every object (bounded concurrency, through the call's client, so plan mode makes each
  * a dry run). The run's record notes them all first, in one write. An object already gone
  * counts as deleted: that is what was asked for. Returns the objects deleted, in their order.
@@ -79,9 +92,15 @@ export async function deleteAll<T extends Named>(
   objects: readonly T[],
   options: Pick<WriteOptions, 'query'> & { verb?: string; concurrency?: number } = {},
 ): Promise<T[]> {
+  const byNamespace = Map.groupBy(objects, (o) => o.metadata?.namespace ?? '');
+  // The rails before anything is recorded or deleted: a refusal leaves everything in place.
+  if (type === Pods) await checkPodRemoval(kube, objects);
+  for (const [namespace, some] of byNamespace) {
+    const first = some[0];
+    if (first) await kube.beforeChange(type, 'delete', objectName(first), namespace || null, some.length - 1);
+  }
   const ledger = kube.ledger;
   if (ledger && type === Pods) {
-    const byNamespace = Map.groupBy(objects, (o) => o.metadata?.namespace ?? '');
     for (const [namespace, pods] of byNamespace) {
       await ledger.beforePodRemoval({
         namespace,

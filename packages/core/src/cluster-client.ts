@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { ConfigurationError } from './errors.js';
 import { type ExecConfig, type Kubeconfig, loadKubeconfig } from './kubeconfig.js';
-import { registerSecret } from './redact.js';
+import { registerSecret, registerTarget } from './redact.js';
 
 // How an activity reaches the cluster, first match wins (documented in core's README):
 //   1. CLUSTER_HOST in the activity's secrets: explicit credentials (API key, username and
@@ -58,8 +58,64 @@ export interface ClusterConfig {
 
 export interface ClusterClient {
   config: ClusterConfig;
-  /** Which mechanism was used, for logs (never a credential). */
+  /** Which mechanism was used, for logs (never a credential; its names and paths are masked). */
   source: string;
+  /** The names that chose the cluster (context, cluster, user): masked wherever they appear. */
+  names?: string[];
+  /** The files the configuration came from (kubeconfigs, the service-account mount): masked too. */
+  files?: string[];
+}
+
+const PLUGIN_VERBS = new Set(['token', 'get-token', 'get', 'login', 'auth', 'credentials', 'exec']);
+
+/**
+ * Everything that selects or reaches the cluster is masked in every message from now on: the
+ * server (URL, host and port, host), the names, the files, the proxy, the user to impersonate,
+ * an exec plugin's command, arguments and environment. Credentials are secrets already.
+ */
+function maskTargets(config: ClusterConfig, names: Array<string | undefined>, files: string[]): void {
+  maskServer(config.server);
+  const targets = [
+    ...names,
+    ...files,
+    config.ca?.file,
+    config.clientCert?.cert.file,
+    config.clientCert?.key.file,
+    config.proxyUrl,
+    config.impersonate,
+    config.servername,
+  ];
+  const { auth } = config;
+  if (auth.kind === 'token-file') targets.push(auth.path);
+  if (auth.kind === 'basic') targets.push(auth.username);
+  if (auth.kind === 'exec') {
+    // Its arguments name the cluster (`--cluster prod-eks`); flags and verbs name nothing.
+    const named = (auth.exec.args ?? []).filter((arg) => !arg.startsWith('-') && !PLUGIN_VERBS.has(arg));
+    targets.push(auth.exec.command, ...named);
+    for (const variable of auth.exec.env ?? []) registerSecret(variable.value);
+  }
+  for (const target of targets) registerTarget(target);
+}
+
+/** A value, and when it is a URL its origin, `host:port` and host. */
+function maskServer(value: string | undefined): void {
+  registerTarget(value);
+  if (!value || !URL.canParse(value)) return;
+  const url = new URL(value);
+  for (const part of [url.origin, url.host, url.hostname]) registerTarget(part);
+}
+
+/**
+ * Masks what the environment says about the cluster (CLUSTER_CONTEXT, CLUSTER_HOST, the
+ * kubeconfig and its current context), before anything is printed: a process provider's
+ * output, or an error, may show them before any activity has reached the cluster.
+ */
+export function maskEnvironmentTargets(env: NodeJS.ProcessEnv = process.env): void {
+  try {
+    createClusterClient({}, { env, warn: () => {} });
+  } catch {
+    // Nothing configured, or configured wrong: what could be read is masked all the same.
+  }
 }
 
 type Lookup = (key: string) => unknown;
@@ -95,6 +151,17 @@ export function createClusterClient(
   const env = options.env ?? process.env;
   const warn = options.warn ?? ((m: string) => process.stderr.write(`chaoskit: warning: ${m}\n`));
   const lookup = lookupIn(secrets, env);
+  // Masked before anything can fail: an error may name them.
+  for (const key of [
+    'CLUSTER_CONTEXT',
+    'CLUSTER_HOST',
+    'CLUSTER_CA_CERT_FILE',
+    'CLUSTER_CERT_FILE',
+    'CLUSTER_KEY_FILE',
+  ])
+    maskServer(str(lookup(key)));
+  for (const key of ['CLUSTERCONFIG', 'KUBECONFIG'])
+    for (const path of (env[key] ?? '').split(delimiter)) registerTarget(path);
   const tried: string[] = [];
   let client: ClusterClient | undefined;
 
@@ -124,6 +191,7 @@ export function createClusterClient(
       `no cluster configured; tried, in order: ${tried.join('; ')}. Give CLUSTER_HOST and credentials in the activity's secrets, a kubeconfig (CLUSTERCONFIG or KUBECONFIG), or set RUNNER_IN_POD=true inside a pod`,
     );
   }
+  maskTargets(client.config, [str(lookup('CLUSTER_CONTEXT')), ...(client.names ?? [])], client.files ?? []);
   if (!verifyTls(lookup('CLUSTER_VERIFY_SSL'))) {
     client.config.insecure = true;
     warn(`TLS verification of ${client.config.server} is turned off (CLUSTER_VERIFY_SSL)`);
@@ -150,10 +218,10 @@ function fromKubeconfig(files: string[], context: string | undefined): ClusterCl
   const kc = loadKubeconfig(files);
   const wanted = context ?? kc.currentContext;
   if (context && !kc.contexts.some((c) => c.name === context)) {
+    // Its contexts are not listed: their names select clusters too.
+    const count = kc.contexts.length;
     throw new ConfigurationError(
-      `CLUSTER_CONTEXT '${context}' is not a context of ${files.join(', ')} (contexts: ${
-        kc.contexts.map((c) => c.name).join(', ') || 'none'
-      })`,
+      `CLUSTER_CONTEXT '${context}' is not a context of ${files.join(', ')}, which has ${count} context${count === 1 ? '' : 's'} (kubectl config get-contexts lists them)`,
     );
   }
   const ctx = kc.contexts.find((c) => c.name === wanted);
@@ -195,7 +263,12 @@ function fromKubeconfig(files: string[], context: string | undefined): ClusterCl
       : {}),
     ...(user.impersonate ? { impersonate: user.impersonate } : {}),
   };
-  return { config, source: `kubeconfig ${files.join(delimiter)} (context ${ctx.name})` };
+  return {
+    config,
+    source: `kubeconfig ${files.join(delimiter)} (context ${ctx.name})`,
+    names: [ctx.name, ctx.cluster, ctx.user],
+    files,
+  };
 }
 
 function explicit(lookup: Lookup, source: string): ClusterClient {
@@ -251,6 +324,7 @@ function inPod(env: NodeJS.ProcessEnv, dir: string): ClusterClient {
   return {
     config: { server, insecure: false, ca: { file: caFile }, auth: { kind: 'token-file', path: tokenFile } },
     source: `RUNNER_IN_POD (service account at ${dir})`,
+    files: [dir],
   };
 }
 

@@ -25,7 +25,7 @@ async function serve(plan: Planned[]): Promise<{ connection: Connection; seen: s
   // Plain http is allowed with TLS verification off, as CLUSTER_VERIFY_SSL=false allows it.
   const connection = new Connection(
     { server: `http://127.0.0.1:${port}`, insecure: true, auth: { kind: 'none' } },
-    'test',
+    'CLUSTER_HOST from the secrets',
   );
   return { connection, seen };
 }
@@ -79,7 +79,7 @@ describe('the connection layer', () => {
     expect(res).toMatchObject({ status: 503, attempts: 1 });
   });
 
-  it('names the address and the cause when the cluster cannot be reached', async () => {
+  it('names the address, where it came from and the cause when the cluster cannot be reached', async () => {
     const { connection } = await serve([]);
     await new Promise<void>((r) => server!.close(() => r()));
     server = undefined;
@@ -88,7 +88,7 @@ describe('the connection layer', () => {
       .catch((e: unknown) => e);
     expect(isChaosError(err, 'Unavailable')).toBe(true);
     expect((err as Error).message).toMatch(
-      /^cannot reach the cluster at http:\/\/127\.0\.0\.1:\d+: connection refused: nothing listens at that address \(is the apiserver running\?\) \(ECONNREFUSED\)$/,
+      /^cannot reach the cluster at http:\/\/127\.0\.0\.1:\d+, given by CLUSTER_HOST from the secrets: connection refused: nothing listens at that address \(is the apiserver running\?\) \(ECONNREFUSED\)$/,
     );
   });
 });

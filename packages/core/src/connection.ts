@@ -117,6 +117,9 @@ export class Connection {
   #credential: Credential | undefined;
   #tokenFile: { mtimeMs: number; header: string } | undefined;
   #execCert: { cert: string; key: string } | undefined;
+  /** Set when the server could not be reached: it may come back before it is ready. */
+  #wasDown = false;
+  #readiness: Promise<void> | undefined;
 
   constructor(
     readonly config: ClusterConfig,
@@ -140,6 +143,7 @@ export class Connection {
     const deadline = Date.now() + (options.retryBudgetMs ?? RETRY_BUDGET_MS);
     let ambiguous = false;
     for (let attempt = 1; ; attempt++) {
+      if (this.#wasDown) await this.untilReady(deadline, options.signal);
       await this.throttle.acquire(options.signal);
       let res: RawResponse | undefined;
       let failure: unknown;
@@ -169,8 +173,37 @@ export class Connection {
       }
       // A 429, or a connection that was never made, changed nothing; the others may have.
       if (res ? res.status !== 429 : !NEVER_SENT.has(errorCode(failure) ?? '')) ambiguous = true;
+      if (!res) this.#wasDown = true;
       await sleep(wait, options.signal);
     }
+  }
+
+  /**
+   * After the server was unreachable (a restart), waits until it says it is ready (`/readyz`):
+   * a restarting apiserver answers before its RBAC informers have synced, and refuses (403)
+   * what it allows a moment later. One wait for every request of the connection; an answer
+   * other than 200 or a 5xx (a server that does not say) ends it too.
+   */
+  private untilReady(deadline: number, signal: AbortSignal | undefined): Promise<void> {
+    this.#readiness ??= (async () => {
+      for (let attempt = 1; Date.now() < deadline && !signal?.aborted; attempt++) {
+        const status = await this.open({ method: 'GET', path: '/readyz', accept: '*/*' }).then(
+          (res) => {
+            res.resume();
+            return res.statusCode ?? 0;
+          },
+          () => 0,
+        );
+        if (status !== 0 && (status < 500 || status >= 600)) {
+          this.#wasDown = false;
+          return;
+        }
+        await sleep(backoffMs(attempt), signal).catch(() => undefined);
+      }
+    })().finally(() => {
+      this.#readiness = undefined;
+    });
+    return this.#readiness;
   }
 
   /** Sends one request and parses the JSON answer; a status of 400 or more is an ApiError. */
@@ -216,7 +249,7 @@ export class Connection {
 
   private networkError(err: Error, signal: AbortSignal | undefined): Error {
     if (signal?.aborted) return err;
-    return new NetworkError(`${this.server.origin}`, err);
+    return new NetworkError(this.server.origin, err, this.source);
   }
 
   /** The pool: one per connection, built on first use with the TLS material read once. */

@@ -5,6 +5,7 @@ import { accepting, describeSchema } from './describe-schema.js';
 import { InvalidArgument, isChaosError } from './errors.js';
 import { clearSecretsForTests, registerSecret } from './redact.js';
 import { renderValue } from './render-value.js';
+import type { Safety, SafetyOptions } from './safety.js';
 
 afterEach(() => clearSecretsForTests());
 
@@ -89,7 +90,10 @@ describe('defineActivity: derived names', () => {
     expect(terminatePods.camelName).toBe('terminatePods');
     expect(terminatePods.kind).toBe('action');
     expect(terminatePods.deprecated).toBe(false);
-    expect(terminatePods.rbac).toEqual([{ apiGroups: [''], resources: ['pods'], verbs: ['list', 'delete'] }]);
+    // `get` is added where objects change: the run's record reads their before-image.
+    expect(terminatePods.rbac).toEqual([
+      { apiGroups: [''], resources: ['pods'], verbs: ['list', 'delete', 'get'] },
+    ]);
   });
 
   it.each([
@@ -402,6 +406,7 @@ describe('fn: the camelCase export', () => {
       signal?: AbortSignal;
       log?: (message: string) => void;
       dryRun?: boolean;
+      safety?: Safety | SafetyOptions;
     }>();
     expectTypeOf(terminatePods.fn).parameter(0).toEqualTypeOf<
       | {
@@ -419,6 +424,7 @@ describe('fn: the camelCase export', () => {
           signal?: AbortSignal;
           log?: (message: string) => void;
           dryRun?: boolean;
+          safety?: Safety | SafetyOptions;
         }
       | undefined
     >();

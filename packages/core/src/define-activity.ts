@@ -11,7 +11,9 @@ import {
   buildContext,
   type CallOptions,
   type RunCallOptions,
+  safetyOf,
 } from './activity-context.js';
+import { isTargetNamespace } from './args.js';
 import { type Naming, type Problem, problemFromIssue } from './argument-problems.js';
 import { describeSchema } from './describe-schema.js';
 import { InvalidArgument } from './errors.js';
@@ -114,6 +116,11 @@ export interface AnyActivity extends ActivityIdentity {
   validate(rawArgs: unknown): Record<string, unknown>;
   /** Validates, then runs. Nothing runs when the arguments are invalid. */
   call(rawArgs: unknown, options?: RunCallOptions): Promise<unknown>;
+  /**
+   * The namespaces validated arguments make an action change, by argument (none for a probe):
+   * what the namespace rail checks before the action runs.
+   */
+  targetNamespaces(args: Record<string, unknown>): Array<{ argument: string; namespace: string }>;
   /** JSON Schema (draft 2020-12) of the arguments. */
   jsonSchema(): JsonSchema;
 }
@@ -152,6 +159,17 @@ export type ResultOf<A> = A extends { call(raw: unknown, options?: CallOptions):
   ? R
   : unknown;
 
+const CHANGES = new Set(['patch', 'update', 'delete']);
+
+/**
+ * The run's record reads an object before it is changed (its before-image): a rule that
+ * changes objects needs `get` on them too, whatever the activity itself reads.
+ */
+function withRecordReads(rule: RbacRule): RbacRule {
+  const changes = rule.verbs.some((verb) => CHANGES.has(verb));
+  return changes && !rule.verbs.includes('get') ? { ...rule, verbs: [...rule.verbs, 'get'] } : { ...rule };
+}
+
 /** `label_selector` → `labelSelector`; the runtime twin of the `CamelCase` type. */
 export function camelCase(name: string): string {
   const [head = '', ...rest] = name.split('_');
@@ -161,7 +179,7 @@ export function camelCase(name: string): string {
 const SNAKE_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const MODULE_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 // Given to the camelCase export next to the arguments, so no argument may be called so.
-const RESERVED = new Set(['secrets', 'configuration', 'signal', 'log', 'dry_run']);
+const RESERVED = new Set(['secrets', 'configuration', 'signal', 'log', 'dry_run', 'safety']);
 
 export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefinition<S, R>): Activity<S, R> {
   const { name, kind, module, doc, args, run, check } = definition;
@@ -253,19 +271,29 @@ export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefin
     return output;
   };
 
+  const namespaceArgs = kind === 'action' ? argNames.filter((arg) => isTargetNamespace(args[arg])) : [];
+  const targetNamespaces = (validated: Record<string, unknown>) =>
+    namespaceArgs.flatMap((argument) => {
+      const namespace = validated[argument];
+      return typeof namespace === 'string' ? [{ argument, namespace }] : [];
+    });
+
   const invoke = async (
     raw: unknown,
-    options: CallOptions | undefined,
+    options: RunCallOptions | undefined,
     naming: Naming,
   ): Promise<Awaited<R>> => {
     const validated = validateWith(raw, naming);
-    const context = buildContext(identity, options);
+    const safety = safetyOf(options?.safety);
+    for (const { argument, namespace } of targetNamespaces(validated))
+      safety.checkNamespace(identity.qualifiedName, namespace, naming(argument));
+    const context = buildContext(identity, { ...options, safety });
     context.signal?.throwIfAborted();
     return (await run(validated, context)) as Awaited<R>;
   };
 
   const fn = async (options: Record<string, unknown> = {}) => {
-    const { secrets, configuration, signal, log, dryRun, ...rest } = options as CallOptions &
+    const { secrets, configuration, signal, log, dryRun, safety, ...rest } = options as CallOptions &
       Record<string, unknown>;
     const snake: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(rest)) {
@@ -280,6 +308,7 @@ export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefin
       ...(signal !== undefined ? { signal } : {}),
       ...(log !== undefined ? { log } : {}),
       ...(dryRun !== undefined ? { dryRun } : {}),
+      ...(safety !== undefined ? { safety } : {}),
     };
     return invoke(snake, call, camelNaming);
   };
@@ -308,11 +337,12 @@ export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefin
     returns: definition.returns,
     schema,
     arguments: Object.freeze(argumentInfo),
-    rbac: Object.freeze(definition.rbac.map((rule) => Object.freeze({ ...rule }))),
+    rbac: Object.freeze(definition.rbac.map((rule) => Object.freeze(withRecordReads(rule)))),
     deprecated,
     deprecationNote: typeof definition.deprecated === 'string' ? definition.deprecated : undefined,
     validate: (raw) => validateWith(raw, snakeNaming),
     call: (raw, options) => invoke(raw, options, snakeNaming),
+    targetNamespaces,
     jsonSchema: () => {
       const json = z.toJSONSchema(schema, {
         target: 'draft-2020-12',

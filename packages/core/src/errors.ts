@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'InvalidArgument'
   | 'InvalidExperiment'
   | 'ConfigurationError'
+  | 'Refused'
   | ApiErrorCode;
 
 export class ChaosError extends Error {
@@ -118,12 +119,18 @@ export function errorCode(err: unknown): string | undefined {
  */
 export class NetworkError extends ChaosError {
   readonly reason: string;
-  constructor(address: string, cause: unknown) {
+  constructor(address: string, cause: unknown, source?: string) {
     const code = errorCode(cause);
     const reason = (code && NETWORK_CAUSES[code]) ?? ((cause as Error)?.message || String(cause));
-    super('Unavailable', `cannot reach the cluster at ${address}: ${reason}${code ? ` (${code})` : ''}`, {
-      cause,
-    });
+    // The address is masked (it reaches a cluster): where it came from says which setting to check.
+    const from = source ? `, given by ${source}` : '';
+    super(
+      'Unavailable',
+      `cannot reach the cluster at ${address}${from}: ${reason}${code ? ` (${code})` : ''}`,
+      {
+        cause,
+      },
+    );
     this.reason = reason;
   }
 }

@@ -11,7 +11,8 @@ import { type Connection, connectionFor, type Query, type RequestOptions } from 
 import { type ApiRequestContext, isApiError, toApiError } from './errors.js';
 import { type ClusterLedger, RUN_ANNOTATION, refOf } from './ledger.js';
 import { annotationPointer, diffPointers, type FieldValue, patchPointers, valueAt } from './pointers.js';
-import { collectionPath, objectPath, Pods, type ResourceType } from './resources.js';
+import { collectionPath, Namespaces, objectPath, Pods, type ResourceType } from './resources.js';
+import type { Safety } from './safety.js';
 
 export type PatchType = 'merge' | 'strategic' | 'json' | 'apply';
 
@@ -56,6 +57,8 @@ export interface KubeClientOptions {
   ledger?: ClusterLedger;
   /** Who makes the changes (`module.func`), for the record. */
   activity?: string;
+  /** The run's safety rails: no change in a protected namespace, the confirmation asked first. */
+  safety?: Safety;
 }
 
 // Fields a write never counts as changing: the run's own mark.
@@ -132,6 +135,51 @@ export class KubeClient {
   /** The run's record of this call's changes, unless none is kept (no run, plan mode). */
   get ledger(): ClusterLedger | undefined {
     return this.options.dryRun ? undefined : this.options.ledger;
+  }
+
+  /** The run's safety rails, when this client has any (an activity's has; the ledger's has not). */
+  get safety(): Safety | undefined {
+    return this.options.safety;
+  }
+
+  /**
+   * Before any change (and before its record): the namespace rail, then the run's confirmation.
+   * A pod's eviction is exempt from the namespace rail: a drain evicts the system pods of a
+   * node as kubectl does, and the node rail decides whether that node may be drained.
+   */
+  async beforeChange(
+    t: ResourceType,
+    verb: string,
+    name: string | undefined,
+    namespace?: string | null,
+    more = 0,
+  ): Promise<void> {
+    const safety = this.options.safety;
+    if (!safety) return;
+    if (!(t === Pods && verb === 'evict')) {
+      safety.checkNamespace(this.activity, t === Namespaces ? name : t.namespaced ? namespace : undefined);
+    }
+    if (!this.options.dryRun) {
+      const what = [verb, t.noun, name, t.namespaced && namespace ? `in namespace ${namespace}` : '']
+        .filter(Boolean)
+        .join(' ');
+      await safety.confirmChange(this.activity, more > 0 ? `${what} (and ${more} more)` : what);
+    }
+  }
+
+  /** How many objects of a kind a namespace holds (one small request when the server counts). */
+  async count(t: ResourceType, namespace?: string | null): Promise<number> {
+    const page = await this.request<{
+      items?: unknown[];
+      metadata?: { continue?: string; remainingItemCount?: number };
+    }>(
+      { method: 'GET', path: collectionPath(t, namespace), query: { limit: 1 } },
+      named(t, 'list', undefined, namespace),
+    );
+    const first = page.items?.length ?? 0;
+    if (!page.metadata?.continue) return first;
+    if (typeof page.metadata.remainingItemCount === 'number') return first + page.metadata.remainingItemCount;
+    return (await this.list(t, { namespace })).length;
   }
 
   /** The object now, as the caller gave it or read from the cluster; undefined when it is gone. */
@@ -219,6 +267,7 @@ export class KubeClient {
   async create<T>(t: ResourceType, body: unknown, options: WriteOptions = {}): Promise<T> {
     const name = (body as { metadata?: { name?: string } })?.metadata?.name;
     const context = named(t, 'create', name, options.namespace);
+    await this.beforeChange(t, 'create', name, options.namespace);
     const ledger = this.recording(options);
     if (ledger && name) await ledger.beforeCreate(refOf(t, name, options.namespace), this.activity);
     const mark = ledger?.runId ?? `call-${randomBytes(6).toString('hex')}`;
@@ -243,6 +292,7 @@ export class KubeClient {
   }
 
   async replace<T>(t: ResourceType, name: string, body: unknown, options: WriteOptions = {}): Promise<T> {
+    await this.beforeChange(t, 'replace', name, options.namespace);
     const sent = await this.recorded(
       t,
       name,
@@ -270,6 +320,7 @@ export class KubeClient {
     type: PatchType,
     options: WriteOptions = {},
   ): Promise<T> {
+    await this.beforeChange(t, 'patch', name, options.namespace);
     // A JSON Patch (a list of operations) is not recorded field by field: chaoskit's activities
     // write merge patches, server-side applies and whole objects.
     const sent =
@@ -305,6 +356,7 @@ export class KubeClient {
     name: string,
     options: WriteOptions & { body?: unknown } = {},
   ): Promise<T> {
+    await this.beforeChange(t, 'delete', name, options.namespace);
     const ledger = this.recording(options);
     if (ledger && t === Pods) {
       await ledger.beforePodRemoval({
@@ -341,8 +393,10 @@ export class KubeClient {
     body: unknown,
     options: WriteOptions = {},
   ): Promise<T> {
+    const eviction = t === Pods && subresource === 'eviction';
+    await this.beforeChange(t, eviction ? 'evict' : `create ${subresource} of`, name, options.namespace);
     const ledger = this.recording(options);
-    if (ledger && t === Pods && subresource === 'eviction') {
+    if (ledger && eviction) {
       await ledger.beforePodRemoval({
         namespace: options.namespace ?? '',
         names: [name],

@@ -3,6 +3,8 @@
 // because a secret read by one package may surface in another package's error.
 
 const secrets = new Set<string>();
+// Longest first: a host inside a URL must not split the URL's own mask.
+let ordered: string[] | undefined;
 const MASK = '***';
 
 // Very short values ("1", "a") would mask unrelated text everywhere; they are not secrets
@@ -10,12 +12,34 @@ const MASK = '***';
 const MIN_LENGTH = 4;
 
 export function registerSecret(value: unknown): void {
-  if (typeof value === 'string' && value.length >= MIN_LENGTH) secrets.add(value);
+  if (typeof value === 'string' && value.length >= MIN_LENGTH && !secrets.has(value)) {
+    secrets.add(value);
+    ordered = undefined;
+  }
+}
+
+// Names every cluster has (k3s calls its context, cluster and user `default`): masking them
+// would mask namespaces and words everywhere, and they tell nothing about a cluster.
+const GENERIC = new Set([
+  'default',
+  'kubernetes',
+  'admin',
+  'local',
+  'localhost',
+  'cluster',
+  'user',
+  'in-cluster',
+]);
+
+/** A value that selects or reaches a cluster (a context, a host, a kubeconfig path): masked too. */
+export function registerTarget(value: unknown): void {
+  if (typeof value === 'string' && !GENERIC.has(value.toLowerCase())) registerSecret(value);
 }
 
 export function redact(text: string): string {
+  ordered ??= [...secrets].sort((a, b) => b.length - a.length);
   let out = text;
-  for (const value of secrets) {
+  for (const value of ordered) {
     if (out.includes(value)) out = out.split(value).join(MASK);
   }
   return out;
@@ -35,4 +59,5 @@ export function redactValue<T>(value: T): T {
 /** For tests only: forget every registered secret. */
 export function clearSecretsForTests(): void {
   secrets.clear();
+  ordered = undefined;
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { rename, writeFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline/promises';
 import {
   type AnyActivity,
   connectionFor,
@@ -9,6 +10,7 @@ import {
   findRuns,
   isChaosError,
   KubeClient,
+  maskEnvironmentTargets,
   newRunId,
   RunLedger,
   recordName,
@@ -16,6 +18,7 @@ import {
   redactValue,
   revertRun,
   runStatus,
+  SYSTEM_NAMESPACES,
   sinceSeconds,
 } from '@chaoskit/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -106,6 +109,44 @@ function fail(err: unknown): number {
   return 1;
 }
 
+/** A share of pods: 0.5, or 50%. */
+function parseShare(text: string): number {
+  const percent = text.trim().endsWith('%');
+  const value = Number(percent ? text.trim().slice(0, -1) : text) / (percent ? 100 : 1);
+  if (!(value > 0 && value <= 1))
+    throw new InvalidArgumentError('a share above 0 and at most 1 (0.5), or a percentage (50%)');
+  return value;
+}
+
+/** The safety rails' options, as run, validate and plan take them (D74). */
+function withRails(command: Command): Command {
+  return command
+    .option(
+      '--allow-namespace <namespace>',
+      `let actions change this protected namespace (${SYSTEM_NAMESPACES.join(', ')} are; repeatable)`,
+      collect,
+      [],
+    )
+    .option('--protect-namespace <namespace>', 'protect this namespace too (repeatable)', collect, [])
+    .option('--allow-all-nodes', 'let an action select every node of the cluster (drain, cordon, delete)')
+    .option(
+      '--max-pod-share <share>',
+      "the share of a namespace's pods one action may remove (default 0.8; 1: all)",
+      parseShare,
+    );
+}
+
+/** Asks on the terminal, once, before the run's first change. */
+async function confirmOnTerminal(change: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await prompt.question(`${redact(change)}. Go ahead with the run's changes? [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    prompt.close();
+  }
+}
+
 /** --var and --var-file, as run, validate and plan take them. */
 function withVars(command: Command): Command {
   return command
@@ -123,11 +164,13 @@ const program = new Command()
   .description('Run Chaos Toolkit-format chaos experiments with chaoskit activities.')
   .version(RUNNER_VERSION)
   .showHelpAfterError()
-  .exitOverride();
+  .exitOverride()
+  // What the environment says about the cluster is masked before any command prints a line.
+  .hook('preAction', () => maskEnvironmentTargets());
 
 let exitCode = 0;
 
-withVars(program.command('run'))
+withRails(withVars(program.command('run')))
   .description('run an experiment file (.json, .yaml, .yml) and write its journal')
   .argument('<experiment>', 'the experiment file')
   .option('--journal-path <path>', 'where to write the journal', './journal.json')
@@ -161,10 +204,15 @@ withVars(program.command('run'))
     '--no-ledger',
     'keep no record of the changes in the cluster (a killed run then cannot be reverted)',
   )
+  .option('--confirm', "ask on the terminal before the run's first change")
   .action(async (file: string, opts) => {
     try {
+      if (opts.confirm && !process.stdin.isTTY)
+        throw new InvalidArgumentError(
+          '--confirm asks on a terminal, and stdin is not one: review the targets with chaoskit plan, then run without --confirm',
+        );
       const vars = await gatherVars(opts);
-      const prepared = await prepareExperiment(await loadExperiment(file), vars);
+      const prepared = await prepareExperiment(await loadExperiment(file), vars, process.env, opts);
       const reporter = opts.json ? jsonReporter : terminalReporter;
       const ledger = opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title);
       if (ledger) {
@@ -184,6 +232,7 @@ withVars(program.command('run'))
         rollbackSignal: interrupts.rollbacks,
         onProgress: save,
         ...(ledger ? { ledger } : {}),
+        ...(opts.confirm ? { confirm: confirmOnTerminal } : {}),
       }).finally(() => interrupts.dispose());
       const text = await save(journal);
       if (opts.json) process.stdout.write(text);
@@ -194,25 +243,30 @@ withVars(program.command('run'))
     }
   });
 
-withVars(program.command('validate'))
+withRails(withVars(program.command('validate')))
   .description("check an experiment and every activity's arguments, without touching the cluster")
   .argument('<experiment>', 'the experiment file')
   .action(async (file: string, opts) => {
     try {
-      await prepareExperiment(await loadExperiment(file), await gatherVars(opts));
+      await prepareExperiment(await loadExperiment(file), await gatherVars(opts), process.env, opts);
       process.stdout.write('experiment syntax and semantic look valid\n');
     } catch (err) {
       exitCode = fail(err);
     }
   });
 
-withVars(program.command('plan'))
+withRails(withVars(program.command('plan')))
   .description('show what every action would touch, with server-side dry runs: nothing changes')
   .argument('<experiment>', 'the experiment file')
   .option('--json', 'print the plan as JSON')
   .action(async (file: string, opts) => {
     try {
-      const prepared = await prepareExperiment(await loadExperiment(file), await gatherVars(opts));
+      const prepared = await prepareExperiment(
+        await loadExperiment(file),
+        await gatherVars(opts),
+        process.env,
+        opts,
+      );
       const plan = await planExperiment(
         prepared,
         opts.json ? () => {} : (line) => terminalReporter.info(line),

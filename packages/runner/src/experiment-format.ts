@@ -3,6 +3,7 @@
 // `chaoskit schema` publishes it as JSON Schema with every installed activity's arguments.
 
 import { type AnyActivity, type JsonSchema, suggest, z } from '@chaoskit/core';
+import { extensionProblems } from './rails.js';
 
 /** `${name}`: a reference to the configuration or the secrets. */
 export const REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
@@ -157,9 +158,14 @@ export function experimentFormat(installed?: readonly AnyActivity[]) {
         })
         .optional(),
       extensions: z
-        .array(z.looseObject({ name: z.string().trim().min(1) }), {
-          error: 'All extensions require a non-empty name',
-        })
+        .array(
+          // Others' extensions are theirs; chaoskit's own (the safety rails) is checked key by key.
+          z.looseObject({ name: z.string().trim().min(1) }).superRefine((extension, ctx) => {
+            if (extension.name !== 'chaoskit') return;
+            for (const message of extensionProblems(extension)) ctx.addIssue({ code: 'custom', message });
+          }),
+          { error: 'All extensions require a non-empty name' },
+        )
         .optional(),
       controls: controls.optional(),
       runtime: z.record(z.string(), z.unknown()).optional(),

@@ -8,6 +8,8 @@ import {
   type ResolvedSecrets,
   resolveConfiguration,
   resolveSecrets,
+  Safety,
+  type SafetyOptions,
   secretsFor,
   substitute,
 } from '@chaoskit/core';
@@ -15,6 +17,7 @@ import { InvalidExperiment } from './errors.js';
 import { experimentFormat, formatProblems, MAX_PAUSE_SECONDS, pauseProblem } from './experiment-format.js';
 import { validateHttpProvider } from './http-provider.js';
 import { validateProcessProvider } from './process-provider.js';
+import { type RailFlags, railsOf } from './rails.js';
 import { resolveActivity } from './resolve-activity.js';
 import { validateTolerance } from './tolerance.js';
 
@@ -91,6 +94,8 @@ export interface Prepared {
   secrets: ResolvedSecrets;
   /** The chaoskit activity behind every python-provider activity, by its object. */
   activities: Map<Activity, AnyActivity>;
+  /** The run's safety rails: the experiment's chaoskit extension and the command line. */
+  rails: SafetyOptions;
 }
 
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -98,13 +103,14 @@ const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Arr
 /**
  * Checks the experiment against the format (experiment-format.ts), resolves its configuration
  * and secrets (from the environment), and validates every activity's arguments with the
- * activity's own schema — without a single request to the cluster. Every problem is collected;
- * InvalidExperiment lists them all.
+ * activity's own schema, and every action's namespaces against the rails — without a single
+ * request to the cluster. Every problem is collected; InvalidExperiment lists them all.
  */
 export async function prepareExperiment(
   raw: Json,
   vars: Vars = {},
   env: NodeJS.ProcessEnv = process.env,
+  flags: RailFlags = {},
 ): Promise<Prepared> {
   if (!isObject(raw) || Object.keys(raw).length === 0)
     throw new InvalidExperiment('an empty experiment is not an experiment');
@@ -133,6 +139,8 @@ export async function prepareExperiment(
   }
 
   const activities = new Map<Activity, AnyActivity>();
+  const rails = railsOf(parsed.success ? experiment.extensions : undefined, flags);
+  const safety = new Safety(rails);
   const hypothesis = experiment['steady-state-hypothesis'];
   const list = (value: unknown): Activity[] => (Array.isArray(value) ? value.filter(isObject) : []);
   const probes = isObject(hypothesis) ? list(hypothesis.probes) : [];
@@ -141,7 +149,13 @@ export async function prepareExperiment(
     if (typeof a.name === 'string') named.set(a.name, a);
 
   const check = async (activity: Activity, where: string) => {
-    for (const problem of await checkActivity(activity, where, { configuration, secrets, named, activities }))
+    for (const problem of await checkActivity(activity, where, {
+      configuration,
+      secrets,
+      named,
+      activities,
+      safety,
+    }))
       problems.push(problem);
   };
   for (const [i, probe] of probes.entries()) {
@@ -158,7 +172,7 @@ export async function prepareExperiment(
   for (const [i, a] of list(experiment.method).entries()) await check(a, `method activity ${label(a, i)}`);
   for (const [i, a] of list(experiment.rollbacks).entries()) await check(a, `rollback ${label(a, i)}`);
   if (problems.length > 0) throw new InvalidExperiment([...new Set(problems)]);
-  return { experiment, configuration, secrets, activities };
+  return { experiment, configuration, secrets, activities, rails };
 }
 
 function label(activity: unknown, index: number): string {
@@ -171,6 +185,7 @@ interface CheckContext {
   secrets: ResolvedSecrets;
   named: Map<string, Activity>;
   activities: Map<Activity, AnyActivity>;
+  safety: Safety;
 }
 
 /** What the format cannot tell: references, pauses once substituted, and what each provider needs. */
@@ -246,7 +261,9 @@ async function checkPython(
     ];
   }
   try {
-    target.validate(substitute(args, ctx.configuration, ctx.secrets));
+    const validated = target.validate(substitute(args, ctx.configuration, ctx.secrets));
+    for (const { argument, namespace } of target.targetNamespaces(validated))
+      ctx.safety.checkNamespace(target.qualifiedName, namespace, argument);
   } catch (err) {
     problems.push(`${where}: ${(err as Error).message}`);
   }

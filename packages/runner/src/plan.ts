@@ -1,4 +1,4 @@
-import { isChaosError, redact, redactValue, secretsFor, substitute } from '@chaoskit/core';
+import { isChaosError, redact, redactValue, Safety, secretsFor, substitute } from '@chaoskit/core';
 import type { Activity, Prepared } from './experiment.js';
 
 export interface PlannedActivity {
@@ -26,6 +26,8 @@ export async function planExperiment(
 ): Promise<PlannedActivity[]> {
   const { experiment, configuration, secrets } = prepared;
   const planned: PlannedActivity[] = [];
+  // The run's rails: what a run would refuse, the plan shows refused.
+  const safety = new Safety(prepared.rails);
   const phases: Array<[PlannedActivity['phase'], Activity[]]> = [
     ['method', experiment.method],
     ['rollbacks', experiment.rollbacks ?? []],
@@ -59,6 +61,7 @@ export async function planExperiment(
             secrets: provider.secrets ? secretsFor(secrets, provider.secrets) : {},
             configuration,
             dryRun: true,
+            safety,
             log: (line) => {
               entry.logs.push(redact(line));
               log(`  ${redact(line)}`);

@@ -1,5 +1,5 @@
 import { defineActivity } from '@chaoskit/core';
-import { load } from 'js-yaml';
+import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { mergeRules, roleFor } from './rbac.js';
 
@@ -31,9 +31,25 @@ describe('chaoskit rbac', () => {
 
   it('is a Role for namespaced resources and a ClusterRole as soon as one is cluster-wide', () => {
     expect(roleFor([pods], 'r').role).toMatchObject({ kind: 'Role', metadata: { name: 'r' } });
-    const { role, yaml } = roleFor([pods, drain], 'chaos');
+    const { role, ledger, yaml } = roleFor([pods, drain], 'chaos');
     expect(role).toMatchObject({ kind: 'ClusterRole' });
-    expect(load(yaml)).toEqual(role);
+    expect(loadAll(yaml)).toEqual([role, ledger]);
     expect(yaml).toContain('#   chaoskit.fixture.actions.drain');
+  });
+
+  it("adds, for actions, the Role of the run's record in the ledger namespace", () => {
+    expect(roleFor([pods], 'chaos').ledger).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'chaos-ledger' },
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'patch'] }],
+    });
+    const probe = defineActivity({
+      ...{ name: 'look', module: 'chaoskit.fixture.probes', doc: 'd', args: {} },
+      kind: 'probe',
+      rbac: [],
+      run: () => 1,
+    });
+    expect(roleFor([probe], 'chaos').ledger).toBeUndefined();
   });
 });

@@ -4,6 +4,11 @@
 import type { AnyActivity, RbacRule } from '@chaoskit/core';
 import { dump } from 'js-yaml';
 
+/** What the run's record of its changes needs, in the ledger namespace (`--ledger-namespace`). */
+const LEDGER_RULES: RbacRule[] = [
+  { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'patch'] },
+];
+
 // Resources that live outside namespaces: a rule on them needs a ClusterRole.
 const CLUSTER_SCOPED = new Set([
   'nodes',
@@ -49,7 +54,10 @@ export function mergeRules(activities: readonly AnyActivity[]): RbacRule[] {
  * act in), else a ClusterRole. Returned as the object and as YAML with a comment saying which
  * activities it serves.
  */
-export function roleFor(activities: readonly AnyActivity[], name: string): { role: object; yaml: string } {
+export function roleFor(
+  activities: readonly AnyActivity[],
+  name: string,
+): { role: object; ledger?: object; yaml: string } {
   const rules = mergeRules(activities);
   const clusterWide = rules.some((r) => r.resources.some((res) => CLUSTER_SCOPED.has(res)));
   const role = {
@@ -66,5 +74,18 @@ export function roleFor(activities: readonly AnyActivity[], name: string): { rol
       ? '# A ClusterRole: some rules are on cluster-wide resources. Bind it with a ClusterRoleBinding.'
       : '# A Role: bind it with a RoleBinding in each namespace the experiment acts in.',
   ];
-  return { role, yaml: `${header.join('\n')}\n${dump(role, { lineWidth: 120 })}` };
+  const yaml = `${header.join('\n')}\n${dump(role, { lineWidth: 120 })}`;
+  if (!activities.some((a) => a.kind === 'action')) return { role, yaml };
+  // Actions record what they change before they change it (chaoskit run without --no-ledger).
+  const ledger = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: { name: `${name}-ledger` },
+    rules: LEDGER_RULES,
+  };
+  const note = [
+    "# The run's record of its changes (chaoskit status, chaoskit revert): bind this Role in the",
+    '# ledger namespace (--ledger-namespace; default $CHAOSKIT_LEDGER_NAMESPACE, else default).',
+  ];
+  return { role, ledger, yaml: `${yaml}---\n${note.join('\n')}\n${dump(ledger, { lineWidth: 120 })}` };
 }

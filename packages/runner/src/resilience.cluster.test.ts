@@ -134,16 +134,23 @@ describe('an apiserver that restarts under the activity', () => {
     const result = await draining;
     expect(result.nodes).toEqual([node]);
     expect((await core.readNode({ name: node })).spec?.unschedulable).toBe(true);
+    let left: string[] = [];
     await until('no pod left on the drained node', async () => {
       const pods = await core.listNamespacedPod({
         namespace: 'restart-drain',
         fieldSelector: `spec.nodeName=${node}`,
       });
-      return pods.items.filter((p) => !p.metadata?.deletionTimestamp).length === 0;
+      // What is left, with when it was made, says on failure whether the drain missed it.
+      left = pods.items
+        .filter((p) => !p.metadata?.deletionTimestamp)
+        .map((p) => `${p.metadata?.name} (created ${p.metadata?.creationTimestamp?.toISOString()})`);
+      return left.length === 0;
+    }).catch((err: Error) => {
+      throw new Error(`${err.message}: ${left.join(', ')}; the drain evicted ${result.evicted.join(', ')}`);
     });
   }, 180_000);
 
-  it('while the apiserver is down, an activity fails after its retries with the address and the cause, not a bare fetch failure', async () => {
+  it('while the apiserver is down, an activity fails after its retries with the cause and where the address came from, not a bare fetch failure', async () => {
     const down = cluster.restartApiserver(20_000);
     await new Promise((r) => setTimeout(r, 1000));
     const err = await deploymentFullyAvailable({
@@ -197,6 +204,8 @@ describe('a throttled apiserver (real 429s)', () => {
       labelSelector: 'app=web',
       all: true,
       secrets: secretsOf(c),
+      // Every pod of the namespace, on purpose.
+      safety: { maxPodShare: 1 },
     });
     return { result, ...(await requests(c, since)) };
   }

@@ -6,6 +6,8 @@ import {
   type RunLedger,
   redact,
   redactValue,
+  Safety,
+  type SafetyRefusal,
   secretsFor,
   substitute,
 } from '@chaoskit/core';
@@ -86,9 +88,18 @@ export interface RunOptions {
   onProgress?: (journal: Journal) => unknown;
   /** The run's record in the cluster: every change is written to it before it is made. */
   ledger?: RunLedger;
+  /** `run --confirm`: asked once, before the run's first change, with what it is. */
+  confirm?: (firstChange: string) => Promise<boolean>;
 }
 
 class Interrupted extends Error {}
+
+/** A safety rail refused a method activity: the method stops there. */
+class Refused extends Error {
+  constructor(readonly refusal: SafetyRefusal) {
+    super(refusal.message);
+  }
+}
 
 const iso = () => new Date().toISOString();
 
@@ -119,6 +130,8 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
   const checkInterrupt = () => {
     if (options.signal?.aborted) throw new Interrupted('interrupted');
   };
+  // One object for the whole run: the confirmation is asked once.
+  const safety = new Safety({ ...prepared.rails, ...(options.confirm ? { confirm: options.confirm } : {}) });
 
   const execute = async (
     activity: Activity,
@@ -133,6 +146,7 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
     const record: Partial<ActivityRun> = { activity: resolved, output: null, start: iso() };
     into?.push(record as ActivityRun);
     const t0 = performance.now();
+    let refusal: SafetyRefusal | undefined;
     try {
       record.output = redactValue(
         await callProvider(
@@ -142,8 +156,7 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
             logs.push(redact(line));
             reporter.info(`  ${redact(line)}`);
           },
-          signal,
-          options.ledger,
+          { safety, ...(signal ? { signal } : {}), ...(options.ledger ? { ledger: options.ledger } : {}) },
         ),
       );
       record.status = 'succeeded';
@@ -157,6 +170,8 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
         : redact((err as Error).message ?? String(err));
       record.exception = [`${kind}: ${message}`];
       reporter.warn(`  => failed: ${kind}: ${message}`);
+      // A rollback refused is reported like any failed rollback; in the method, nothing after it runs.
+      if (isChaosError(err, 'Refused') && into !== journal.rollbacks) refusal = err as SafetyRefusal;
     }
     record.end = iso();
     record.duration = (performance.now() - t0) / 1000;
@@ -164,6 +179,7 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
     await progress();
     // An activity stopped by an interruption ends the phase: nothing after it starts.
     if (signal?.aborted) throw new Interrupted('interrupted');
+    if (refusal) throw new Refused(refusal);
     await pause(resolved.pauses?.after, 'after', prepared, reporter, signal);
     if (signal?.aborted) throw new Interrupted('interrupted');
     return record as ActivityRun;
@@ -195,7 +211,12 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
         runProbe: async (toleranceProbe: Activity, value: unknown) => {
           try {
             const withValue = injectValue(toleranceProbe, value);
-            return Boolean(await callProvider(withValue, prepared, () => {}, options.signal));
+            return Boolean(
+              await callProvider(withValue, prepared, () => {}, {
+                safety,
+                ...(options.signal ? { signal: options.signal } : {}),
+              }),
+            );
           } catch {
             return false;
           }
@@ -213,6 +234,8 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
     reporter.info('Steady state hypothesis is met!');
     return state;
   };
+  // A run not confirmed changed nothing: there is nothing to roll back.
+  let unconfirmed = false;
   const anyProbeFailed = (state: HypothesisState | null) =>
     !!state?.probes.some((p) => p.status === 'failed');
 
@@ -257,7 +280,11 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
     }
   } catch (err) {
     if (err instanceof Interrupted) journal.status = 'interrupted';
-    else {
+    else if (err instanceof Refused) {
+      journal.status = 'aborted';
+      reporter.warn(`A safety rail refused an action, so the method stops here: ${redact(err.message)}`);
+      unconfirmed = err.refusal.rail === 'confirmation';
+    } else {
       journal.status = 'aborted';
       reporter.warn(
         `Experiment ran into an unexpected fatal error, aborting now: ${redact((err as Error).message)}`,
@@ -270,14 +297,19 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
   // `never` — an interruption is not a failed hypothesis, and the faults must not outlive it.
   const interrupted = journal.status === 'interrupted';
   const playRollbacks =
-    rollbackStrategy === 'always' ||
-    (interrupted && rollbackStrategy !== 'never') ||
-    (rollbackStrategy === 'default' && journal.status !== 'failed') ||
-    (rollbackStrategy === 'deviated' && journal.deviated);
+    !unconfirmed &&
+    (rollbackStrategy === 'always' ||
+      (interrupted && rollbackStrategy !== 'never') ||
+      (rollbackStrategy === 'default' && journal.status !== 'failed') ||
+      (rollbackStrategy === 'deviated' && journal.deviated));
   const rollbacks = experiment.rollbacks ?? [];
   if (!playRollbacks) {
     if (rollbacks.length)
-      reporter.info(`Rollbacks not played (strategy ${rollbackStrategy}, status ${journal.status})`);
+      reporter.info(
+        unconfirmed
+          ? 'Rollbacks not played: the run was not confirmed, so it changed nothing'
+          : `Rollbacks not played (strategy ${rollbackStrategy}, status ${journal.status})`,
+      );
   } else if (rollbacks.length === 0) reporter.info("No declared rollbacks, let's move on.");
   else {
     if (interrupted) reporter.warn('Interrupted: playing the rollbacks before stopping');
@@ -344,12 +376,17 @@ function injectValue(probe: Activity, value: unknown): Activity {
   return { ...probe, provider: { ...probe.provider!, arguments: { ...(args as Json), value } } };
 }
 
+interface CallContext {
+  safety: Safety;
+  signal?: AbortSignal;
+  ledger?: RunLedger;
+}
+
 async function callProvider(
   activity: Activity,
   prepared: Prepared,
   log: (line: string) => void,
-  signal?: AbortSignal,
-  ledger?: RunLedger,
+  { safety, signal, ledger }: CallContext,
 ): Promise<unknown> {
   const { configuration, secrets } = prepared;
   const provider = activity.provider!;
@@ -362,6 +399,7 @@ async function callProvider(
         secrets: provider.secrets ? secretsFor(secrets, provider.secrets) : {},
         configuration,
         log,
+        safety,
         ...(signal ? { signal } : {}),
         ...(ledger ? { ledger } : {}),
       });

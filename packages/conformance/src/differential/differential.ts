@@ -199,7 +199,17 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
               )
             : await exec(
                 process.execPath,
-                [runnerCli(), 'run', '--journal-path', journalPath, file],
+                // The originals have no safety rails (D74): opened, so that both do the same.
+                [
+                  runnerCli(),
+                  'run',
+                  '--journal-path',
+                  journalPath,
+                  '--max-pod-share',
+                  '1',
+                  '--allow-all-nodes',
+                  file,
+                ],
                 { CLUSTERCONFIG: options.kubeconfigPath, KUBECONFIG: '' },
                 options.workDir,
               );

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { ConfigurationError } from './errors.js';
 import { type ExecConfig, type Kubeconfig, loadKubeconfig } from './kubeconfig.js';
-import { registerSecret, registerTarget } from './redact.js';
+import { redact, registerSecret, registerTarget } from './redact.js';
 
 // How an activity reaches the cluster, first match wins (documented in core's README):
 //   1. CLUSTER_HOST in the activity's secrets: explicit credentials (API key, username and
@@ -149,7 +149,7 @@ export function createClusterClient(
   options: ClientOptions = {},
 ): ClusterClient {
   const env = options.env ?? process.env;
-  const warn = options.warn ?? ((m: string) => process.stderr.write(`chaoskit: warning: ${m}\n`));
+  const warn = options.warn ?? ((m: string) => process.stderr.write(`chaoskit: warning: ${redact(m)}\n`));
   const lookup = lookupIn(secrets, env);
   // Masked before anything can fail: an error may name them.
   for (const key of [

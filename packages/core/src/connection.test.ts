@@ -66,6 +66,31 @@ describe('the connection layer', () => {
     expect(clear).toMatchObject({ status: 201, attempts: 2, ambiguous: false });
   });
 
+  it('after the server was down, waits until it says it is ready before sending again', async () => {
+    // A server that refused connections (a restart), then comes back not ready yet: a restarted
+    // apiserver answers before its RBAC informers have synced.
+    const { connection, seen } = await serve([]);
+    const { port } = server!.address() as AddressInfo;
+    await new Promise<void>((r) => server!.close(() => r()));
+    const sent = connection.send({ method: 'GET', path: '/api/v1/pods' });
+    await new Promise((r) => setTimeout(r, 300));
+    const plan: Planned[] = [
+      { status: 500, body: 'not ready' },
+      { status: 200, body: 'ok' },
+    ];
+    server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      const next =
+        req.url === '/readyz'
+          ? (plan.shift() as { status: number; body: string })
+          : { status: 200, body: '{}' };
+      res.writeHead(next.status).end(next.body);
+    });
+    await new Promise<void>((r) => server!.listen(port, '127.0.0.1', r));
+    expect((await sent).status).toBe(200);
+    expect(seen).toEqual(['GET /readyz', 'GET /readyz', 'GET /api/v1/pods']);
+  });
+
   it('does not retry a 404 or a 409, and gives up when the budget is spent', async () => {
     const { connection, seen } = await serve([
       { status: 404 },

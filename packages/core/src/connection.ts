@@ -173,7 +173,8 @@ export class Connection {
       }
       // A 429, or a connection that was never made, changed nothing; the others may have.
       if (res ? res.status !== 429 : !NEVER_SENT.has(errorCode(failure) ?? '')) ambiguous = true;
-      if (!res) this.#wasDown = true;
+      // Nothing listened (not a dropped connection): the server is down, perhaps restarting.
+      if (!res && NEVER_SENT.has(errorCode(failure) ?? '')) this.#wasDown = true;
       await sleep(wait, options.signal);
     }
   }

@@ -1,0 +1,269 @@
+// chaoskit as a user gets it: every package packed as a release would pack it (versions and
+// CHANGELOGs from the changesets), installed from the tarballs into a project outside the
+// repository, and used there — the CLIs against a cluster they start, the conformance kit on a
+// local cluster and on a kubeconfig, and a typed import under a strict compiler.
+
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot, workspacePackages } from './repo.js';
+
+let scratch: string;
+let project: string;
+let up: ChildProcess | undefined;
+let kubeconfig = '';
+let context = '';
+const versions = new Map<string, string>();
+
+function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  const result = spawnSync(command, args, {
+    cwd: options.cwd ?? project,
+    env: { ...process.env, ...options.env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { code: result.status ?? 1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Prints a step's command and output, as CI's log of this test. */
+function show(step: string, out: { code: number; stdout: string; stderr: string }) {
+  const tail = (text: string) => text.trim().split('\n').slice(-12).join('\n');
+  process.stdout.write(`\n$ ${step}\nexit ${out.code}\n${tail(out.stdout)}\n${tail(out.stderr)}\n`);
+}
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'chaoskit-release-'));
+  // 1. The repository as a release would see it: its tracked files, the built packages, the
+  //    changesets applied (`changeset version` writes each package's version and CHANGELOG).
+  const copy = join(scratch, 'repo');
+  const files = execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' })
+    .split('\0')
+    .filter(Boolean);
+  for (const file of files) cpSync(join(repoRoot, file), join(copy, file), { recursive: true });
+  for (const { dir, short } of workspacePackages()) {
+    const dist = join(dir, 'dist');
+    if (existsSync(dist)) cpSync(dist, join(copy, 'packages', short, 'dist'), { recursive: true });
+  }
+  // The repository's tools (the changesets CLI), not copied: the release reads the copy's files.
+  symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  execFileSync('git', ['init', '-q'], { cwd: copy });
+  const version = run('npx', ['changeset', 'version'], { cwd: copy });
+  if (version.code !== 0) throw new Error(`changeset version failed:\n${version.stderr}`);
+  const tarballs = join(scratch, 'tarballs');
+  mkdirSync(tarballs);
+  const pack = run('npm', ['pack', '--workspaces', '--json', '--pack-destination', tarballs], { cwd: copy });
+  if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
+  for (const entry of JSON.parse(pack.stdout) as Array<{ name: string; version: string }>)
+    versions.set(entry.name, entry.version);
+
+  // 2. A user's project, outside the repository, with the tarballs installed (npm's registry
+  //    for everything else) and TypeScript for the typed import.
+  project = join(scratch, 'project');
+  mkdirSync(project);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+  );
+  const install = run('npm', [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    ...readdirSync(tarballs).map((f) => join(tarballs, f)),
+    `typescript@${JSON.parse(readFileSync(join(repoRoot, 'node_modules/typescript/package.json'), 'utf8')).version}`,
+  ]);
+  show('npm install <every tarball> typescript', install);
+  if (install.code !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
+  cpSync(join(repoRoot, 'examples'), join(project, 'examples'), { recursive: true });
+}, 600_000);
+
+afterAll(async () => {
+  if (up && up.exitCode === null) {
+    up.kill('SIGINT');
+    await new Promise((r) => up!.once('exit', r));
+  }
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('the released tarballs, installed in a project outside the repository', () => {
+  it("carry the seeds' first versions, a CHANGELOG and the LICENSE", () => {
+    for (const name of versions.keys()) {
+      if (name.startsWith('@chaoskit/chaoscluster-')) expect(versions.get(name), name).toBe('0.25.1');
+    }
+    expect(versions.get('@chaoskit/chaosmesh-fault')).toBe('0.1.4');
+    for (const name of ['@chaoskit/core', '@chaoskit/runner', '@chaoskit/cluster', '@chaoskit/conformance'])
+      expect(versions.get(name), name).toBe('0.1.0');
+    for (const name of versions.keys()) {
+      const dir = join(project, 'node_modules', name);
+      expect(readFileSync(join(dir, 'CHANGELOG.md'), 'utf8'), name).toContain(`## ${versions.get(name)}`);
+      expect(readFileSync(join(dir, 'LICENSE'), 'utf8'), name).toContain('Apache License');
+    }
+    // Nothing resolvable above the project: no `shared` reference directory, no repository.
+    expect(project.startsWith(repoRoot)).toBe(false);
+  });
+
+  it('every CLI answers --help', () => {
+    for (const bin of ['chaoskit', 'chaoskit-cluster', 'chaoskit-conformance']) {
+      const out = run('npx', ['--no-install', bin, '--help']);
+      expect(out.code, `${bin}: ${out.stderr}`).toBe(0);
+      expect(out.stdout).toContain(`Usage: ${bin}`);
+    }
+  });
+
+  it('starts a cluster with chaoskit-cluster up, then validates and runs an example experiment on it', async () => {
+    // The installed bin itself (what npx runs), so that Ctrl-C's SIGINT reaches it directly.
+    up = spawn(join(project, 'node_modules', '.bin', 'chaoskit-cluster'), ['up', '--nodes', '3'], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    up.stdout!.on('data', (chunk) => (printed += chunk));
+    up.stderr!.on('data', (chunk) => (printed += chunk));
+    const deadline = Date.now() + 300_000;
+    while (!/press Ctrl-C to stop it/.test(printed)) {
+      if (up.exitCode !== null || Date.now() > deadline)
+        throw new Error(`chaoskit-cluster up did not start:\n${printed}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    process.stdout.write(`\n$ chaoskit-cluster up --nodes 3\n${printed}`);
+    expect(printed).toMatch(/mesh: Istio's CRDs from istio\.io\/api v[\d.]+ \(\d+ CRDs\)/);
+    kubeconfig = /export KUBECONFIG=(\S+)/.exec(printed)![1]!;
+    context = /--context (\S+)\)/.exec(printed)![1]!;
+    const env = { KUBECONFIG: kubeconfig };
+
+    const deployed = run(
+      'npx',
+      [
+        '--no-install',
+        'chaoskit',
+        'call',
+        'chaoscluster.deployment.actions',
+        'create_deployment',
+        '--arguments',
+        JSON.stringify({ spec_path: 'examples/app/web.yaml', ns: 'default' }),
+      ],
+      { env },
+    );
+    show('npx chaoskit call chaoscluster.deployment.actions create_deployment', deployed);
+    expect(deployed.code, deployed.stderr).toBe(0);
+
+    const experiment = 'examples/experiments/kill-web-pods.yaml';
+    const validate = run('npx', ['--no-install', 'chaoskit', 'validate', experiment], { env });
+    show(`npx chaoskit validate ${experiment}`, validate);
+    expect(validate.stdout).toContain('experiment syntax and semantic look valid');
+    const runOut = run(
+      'npx',
+      ['--no-install', 'chaoskit', 'run', experiment, '--journal-path', 'journal.json'],
+      { env },
+    );
+    show(`npx chaoskit run ${experiment}`, runOut);
+    expect(runOut.code, runOut.stderr).toBe(0);
+    const journal = JSON.parse(readFileSync(join(project, 'journal.json'), 'utf8'));
+    expect(journal.status).toBe('completed');
+    expect(journal.run[0].output.pods).toHaveLength(2);
+  }, 600_000);
+
+  it('runs the conformance kit on that cluster through its kubeconfig: exit 0, what it cannot do skipped with the reason', () => {
+    expect(kubeconfig, 'the cluster of the previous test').not.toBe('');
+    const out = run('npx', [
+      '--no-install',
+      'chaoskit-conformance',
+      '--provider',
+      'kubeconfig',
+      '--context',
+      context,
+      '--kubeconfig',
+      kubeconfig,
+      '--yes',
+      '--only',
+      'terminate_pods,drain_nodes,add_abort_fault',
+      '--report',
+      'report-kubeconfig',
+    ]);
+    show(
+      `npx chaoskit-conformance --provider kubeconfig --context ${context} --yes --only terminate_pods,drain_nodes,add_abort_fault`,
+      out,
+    );
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    const report = readFileSync(join(project, 'report-kubeconfig', 'conformance.md'), 'utf8');
+    expect(report).toContain('kubeconfig');
+    expect(report).toMatch(/skipped/i);
+    expect(readFileSync(join(project, 'report-kubeconfig', 'conformance.junit.xml'), 'utf8')).toMatch(
+      /<skipped message="[^"]+"/,
+    );
+  }, 900_000);
+
+  it('stops the cluster on Ctrl-C, removing what it created', async () => {
+    expect(up).toBeDefined();
+    const exited = new Promise<number | null>((r) => up!.once('exit', r));
+    up!.kill('SIGINT');
+    const code = await exited;
+    expect(code).toBe(0);
+    expect(existsSync(kubeconfig)).toBe(false);
+  }, 120_000);
+
+  it('runs the conformance kit on a local cluster of its own for a pod, a node and a mesh activity', () => {
+    const out = run('npx', [
+      '--no-install',
+      'chaoskit-conformance',
+      '--only',
+      'terminate_pods,drain_nodes,add_abort_fault',
+      '--report',
+      'report-local',
+    ]);
+    show('npx chaoskit-conformance --only terminate_pods,drain_nodes,add_abort_fault', out);
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    const report = readFileSync(join(project, 'report-local', 'conformance.md'), 'utf8');
+    for (const activity of ['terminate_pods', 'drain_nodes', 'add_abort_fault'])
+      expect(report).toContain(activity);
+    expect(out.stdout + out.stderr).toContain('3 of 3 activities passed, 0 failed, 0 skipped');
+  }, 900_000);
+
+  it('compiles a typed import under strict TypeScript, and refuses a wrong argument at compile time', () => {
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          noEmit: true,
+          // As `tsc --init` sets it: client-node's own declarations need @types/ws.
+          skipLibCheck: true,
+        },
+        files: ['use.ts'],
+      }),
+    );
+    writeFileSync(
+      join(project, 'use.ts'),
+      [
+        "import { terminatePods } from '@chaoskit/chaoscluster-pod';",
+        "import { addAbortFault } from '@chaoskit/chaosmesh-fault';",
+        "const result: { pods: string[]; seed?: number } = await terminatePods({ ns: 'web', labelSelector: 'app=web', qty: 1 });",
+        'console.log(result.pods.length);',
+        "await addAbortFault({ virtualServiceName: 'web', routes: [{ destination: { host: 'web' } }], httpStatus: 503, percentage: 50 });",
+        '// @ts-expect-error: qty is a number',
+        "await terminatePods({ qty: 'two' });",
+        '// @ts-expect-error: no such option',
+        'await terminatePods({ labelSelectr: "app=web" });',
+        '',
+      ].join('\n'),
+    );
+    const out = run('npx', ['--no-install', 'tsc', '-p', '.']);
+    show('npx tsc -p . (strict, a typed import)', out);
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+  });
+});

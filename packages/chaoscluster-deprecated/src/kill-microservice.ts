@@ -56,7 +56,7 @@ export const killMicroserviceActivity = defineDeprecated({
     // Deleting the deployments takes their pods too: the pod share rail decides before that.
     await checkPodRemoval(
       ctx.kube,
-      await ctx.kube.list<V1Pod>(Pods, { namespace: args.ns, labelSelector: selector }),
+      await ctx.kube.list<V1Pod>(Pods, { namespace: args.ns, labelSelector: selector, metadataOnly: true }),
     );
     const { deployments } = await delegate(deleteDeploymentActivity, args, ctx);
     const replicaSets = await deleteReplicaSets(ctx, args.ns, selector);

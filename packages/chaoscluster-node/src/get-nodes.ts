@@ -1,4 +1,4 @@
-import { defineActivity, listAll, Nodes } from '@chaoskit/core';
+import { defineActivity, Nodes } from '@chaoskit/core';
 import { nodeSelectorArg } from './args.js';
 import { PROBES } from './modules.js';
 
@@ -48,17 +48,9 @@ export const getNodesActivity = defineActivity({
   },
   rbac: [{ apiGroups: [''], resources: ['nodes'], verbs: ['list'] }],
   async run(args, ctx): Promise<NodeList> {
-    let resourceVersion: string | undefined;
-    // Page by page rather than kube.list, to keep the list's resourceVersion: every page comes
-    // from the snapshot of the first.
-    const items = await listAll<NodeJson>(async (page) => {
-      const list = await ctx.kube.listPage<NodeJson>(Nodes, {
-        labelSelector: args.label_selector,
-        limit: page.limit,
-        ...(page._continue ? { continue: page._continue } : {}),
-      });
-      resourceVersion ??= list.metadata?.resourceVersion;
-      return list;
+    // Every page comes from the snapshot of the first: its resourceVersion is the list's.
+    const { items, resourceVersion } = await ctx.kube.listWithVersion<NodeJson>(Nodes, {
+      labelSelector: args.label_selector,
     });
     ctx.log(`${items.length} node(s)${args.label_selector ? ` match '${args.label_selector}'` : ''}`);
     return {

@@ -1,6 +1,5 @@
-import { defineActivity, labelSelectorString } from '@chaoskit/core';
+import { defineActivity, labelSelectorString, Pods } from '@chaoskit/core';
 import { ns, phaseArg } from './args.js';
-import { listPods } from './list-pods.js';
 import { PROBES } from './modules.js';
 
 export const countPodsActivity = defineActivity({
@@ -18,17 +17,23 @@ export const countPodsActivity = defineActivity({
   },
   rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }],
   async run(args, ctx): Promise<number> {
-    // The phase is filtered on the server (pods support the status.phase field selector).
-    const pods = await listPods(
-      ctx.kube,
-      args.ns,
-      args.label_selector,
-      args.phase ? `status.phase=${args.phase}` : undefined,
-    );
+    // The cheapest list that answers: every pod of the namespace is counted by the server (one
+    // item asked for, the rest counted); otherwise names only, the phase filtered on the server.
+    const count =
+      !args.label_selector && !args.phase
+        ? await ctx.kube.count(Pods, args.ns)
+        : (
+            await ctx.kube.list(Pods, {
+              namespace: args.ns,
+              labelSelector: args.label_selector,
+              fieldSelector: args.phase ? `status.phase=${args.phase}` : null,
+              metadataOnly: true,
+            })
+          ).length;
     ctx.log(
-      `${pods.length} pod(s)${args.phase ? ` in phase ${args.phase}` : ''} match '${args.label_selector}' in namespace ${args.ns}`,
+      `${count} pod(s)${args.phase ? ` in phase ${args.phase}` : ''} match '${args.label_selector}' in namespace ${args.ns}`,
     );
-    return pods.length;
+    return count;
   },
 });
 

@@ -9,7 +9,7 @@ import {
   z,
 } from '@chaoskit/core';
 import { ns } from './args.js';
-import { listPods } from './list-pods.js';
+import { listPodMetadata } from './list-pods.js';
 import { ACTIONS } from './modules.js';
 
 export const deletePodsActivity = defineActivity({
@@ -29,7 +29,7 @@ export const deletePodsActivity = defineActivity({
   rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list', 'delete'] }],
   async run(args, ctx) {
     const selector = formatNameSelector(args.label_selector ?? '', args.name);
-    const pods = await listPods(ctx.kube, args.ns, selector);
+    const pods = await listPodMetadata(ctx.kube, args.ns, selector);
     if (pods.length === 0) ctx.log(`no pod matched '${selector}' in namespace ${args.ns}; nothing deleted`);
     // D26: no grace period, as 0.25.1's documentation says.
     const deleted = await deleteAll(ctx.kube, Pods, pods, {

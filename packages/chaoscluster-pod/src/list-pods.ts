@@ -10,3 +10,17 @@ export function listPods(
 ): Promise<V1Pod[]> {
   return kube.list<V1Pod>(Pods, { namespace: ns, labelSelector, fieldSelector });
 }
+
+/**
+ * The same pods, metadata only (names, labels, ages, owners): all that choosing and deleting
+ * pods needs, a fraction of the bytes of whole pods.
+ */
+export function listPodMetadata(
+  kube: KubeClient,
+  ns: string,
+  labelSelector?: string | null,
+): Promise<PodMetadata[]> {
+  return kube.list<PodMetadata>(Pods, { namespace: ns, labelSelector, metadataOnly: true });
+}
+
+export type PodMetadata = Pick<V1Pod, 'metadata'>;

@@ -1,6 +1,6 @@
-import { defineActivity, objectName } from '@chaoskit/core';
+import { defineActivity, objectName, Pods } from '@chaoskit/core';
+import type { V1Pod } from '@kubernetes/client-node';
 import { ns, phaseArg, podsLabelSelector } from './args.js';
-import { listPods } from './list-pods.js';
 import { PROBES } from './modules.js';
 import { describeSelection, noPodMatched, notAsExpected, phaseOf } from './probe-failures.js';
 
@@ -25,26 +25,34 @@ export function phaseProbe<const Name extends 'pods_in_phase' | 'pods_not_in_pha
     },
     rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }],
     async run(args, ctx): Promise<boolean> {
-      // Every matching pod is listed, not only those a status.phase field selector would keep:
-      // the verdict names how many pods matched in all ("1 of 3 pods …"), and a second list
-      // would cost a request and could disagree with the first.
-      const pods = await listPods(ctx.kube, args.ns, args.label_selector);
-      if (pods.length === 0) throw noPodMatched(args.label_selector, args.ns);
+      // The server filters by phase: only the pods that break the rule come whole; the others
+      // are counted from a metadata-only list, and the filtered list is read as of that one so
+      // that both describe the same moment ("1 of 3 pods …").
+      const { items: all, resourceVersion } = await ctx.kube.listWithVersion(Pods, {
+        namespace: args.ns,
+        labelSelector: args.label_selector,
+        metadataOnly: true,
+      });
+      if (all.length === 0) throw noPodMatched(args.label_selector, args.ns);
       const selection = describeSelection(args.label_selector, args.ns);
-      const problems = pods
-        .filter((pod) => (pod.status?.phase === args.phase) !== wantIn)
-        .map((pod) =>
-          wantIn
-            ? `pod ${objectName(pod)} is ${phaseOf(pod)}, expected ${args.phase}`
-            : `pod ${objectName(pod)} is ${args.phase}, expected not to be ${args.phase}`,
-        );
+      const breaking = await ctx.kube.list<V1Pod>(Pods, {
+        namespace: args.ns,
+        labelSelector: args.label_selector,
+        fieldSelector: `status.phase${wantIn ? '!=' : '='}${args.phase}`,
+        ...(resourceVersion ? { resourceVersion } : {}),
+      });
+      const problems = breaking.map((pod) =>
+        wantIn
+          ? `pod ${objectName(pod)} is ${phaseOf(pod)}, expected ${args.phase}`
+          : `pod ${objectName(pod)} is ${args.phase}, expected not to be ${args.phase}`,
+      );
       if (problems.length > 0) {
-        throw notAsExpected(problems, pods.length, `${selection} are ${wantIn ? 'not ' : ''}${args.phase}`);
+        throw notAsExpected(problems, all.length, `${selection} are ${wantIn ? 'not ' : ''}${args.phase}`);
       }
       ctx.log(
         wantIn
-          ? `${selection}: all ${pods.length} ${args.phase}`
-          : `${selection}: none of ${pods.length} is ${args.phase}`,
+          ? `${selection}: all ${all.length} ${args.phase}`
+          : `${selection}: none of ${all.length} is ${args.phase}`,
       );
       return true;
     },

@@ -8,7 +8,7 @@ import {
   selectPods,
   z,
 } from '@chaoskit/core';
-import { listPods } from './list-pods.js';
+import { listPodMetadata } from './list-pods.js';
 import { ACTIONS } from './modules.js';
 
 export const terminatePodsActivity = defineActivity({
@@ -27,7 +27,7 @@ export const terminatePodsActivity = defineActivity({
   check: checkPodSelection,
   rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list', 'delete'] }],
   async run(args, ctx) {
-    const pods = await listPods(ctx.kube, args.ns, args.label_selector);
+    const pods = await listPodMetadata(ctx.kube, args.ns, args.label_selector);
     const { selected, seed } = selectPods(pods, args);
     if (selected.length === 0) ctx.log(`no pod of namespace ${args.ns} matched; nothing terminated`);
     const deleted = await deleteAll(ctx.kube, Pods, selected, {

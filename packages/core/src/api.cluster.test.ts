@@ -2,7 +2,7 @@ import { readAuditLog } from '@chaoskit/cluster';
 import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listAll, watchUntil } from './api.js';
+import { watchUntil } from './api.js';
 import { ActivityFailed } from './errors.js';
 import { kubeClient } from './kube.js';
 import { ConfigMaps } from './resources.js';
@@ -28,23 +28,52 @@ const configMap = (name: string, data: Record<string, string> = {}) => ({
   data,
 });
 
-describe('listAll on the cluster', () => {
+describe('kube.list on the cluster', () => {
   it('reads every object page by page (the audit log shows one list request per page)', async () => {
     await Promise.all(
       Array.from({ length: 7 }, (_, i) =>
-        core.createNamespacedConfigMap({ namespace: ns.name, body: configMap(`cm-${i}`) }),
+        core.createNamespacedConfigMap({
+          namespace: ns.name,
+          body: configMap(`cm-${i}`, { big: 'x'.repeat(2000) }),
+        }),
       ),
     );
     const since = new Date();
-    const items = await listAll(
-      (page) => core.listNamespacedConfigMap({ namespace: ns.name, labelSelector: 'set=api', ...page }),
-      { limit: 2 },
-    );
+    const items = await kube.list<V1ConfigMap>(ConfigMaps, {
+      namespace: ns.name,
+      labelSelector: 'set=api',
+      limit: 2,
+    });
     expect(items.map((c) => c.metadata?.name).sort()).toEqual(Array.from({ length: 7 }, (_, i) => `cm-${i}`));
+    expect(items[0]?.data?.big).toHaveLength(2000);
     const lists = (await readAuditLog(cluster.auditLogPath, { user: cluster.users.token, since })).filter(
       (e) => e.verb === 'list' && e.objectRef?.resource === 'configmaps' && e.objectRef.namespace === ns.name,
     );
     expect(lists).toHaveLength(4);
+  });
+
+  it('reads only the metadata when asked, and a second list as of the first one', async () => {
+    const { items, resourceVersion } = await kube.listWithVersion<V1ConfigMap & { kind?: string }>(
+      ConfigMaps,
+      {
+        namespace: ns.name,
+        labelSelector: 'set=api',
+        metadataOnly: true,
+      },
+    );
+    expect(items).toHaveLength(7);
+    expect(items[0]).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { labels: { set: 'api' } } });
+    expect(items[0]?.data).toBeUndefined();
+    // Changed after the first list: a list as of its resourceVersion does not see it.
+    await core.deleteNamespacedConfigMap({ name: 'cm-0', namespace: ns.name });
+    const then = await kube.list<V1ConfigMap>(ConfigMaps, {
+      namespace: ns.name,
+      labelSelector: 'set=api',
+      resourceVersion,
+    });
+    const now = await kube.list<V1ConfigMap>(ConfigMaps, { namespace: ns.name, labelSelector: 'set=api' });
+    expect(then).toHaveLength(7);
+    expect(now).toHaveLength(6);
   });
 });
 

@@ -7,22 +7,6 @@ export interface Page<T> {
   metadata?: { _continue?: string; resourceVersion?: string };
 }
 
-/** Every item of a list, fetched page by page (`limit` per page; the connection retries each). */
-export async function listAll<T>(
-  listPage: (params: { limit: number; _continue?: string }) => Promise<Page<T>>,
-  options: { limit?: number } = {},
-): Promise<T[]> {
-  const limit = options.limit ?? 500;
-  const items: T[] = [];
-  let token: string | undefined;
-  do {
-    const page = await listPage(token ? { limit, _continue: token } : { limit });
-    items.push(...page.items);
-    token = page.metadata?._continue || undefined;
-  } while (token);
-  return items;
-}
-
 export interface WatchUntilOptions<T, R> {
   kube: KubeClient;
   type: ResourceType;

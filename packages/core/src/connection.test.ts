@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Connection } from './connection.js';
+import { Connection, isRetryable } from './connection.js';
 import { isChaosError } from './errors.js';
 
 // A loopback HTTP server that answers each request with the next planned response, so the
@@ -115,5 +115,26 @@ describe('the connection layer', () => {
     expect((err as Error).message).toMatch(
       /^cannot reach the cluster at http:\/\/127\.0\.0\.1:\d+, given by CLUSTER_HOST from the secrets: connection refused: nothing listens at that address \(is the apiserver running\?\) \(ECONNREFUSED\)$/,
     );
+  });
+});
+
+const status = (code: number, reason = '') =>
+  Object.assign(new Error(`HTTP ${code}`), {
+    code,
+    body: JSON.stringify({ kind: 'Status', reason, message: `m${code}` }),
+  });
+
+describe('isRetryable', () => {
+  it.each([
+    [429, true],
+    [500, true],
+    [503, true],
+    [504, true],
+    [400, false],
+    [403, false],
+    [404, false],
+    [409, false],
+  ])('treats HTTP %i as retryable: %s', (code, expected) => {
+    expect(isRetryable(status(code))).toBe(expected);
   });
 });

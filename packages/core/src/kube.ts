@@ -5,7 +5,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { listAll, type Page } from './api.js';
+import type { Page } from './api.js';
 import { createClusterClient } from './cluster-client.js';
 import { type Connection, connectionFor, type Query, type RequestOptions } from './connection.js';
 import { type ApiRequestContext, isApiError, toApiError } from './errors.js';
@@ -29,7 +29,20 @@ export interface ListOptions {
   fieldSelector?: string | null;
   /** Items per page (default 500). */
   limit?: number;
+  /**
+   * Only each object's metadata (a `PartialObjectMetadataList`): for names, labels and owners,
+   * a fraction of the bytes of whole objects.
+   */
+  metadataOnly?: boolean;
+  /** The list as of this resourceVersion exactly (another list's, to agree with it). */
+  resourceVersion?: string;
 }
+
+const METADATA_ONLY = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+
+// A list's metadata (and so its continue token) comes before its items: the next page can be
+// asked for before this one is parsed.
+const CONTINUE_TOKEN = /^\{[^[]*?"continue":"([^"]+)"/;
 
 export interface WriteOptions {
   namespace?: string | null;
@@ -99,6 +112,20 @@ const named = (
   ...(name ? { name } : {}),
   ...(t.namespaced && namespace ? { namespace } : {}),
 });
+
+function pageOf<T>(body: string): Page<T> {
+  const page = JSON.parse(body) as {
+    items?: T[];
+    metadata?: { continue?: string; resourceVersion?: string };
+  };
+  return {
+    items: page.items ?? [],
+    metadata: {
+      ...(page.metadata?.continue ? { _continue: page.metadata.continue } : {}),
+      ...(page.metadata?.resourceVersion ? { resourceVersion: page.metadata.resourceVersion } : {}),
+    },
+  };
+}
 
 export class KubeClient {
   constructor(
@@ -223,40 +250,65 @@ export class KubeClient {
     );
   }
 
-  /** One page of a list (items as the API sends them). */
-  async listPage<T>(t: ResourceType, options: ListOptions & { continue?: string }): Promise<Page<T>> {
-    const context = named(t, 'list', undefined, options.namespace);
+  /** The raw answer of one page of a list: its body is parsed by the caller. */
+  private async sendPage(t: ResourceType, options: ListOptions & { continue?: string }): Promise<string> {
     const query: Query = {
       limit: options.limit ?? 500,
       labelSelector: options.labelSelector || undefined,
       fieldSelector: options.fieldSelector || undefined,
       continue: options.continue,
+      ...(options.resourceVersion && !options.continue
+        ? { resourceVersion: options.resourceVersion, resourceVersionMatch: 'Exact' }
+        : {}),
     };
-    const path = collectionPath(t, options.namespace);
-    const page = await this.request<{
-      items?: T[];
-      metadata?: { continue?: string; resourceVersion?: string };
-    }>({ method: 'GET', path, query }, context);
-    return {
-      items: page.items ?? [],
-      metadata: {
-        ...(page.metadata?.continue ? { _continue: page.metadata.continue } : {}),
-        ...(page.metadata?.resourceVersion ? { resourceVersion: page.metadata.resourceVersion } : {}),
-      },
-    };
+    const res = await this.connection.send({
+      ...this.signalled(),
+      method: 'GET',
+      path: collectionPath(t, options.namespace),
+      query,
+      ...(options.metadataOnly ? { accept: METADATA_ONLY } : {}),
+    });
+    if (res.status >= 400)
+      throw toApiError(
+        { code: res.status, body: res.body, headers: res.headers },
+        named(t, 'list', undefined, options.namespace),
+      );
+    return res.body;
   }
 
-  /** Every item, page after page, filtered on the server by the selectors. */
-  list<T>(t: ResourceType, options: ListOptions = {}): Promise<T[]> {
-    return listAll<T>(
-      (page) =>
-        this.listPage<T>(t, {
-          ...options,
-          limit: page.limit,
-          ...(page._continue ? { continue: page._continue } : {}),
-        }),
-      { ...this.signalled(), ...(options.limit ? { limit: options.limit } : {}) },
-    );
+  /** One page of a list (items as the API sends them). */
+  async listPage<T>(t: ResourceType, options: ListOptions & { continue?: string }): Promise<Page<T>> {
+    return pageOf<T>(await this.sendPage(t, options));
+  }
+
+  /**
+   * Every item, page after page, filtered on the server by the selectors; each next page is
+   * asked for as soon as its token arrives, while the page before is parsed.
+   */
+  async list<T>(t: ResourceType, options: ListOptions = {}): Promise<T[]> {
+    return (await this.listWithVersion<T>(t, options)).items;
+  }
+
+  /** `list`, with the resourceVersion the list was read at (to read another list as of it). */
+  async listWithVersion<T>(
+    t: ResourceType,
+    options: ListOptions = {},
+  ): Promise<{ items: T[]; resourceVersion?: string }> {
+    const items: T[] = [];
+    let resourceVersion: string | undefined;
+    let next: Promise<string> | undefined = this.sendPage(t, options);
+    while (next) {
+      const body: string = await next;
+      const token = CONTINUE_TOKEN.exec(body)?.[1];
+      next = token ? this.sendPage(t, { ...options, continue: token }) : undefined;
+      const page = pageOf<T>(body);
+      // A server that writes its metadata after the items: the token is known once parsed.
+      const late = page.metadata?._continue;
+      if (!token && late) next = this.sendPage(t, { ...options, continue: late });
+      resourceVersion ??= page.metadata?.resourceVersion;
+      for (const item of page.items) items.push(item);
+    }
+    return resourceVersion ? { items, resourceVersion } : { items };
   }
 
   /**

@@ -24,7 +24,7 @@
 //   major).
 
 import { ActivityFailed, renderForSubstitution, substitute } from '@chaoskit/core';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent } from 'undici';
 
 type Configuration = Record<string, unknown> | null | undefined;
 type Secrets = Record<string, Record<string, unknown>> | null | undefined;
@@ -144,9 +144,9 @@ function describe(error: unknown): string {
   return error === undefined ? '' : String(error);
 }
 
-// undici is a dependency of the runner, in the major @kubernetes/client-node already loads, so
-// importing it costs nothing more.
-function insecureFetch(): { fetch: typeof fetch; dispatcher: Agent; close(): Promise<void> } {
+// undici (its 100-odd modules) is loaded only when an experiment turns verification off.
+async function insecureFetch(): Promise<{ fetch: typeof fetch; dispatcher: Agent; close(): Promise<void> }> {
+  const { Agent, fetch: undiciFetch } = await import('undici');
   const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
   return { fetch: undiciFetch as unknown as typeof fetch, dispatcher, close: () => dispatcher.close() };
 }
@@ -205,7 +205,7 @@ export async function runHttp(provider: HttpProvider, opts: HttpOptions = {}): P
   }
 
   const insecure =
-    provider.verify_tls === false && target.protocol === 'https:' ? insecureFetch() : undefined;
+    provider.verify_tls === false && target.protocol === 'https:' ? await insecureFetch() : undefined;
   const doFetch = insecure?.fetch ?? fetch;
   const timer = new AbortController();
   const timeout = deadline === undefined ? undefined : setTimeout(() => timer.abort(), deadline);

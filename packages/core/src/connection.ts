@@ -50,6 +50,8 @@ export interface RawResponse {
 /** Retries of one request go on for at most this long by default. */
 export const RETRY_BUDGET_MS = 60_000;
 
+const USER_AGENT = `chaoskit (node ${process.version})`;
+
 const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
 const NEVER_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 const RETRY_CODES = new Set([
@@ -217,7 +219,8 @@ export class Connection {
   /** Opens a request and returns the response as a stream (watches, followed logs). */
   async open(options: RequestOptions): Promise<IncomingMessage> {
     const agent = await this.agent();
-    const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
+    // Named in the apiserver's audit log (and in `kubectl get --raw /metrics` by client).
+    const headers: Record<string, string> = { accept: options.accept ?? 'application/json', 'user-agent': USER_AGENT };
     const auth = await this.authorization();
     if (auth) headers.authorization = auth;
     if (this.config.impersonate) headers['impersonate-user'] = this.config.impersonate;

@@ -1,0 +1,218 @@
+// The bench's cluster: one local cluster, the workloads every scenario acts on, and one identity
+// per tool (a service account bound to cluster-admin) so that the audit log tells whose each
+// request is. Nothing here is timed.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  RbacAuthorizationV1Api,
+} from '@kubernetes/client-node';
+import { dump } from 'js-yaml';
+import { start } from '../packages/cluster/dist/index.js';
+
+export const TOOLS = ['chaoskit', 'python', 'kubectl'];
+const IDENTITY_NS = 'bench-identities';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what, check, timeoutMs = 900_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
+    await sleep(500);
+  }
+}
+
+export async function startFixture({ nodes, pods, log, scratch }) {
+  const began = performance.now();
+  const cluster = await start({ provider: 'local', nodes, mesh: true, progress: () => {} });
+  const clusterStart = (performance.now() - began) / 1000;
+  log(`cluster: ${nodes} nodes, started in ${clusterStart.toFixed(1)} s`);
+  const kc = new KubeConfig();
+  kc.loadFromString(cluster.kubeconfig);
+  const core = kc.makeApiClient(CoreV1Api);
+  const apps = kc.makeApiClient(AppsV1Api);
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
+
+  const namespace = async (name) => {
+    await core.createNamespace({ body: { metadata: { name } } });
+    await until(`namespace ${name}`, async () =>
+      (await core.listNamespacedServiceAccount({ namespace: name })).items.some((s) => s.metadata?.name === 'default'),
+    );
+  };
+  const deployment = (ns, name, replicas, podSpec = {}) =>
+    apps.createNamespacedDeployment({
+      namespace: ns,
+      body: {
+        metadata: { name, labels: { app: name } },
+        spec: {
+          replicas,
+          selector: { matchLabels: { app: name } },
+          template: {
+            metadata: { labels: { app: name } },
+            spec: {
+              terminationGracePeriodSeconds: 0,
+              containers: [{ name: 'app', image: 'example.invalid/app:1' }],
+              ...podSpec,
+            },
+          },
+        },
+      },
+    });
+  /** The pods of `app` in `ns`: how many, and how many Running and not terminating. */
+  const census = async (ns, app) => {
+    let all = 0;
+    let running = 0;
+    let token;
+    do {
+      const page = await core.listNamespacedPod({
+        namespace: ns,
+        labelSelector: `app=${app}`,
+        limit: 1000,
+        ...(token ? { _continue: token } : {}),
+      });
+      all += page.items.length;
+      running += page.items.filter((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp).length;
+      token = page.metadata?._continue;
+    } while (token);
+    return { all, running };
+  };
+  /** Every pod of `app` running, none terminating. */
+  const settled = (ns, app, want) =>
+    until(`${want} pods of ${app} running`, async () => {
+      const { all, running } = await census(ns, app);
+      return all === want && running === want;
+    });
+
+  // The workloads.
+  const drainNode = 'bench-drain';
+  await core.createNode({
+    body: {
+      metadata: {
+        name: drainNode,
+        labels: { 'kubernetes.io/hostname': drainNode, type: 'kwok' },
+        annotations: { 'kwok.x-k8s.io/node': 'fake' },
+      },
+      spec: { taints: [{ key: 'bench', value: 'drain', effect: 'NoSchedule' }] },
+    },
+  });
+  const sizes = {
+    bench: pods,
+    'bench-1k': Math.max(10, Math.round(pods / 5)),
+    small: 3,
+    exec: Math.min(50, pods),
+    drain: Math.min(110, Math.max(10, Math.round(pods / 45))),
+  };
+  for (const ns of ['bench', 'bench-1k', 'bench-small', 'bench-exec', 'bench-drain', 'bench-mesh', IDENTITY_NS])
+    await namespace(ns);
+  await deployment('bench', 'bench', sizes.bench);
+  await deployment('bench-1k', 'thousand', sizes['bench-1k']);
+  await deployment('bench-small', 'small', sizes.small);
+  await deployment('bench-exec', 'exec', sizes.exec);
+  await deployment('bench-drain', 'drain', sizes.drain, {
+    nodeSelector: { 'kubernetes.io/hostname': drainNode },
+    tolerations: [{ key: 'bench', operator: 'Exists', effect: 'NoSchedule' }],
+  });
+  // A VirtualService of 50 routes, each to its own host.
+  await custom.createNamespacedCustomObject({
+    group: 'networking.istio.io',
+    version: 'v1',
+    namespace: 'bench-mesh',
+    plural: 'virtualservices',
+    body: {
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'VirtualService',
+      metadata: { name: 'web' },
+      spec: {
+        hosts: ['web'],
+        http: Array.from({ length: 50 }, (_, i) => ({
+          name: `r${i}`,
+          match: [{ uri: { prefix: `/p${i}` } }],
+          route: [{ destination: { host: `svc-${i}`, subset: 'v1' } }],
+        })),
+      },
+    },
+  });
+  log(`waiting for ${sizes.bench + sizes['bench-1k'] + sizes.small + sizes.exec + sizes.drain} pods to run…`);
+  await settled('bench', 'bench', sizes.bench);
+  await settled('bench-1k', 'thousand', sizes['bench-1k']);
+  await settled('bench-small', 'small', sizes.small);
+  await settled('bench-exec', 'exec', sizes.exec);
+  await settled('bench-drain', 'drain', sizes.drain);
+
+  // One identity per tool, and a kubeconfig for each.
+  const identities = {};
+  for (const tool of TOOLS) {
+    const name = `bench-${tool}`;
+    await core.createNamespacedServiceAccount({ namespace: IDENTITY_NS, body: { metadata: { name } } });
+    await rbac.createClusterRoleBinding({
+      body: {
+        metadata: { name },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+        subjects: [{ kind: 'ServiceAccount', name, namespace: IDENTITY_NS }],
+      },
+    });
+    const token = await core.createNamespacedServiceAccountToken({
+      name,
+      namespace: IDENTITY_NS,
+      body: { spec: { audiences: [], expirationSeconds: 6 * 3600 } },
+    });
+    const kubeconfig = join(scratch, `kubeconfig-${tool}`);
+    await writeFile(
+      kubeconfig,
+      dump({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'bench', cluster: { server: cluster.credentials.server, 'certificate-authority': cluster.credentials.caFile } }],
+        users: [{ name, user: { token: token.status.token } }],
+        contexts: [{ name: 'bench', context: { cluster: 'bench', user: name } }],
+        'current-context': 'bench',
+      }),
+    );
+    identities[tool] = { user: `system:serviceaccount:${IDENTITY_NS}:${name}`, kubeconfig };
+  }
+
+  return {
+    cluster,
+    clusterStart,
+    sizes,
+    drainNode,
+    identities,
+    kubectl: cluster.kubectl,
+    /** Back to the state before a destructive scenario (not timed). */
+    reset: {
+      bench: () => settled('bench', 'bench', sizes.bench),
+      'bench-1k': () => settled('bench-1k', 'thousand', sizes['bench-1k']),
+      drain: async () => {
+        const node = await core.readNode({ name: drainNode });
+        if (node.spec?.unschedulable) {
+          node.spec.unschedulable = false;
+          await core.replaceNode({ name: drainNode, body: node });
+        }
+        await settled('bench-drain', 'drain', sizes.drain);
+      },
+      mesh: async () => {},
+    },
+    /** Names of `n` random pods of the big deployment (kubectl's targets). */
+    randomPods: async (ns, app, n) => {
+      const names = [];
+      let token;
+      do {
+        const page = await core.listNamespacedPod({ namespace: ns, labelSelector: `app=${app}`, limit: 1000, ...(token ? { _continue: token } : {}) });
+        names.push(...page.items.map((p) => p.metadata.name));
+        token = page.metadata?._continue;
+      } while (token);
+      for (let i = names.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [names[i], names[j]] = [names[j], names[i]];
+      }
+      return names.slice(0, n);
+    },
+    stop: () => cluster.stop(),
+  };
+}

@@ -1,0 +1,76 @@
+// The bench's Markdown: the method first, then one table of whole-process times with the
+// ratios, one of in-process times, one of requests and peak memory, and start → first request.
+
+const s = (x, digits = 2) => (x === undefined ? '–' : x.toFixed(digits));
+const cell = (st, unit = ' s', digits = 2) =>
+  st ? `${s(st.median, digits)}${unit} (${s(st.min, digits)}–${s(st.max, digits)})` : '–';
+const ratio = (a, b) => (a && b ? `${(a.median / b.median).toFixed(1)}×` : '–');
+
+export const METHOD = [
+  'Method: one run of `./dev bench` on one local cluster (kube-apiserver, etcd, controller-manager,',
+  'scheduler, kwok nodes), every tool in the same run against the same objects, each as its own',
+  'service account bound to cluster-admin (so the audit log attributes every request).',
+  '- **Whole process**: wall time of the command from spawn to exit, as a user runs it: `chaoskit run`',
+  '  and Chaos Toolkit\'s `chaos run` of the same experiment file (Chaos Toolkit\'s module names, which',
+  '  both accept), `chaoskit call` for one activity, and the kubectl command an operator would type.',
+  '  chaoskit run keeps its record of changes in the cluster (its default), which costs requests.',
+  '- **In process**: the activities called in a fresh process after their package is loaded',
+  '  (chaoskit: the activity\'s `call`; Python: the function), the clock around the calls only.',
+  '- Times are median (min–max) of the repeats; a destructive scenario restores the workload',
+  '  before every execution (untimed). Requests are counted in the apiserver\'s audit log; peak RSS',
+  '  is GNU time\'s maximum resident set size of the process (and its children). Ratios are',
+  '  medians divided by medians, above 1 when chaoskit is faster. No result is asserted anywhere.',
+].join('\n');
+
+export function markdownReport(report) {
+  const lines = [
+    '# chaoskit bench',
+    '',
+    `${report.date} · ${report.machine.cpus} CPUs (${report.machine.cpu}), ${report.machine.memoryGiB} GiB · node ${report.versions.node} · ${report.versions.python} · ${report.versions.originals.join(', ')} · ${report.versions.kubectl}`,
+    `Cluster: ${report.cluster.nodes} kwok nodes, pods ${JSON.stringify(report.cluster.pods)}, started in ${s(report.cluster.startSeconds, 1)} s; ${report.repeats} repeat(s).`,
+    '',
+    METHOD,
+    '',
+    '## Whole process',
+    '',
+    '| scenario | chaoskit run | Chaos Toolkit `chaos run` | chaoskit call | kubectl | Python ÷ chaoskit (run) | kubectl ÷ chaoskit (call) |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const sc of report.scenarios) {
+    const v = sc.variants;
+    const call = v['chaoskit call']?.seconds;
+    lines.push(
+      `| ${sc.title} | ${cell(v['chaoskit run']?.seconds)} | ${cell(v['python run']?.seconds)} | ${cell(call)} | ${cell(v.kubectl?.seconds)} | ${ratio(v['python run']?.seconds, v['chaoskit run']?.seconds)} | ${call ? ratio(v.kubectl?.seconds, call) : `${ratio(v.kubectl?.seconds, v['chaoskit run']?.seconds)} (vs run)`} |`,
+    );
+  }
+  lines.push(
+    '',
+    '## In process',
+    '',
+    '| scenario | chaoskit | Python original | Python ÷ chaoskit |',
+    '| --- | --- | --- | --- |',
+  );
+  for (const sc of report.scenarios) {
+    const c = sc.variants['chaoskit in-process']?.inProcessSeconds;
+    const p = sc.variants['python in-process']?.inProcessSeconds;
+    lines.push(`| ${sc.title} | ${cell(c, ' s', 3)} | ${cell(p, ' s', 3)} | ${ratio(p, c)} |`);
+  }
+  lines.push(
+    '',
+    '## Requests, memory and start',
+    '',
+    'Requests (median) and peak RSS (median, MB) of the whole processes; start → first request is the time from spawning the process to the apiserver receiving its first request (median, ms).',
+    '',
+    '| scenario | requests chaoskit run / chaos run / kubectl | peak RSS chaoskit run / chaos run / kubectl | start → first request chaoskit run / chaos run / kubectl |',
+    '| --- | --- | --- | --- |',
+  );
+  const trio = (sc, key, digits = 0) =>
+    ['chaoskit run', 'python run', 'kubectl'].map((n) => s(sc.variants[n]?.[key]?.median, digits)).join(' / ');
+  for (const sc of report.scenarios)
+    lines.push(`| ${sc.title} | ${trio(sc, 'requests')} | ${trio(sc, 'rssMb')} | ${trio(sc, 'firstRequestMs')} |`);
+  const failures = report.scenarios.flatMap((sc) =>
+    Object.entries(sc.variants).flatMap(([v, r]) => r.failures.map((f) => `- ${sc.id} · ${v}: ${f}`)),
+  );
+  if (failures.length) lines.push('', '## Failures', '', ...failures);
+  return `${lines.join('\n')}\n`;
+}

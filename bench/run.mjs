@@ -1,0 +1,174 @@
+// `./dev bench` (and `npm run bench`): chaoskit against the Python originals and kubectl, in one
+// run, on one local cluster, every tool as its own identity so that the audit log counts each
+// one's requests. Numbers to report, not assertions: see bench/README.md for the method.
+//
+//   node bench/run.mjs [--nodes 100] [--pods 5000] [--repeats 5] [--only count,drain] [--out bench/results]
+//   node bench/run.mjs --tiny      3 nodes, 50 pods, 1 repeat: proves the bench works (CI)
+import { execFileSync } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensurePythonOriginals, PYTHON_ORIGINALS } from '../packages/conformance/dist/differential/python-env.js';
+import { startFixture } from './fixture.mjs';
+import { AuditTail, measureProcess, stats } from './measure.mjs';
+import { markdownReport } from './report.mjs';
+import { experimentOf, scenarios } from './scenarios.mjs';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const { values } = parseArgs({
+  options: {
+    nodes: { type: 'string', default: '100' },
+    pods: { type: 'string', default: '5000' },
+    repeats: { type: 'string', default: '5' },
+    only: { type: 'string' },
+    out: { type: 'string', default: join(root, 'bench', 'results') },
+    tiny: { type: 'boolean', default: false },
+  },
+});
+const tiny = values.tiny;
+const NODES = tiny ? 3 : Number(values.nodes);
+const PODS = tiny ? 50 : Number(values.pods);
+const REPEATS = tiny ? 1 : Number(values.repeats);
+const only = values.only?.split(',');
+const log = (line) => process.stderr.write(`bench: ${line}\n`);
+
+const chaos = await ensurePythonOriginals(log);
+const python = join(dirname(chaos), 'python');
+const chaoskit = join(root, 'packages', 'runner', 'dist', 'bin.js');
+const scratch = await mkdtemp(join(tmpdir(), 'chaoskit-bench-'));
+log(`starting a local cluster of ${NODES} nodes and ${PODS} pods…`);
+const fx = await startFixture({ nodes: NODES, pods: PODS, log, scratch });
+const audit = new AuditTail(
+  fx.cluster.auditLogPath,
+  Object.values(fx.identities).map((i) => i.user),
+);
+await audit.read();
+
+/** The ways each scenario is run, whole process or in process, and as whom. */
+function variants(scenario, file) {
+  const steps = JSON.stringify(scenario.steps);
+  const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
+  const one = scenario.steps.length === 1 ? scenario.steps[0] : undefined;
+  const list = [
+    {
+      name: 'chaoskit run',
+      tool: 'chaoskit',
+      journal: `${file}.chaoskit.journal`,
+      command: () => `node ${chaoskit} run ${file} --journal-path ${file}.chaoskit.journal`,
+    },
+    {
+      name: 'python run',
+      tool: 'python',
+      journal: `${file}.python.journal`,
+      command: () => `${chaos} --no-version-check --no-log-file run --journal-path ${file}.python.journal ${file}`,
+    },
+    { name: 'kubectl', tool: 'kubectl', command: (prepared) => scenario.kubectl(prepared) },
+    { name: 'chaoskit in-process', tool: 'chaoskit', inProcess: true, command: () => `node ${join(root, 'bench', 'in-process.mjs')} ${quote(steps)}` },
+    { name: 'python in-process', tool: 'python', inProcess: true, command: () => `${python} ${join(root, 'bench', 'in-process.py')} ${quote(steps)}` },
+  ];
+  if (one)
+    list.splice(1, 0, {
+      name: 'chaoskit call',
+      tool: 'chaoskit',
+      command: () => `node ${chaoskit} call ${one.module} ${one.func} --arguments ${quote(JSON.stringify(one.args))}`,
+    });
+  return list;
+}
+
+const results = [];
+try {
+  for (const scenario of scenarios(fx)) {
+    if (only && !only.includes(scenario.id)) continue;
+    const file = join(scratch, `${scenario.id}.json`);
+    await writeFile(file, JSON.stringify(experimentOf(scenario), null, 2));
+    const runs = {};
+    log(scenario.title);
+    for (let repeat = 1; repeat <= REPEATS; repeat++) {
+      for (const variant of variants(scenario, file)) {
+        if (scenario.reset) await fx.reset[scenario.reset]();
+        const prepared = scenario.prepare ? await scenario.prepare() : undefined;
+        const { user, kubeconfig } = fx.identities[variant.tool];
+        const env = {
+          ...process.env,
+          KUBECONFIG: kubeconfig,
+          KUBECTL: `${fx.kubectl} --kubeconfig=${kubeconfig}`,
+          // The run's record in a namespace of its own (chaoskit run keeps one by default).
+          CHAOSKIT_LEDGER_NAMESPACE: 'bench-identities',
+        };
+        delete env.CLUSTERCONFIG;
+        const m = await measureProcess(variant.command(prepared), { env, cwd: scratch, scratch });
+        const requests = await audit.between(user, m.started, m.ended);
+        const record = (runs[variant.name] ??= { seconds: [], inProcess: [], rssMb: [], requests: [], firstRequestMs: [], failures: [] });
+        if (m.code !== 0) record.failures.push(`exit ${m.code}: ${(m.stderr || m.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+        // A runner completes an experiment whose activities failed: its journal says so.
+        if (variant.journal) {
+          const journal = JSON.parse(await readFile(variant.journal, 'utf8').catch(() => '{}'));
+          for (const a of journal.run ?? [])
+            if (a.status !== 'succeeded') record.failures.push(`${a.activity?.name}: ${String(a.exception?.at?.(-1) ?? a.status).trim().slice(0, 300)}`);
+        }
+        record.seconds.push(m.seconds);
+        record.inProcess.push(m.inProcess);
+        record.rssMb.push(m.rssMb);
+        record.requests.push(requests.length);
+        record.firstRequestMs.push(requests.length ? Math.min(...requests.map((e) => e.at)) - m.started : undefined);
+        log(
+          `  ${repeat}/${REPEATS} ${variant.name}: ${(variant.inProcess ? m.inProcess : m.seconds)?.toFixed(3)} s, ${requests.length} requests, ${m.rssMb.toFixed(0)} MB${m.code ? ` (exit ${m.code})` : ''}`,
+        );
+      }
+    }
+    results.push({
+      id: scenario.id,
+      title: scenario.title,
+      variants: Object.fromEntries(
+        Object.entries(runs).map(([name, r]) => [
+          name,
+          {
+            seconds: stats(r.seconds),
+            inProcessSeconds: stats(r.inProcess),
+            rssMb: stats(r.rssMb),
+            requests: stats(r.requests),
+            firstRequestMs: stats(r.firstRequestMs),
+            failures: r.failures,
+          },
+        ]),
+      ),
+    });
+  }
+} finally {
+  await fx.stop();
+  await rm(scratch, { recursive: true, force: true });
+}
+
+const version = (cmd, args) => {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8' }).trim().split('\n')[0];
+  } catch {
+    return 'unknown';
+  }
+};
+const report = {
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
+  versions: {
+    node: process.version,
+    python: version(python, ['--version']),
+    originals: PYTHON_ORIGINALS,
+    kubectl: version(fx.kubectl, ['version', '--client']),
+  },
+  cluster: { nodes: NODES, pods: fx.sizes, startSeconds: fx.clusterStart },
+  repeats: REPEATS,
+  scenarios: results,
+};
+await mkdir(values.out, { recursive: true });
+const name = tiny ? 'tiny' : 'latest';
+await writeFile(join(values.out, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+await writeFile(join(values.out, `${name}.md`), markdownReport(report));
+log(`written: ${join(values.out, `${name}.json`)} and ${name}.md`);
+const failed = results.flatMap((s) => Object.entries(s.variants).flatMap(([v, r]) => r.failures.map((f) => `${s.id} · ${v}: ${f}`)));
+if (failed.length) {
+  log(`failures:\n  ${failed.join('\n  ')}`);
+  process.exitCode = 1;
+}

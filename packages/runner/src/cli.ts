@@ -600,7 +600,12 @@ program
             'init asks on a terminal, and stdin is not one: give --title, --description and the activities as flags',
           );
         const { activities } = await installedActivities();
-        const answers = await askOnTerminal(activities, opts.experimentPath ?? './experiment.yaml');
+        const answers = await askOnTerminal(
+          activities,
+          path,
+          (there) =>
+            opts.force || !existsSync(there) || `${there} exists; choose another path (or run with --force)`,
+        );
         ({ path } = answers);
         scaffold = answers;
       } else {

@@ -1,6 +1,6 @@
 // A chaoskit control (D81) for the tests of controls.test.ts and the runner's README: it writes
-// one line per hook it is called with to the file `arguments.path`, and interrupts the run
-// before the activity named `arguments.interrupt_before`.
+// one line per hook it is called with to the file `arguments.path`, interrupts the run before
+// the activity named `arguments.interrupt_before`, and fails in the hook `arguments.fail_in`.
 
 import { appendFileSync } from 'node:fs';
 
@@ -9,6 +9,7 @@ const what = (context) => context?.name ?? context?.title ?? '';
 const note =
   (hook) =>
   ({ arguments: args, context, state }) => {
+    if (args.fail_in === hook) throw new Error(`${hook} broke`);
     const status = state && !Array.isArray(state) ? (state.status ?? state.steady_state_met) : undefined;
     const runs = Array.isArray(state) ? ` runs=${state.length}` : '';
     appendFileSync(

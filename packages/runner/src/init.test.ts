@@ -9,11 +9,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { load } from 'js-yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseValue } from './init.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 let dir: string;
+// Every test starts the command a few times: on 2 shared cores, that takes seconds.
+vi.setConfig({ testTimeout: 60_000 });
 
 function chaoskit(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -148,6 +148,8 @@ export function renderExperiment(experiment: Json, path: string): string {
 export async function askOnTerminal(
   installed: readonly AnyActivity[],
   defaultPath: string,
+  /** Whether the experiment may be written there: true, or why not (asked again). */
+  writable: (path: string) => true | string = () => true,
 ): Promise<Scaffold & { path: string }> {
   // Loaded only here: the other commands start without the prompt library.
   const [{ default: input }, { default: confirm }, { default: search }] = await Promise.all([
@@ -218,6 +220,9 @@ export async function askOnTerminal(
   await pick('method', 'A method activity (type to filter)', ['action', 'probe']);
   if (await confirm({ message: 'Add rollbacks?', default: false }, context))
     await pick('rollbacks', 'A rollback action (type to filter)', ['action']);
-  const path = await input({ message: 'Save it as (.yaml, .yml or .json)', default: defaultPath }, context);
+  const path = await input(
+    { message: 'Save it as (.yaml, .yml: YAML; else JSON)', default: defaultPath, validate: writable },
+    context,
+  );
   return { title, description, activities, path };
 }

@@ -4,18 +4,20 @@
 
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dump } from 'js-yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const control = fileURLToPath(new URL('./controls.fixture.mjs', import.meta.url));
 let dir: string;
+// Every test starts the command (and its processes) a few times: on 2 shared cores, that takes seconds.
+vi.setConfig({ testTimeout: 60_000 });
 
 interface Outcome {
   code: number;
@@ -178,8 +180,25 @@ describe('controls', () => {
   it('a hook throwing InterruptExecution stops the run there; the rollbacks still play', async () => {
     const log = join(dir, 'interrupt.log');
     const marker = join(dir, 'a2-ran');
+    // A control from an installed package, found from the experiment's directory.
+    const pkg = join(dir, 'node_modules', 'chaoskit-control-guard');
+    await mkdir(pkg, { recursive: true });
+    await writeFile(
+      join(pkg, 'package.json'),
+      JSON.stringify({ name: 'chaoskit-control-guard', type: 'module', exports: './index.mjs' }),
+    );
+    await writeFile(join(pkg, 'index.mjs'), `export * from ${JSON.stringify(control)};\n`);
     const file = await experiment({
-      controls: [{ name: 'guard', provider: js(log, { interrupt_before: 'a2' }) }],
+      controls: [
+        {
+          name: 'guard',
+          provider: {
+            type: 'js',
+            module: 'chaoskit-control-guard',
+            arguments: { path: log, interrupt_before: 'a2' },
+          },
+        },
+      ],
       method: [sh('a1', 'true'), sh('a2', `touch ${marker}`), sh('a3', 'true')],
       rollbacks: [sh('r1', 'true')],
     });
@@ -193,6 +212,21 @@ describe('controls', () => {
     expect(stderr).toMatch(/control 'guard' interrupted the run: a2 must not run/);
   });
 
+  it('a hook that fails is a warning naming the control and the hook; the run goes on', async () => {
+    const log = join(dir, 'failing.log');
+    const file = await experiment({
+      controls: [{ name: 'flaky', provider: js(log, { fail_in: 'after_method_control' }) }],
+      method: [sh('a1', 'true')],
+    });
+    const { code, journal, stderr } = await run(file);
+    expect(code, stderr).toBe(0);
+    expect(journal.status).toBe('completed');
+    expect(stderr).toMatch(
+      /WARN\] control 'flaky' failed in after_method_control: after_method_control broke/,
+    );
+    expect(await hooks(log)).toContain('after_experiment_control workflow state=completed');
+  });
+
   it('Python controls and unknown extensions are warned about once, by name; validate still passes', async () => {
     const python = {
       name: 'safeguards',
@@ -204,7 +238,7 @@ describe('controls', () => {
         { name: 'chaosreliably', some: 'thing' },
         { name: 'chaoskit', allow_all_nodes: false },
       ],
-      method: [sh('a1', 'true', { controls: [python] })],
+      method: [sh('a1', 'true', { controls: [python], dry: 'actions' })],
     });
     for (const outcome of [await chaoskit(['validate', file]), await run(file)]) {
       expect(outcome.code, outcome.stderr).toBe(0);
@@ -212,6 +246,7 @@ describe('controls', () => {
       expect(outcome.stderr).toMatch(/module chaosaddons\.controls\.safeguards.*does not run/);
       expect(outcome.stderr.match(/extension 'chaosreliably' is not chaoskit's/g)).toHaveLength(1);
       expect(outcome.stderr).not.toMatch(/extension 'chaoskit'/);
+      expect(outcome.stderr).toMatch(/'dry' in activity 'a1' has no effect, as in Chaos Toolkit/);
     }
   });
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import {
@@ -16,43 +17,62 @@ import {
   recordName,
   redact,
   redactValue,
+  registerTarget,
   revertRun,
   runStatus,
   SYSTEM_NAMESPACES,
+  secretsFor,
   sinceSeconds,
 } from '@chaoskit/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { experimentActivities, loadExperiment, prepareExperiment } from './experiment.js';
+import {
+  experimentActivities,
+  experimentBase,
+  loadExperiment,
+  type Prepared,
+  prepareExperiment,
+} from './experiment.js';
 import { experimentSchema } from './experiment-format.js';
+import { askOnTerminal, buildExperiment, initFlags, renderExperiment } from './init.js';
 import { handleInterrupts } from './interrupts.js';
+import { createLogger, type Logger } from './log.js';
 import { planExperiment } from './plan.js';
 import { roleFor } from './rbac.js';
 import { installedActivities, resolveActivity } from './resolve-activity.js';
 import {
+  DRY_MODES,
+  type DryMode,
   type HypothesisStrategy,
   type Journal,
-  type Reporter,
   type RollbackStrategy,
   runExperiment,
 } from './run.js';
 import { loadVarFiles, parseVar } from './vars.js';
 import { RUNNER_VERSION } from './version.js';
 
-const stamp = () => new Date().toISOString().slice(11, 19);
-const terminalReporter: Reporter = {
-  info: (line) => process.stderr.write(`[${stamp()} INFO] ${redact(line)}\n`),
-  warn: (line) => process.stderr.write(`[${stamp()} WARN] ${redact(line)}\n`),
-};
-const jsonReporter: Reporter = {
-  info: (line) =>
-    process.stderr.write(
-      `${JSON.stringify({ time: new Date().toISOString(), level: 'info', message: redact(line) })}\n`,
-    ),
-  warn: (line) =>
-    process.stderr.write(
-      `${JSON.stringify({ time: new Date().toISOString(), level: 'warn', message: redact(line) })}\n`,
-    ),
-};
+/** The lines of a command: stderr, --verbose, --json and --log-file (log.ts). */
+let logger: Logger = createLogger();
+
+/** --verbose and --log-file, on the commands that log. */
+function withLogging(command: Command): Command {
+  return command
+    .option(
+      '--verbose',
+      'also print debug lines: each request to the cluster (method, path, status), results',
+    )
+    .option(
+      '--log-file <path>',
+      'append every line, debug included, to this file (redacted as on the terminal)',
+    )
+    .hook('preAction', (_program, action) => {
+      const opts = action.opts();
+      logger = createLogger({
+        json: opts.json === true,
+        verbose: opts.verbose === true,
+        logFile: opts.logFile,
+      });
+    });
+}
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -84,14 +104,52 @@ function runLedger(opts: { ledgerNamespace?: string; ledgerTtl: string }, title:
   });
 }
 
-/** The cluster of `status` and `revert`: the environment's, with --context and --kubeconfig as kubectl has them. */
+/**
+ * `--kubeconfig` and `--context`: the environment's choice of cluster replaced, as kubectl's
+ * flags replace KUBECONFIG and the current context.
+ */
+function clusterEnv(opts: { context?: string; kubeconfig?: string }, env = process.env): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    ...(opts.kubeconfig ? { CLUSTERCONFIG: opts.kubeconfig, KUBECONFIG: opts.kubeconfig } : {}),
+    ...(opts.context ? { CLUSTER_CONTEXT: opts.context } : {}),
+  };
+}
+
+/** The cluster of `status` and `revert`: the environment's, with --context and --kubeconfig. */
 function adminClient(opts: { context?: string; kubeconfig?: string }): KubeClient {
-  const env = opts.kubeconfig
-    ? { ...process.env, KUBECONFIG: opts.kubeconfig, CLUSTERCONFIG: '' }
-    : process.env;
-  return new KubeClient(
-    connectionFor(createClusterClient(opts.context ? { CLUSTER_CONTEXT: opts.context } : {}, { env })),
-  );
+  return new KubeClient(connectionFor(createClusterClient({}, { env: clusterEnv(opts) })));
+}
+
+const CHOOSERS = ['CLUSTER_HOST', 'KUBERNETES_HOST', 'CLUSTER_CONTEXT', 'KUBERNETES_CONTEXT'];
+
+/**
+ * `run`, `plan` and `call` with --context or --kubeconfig: the activities reach that cluster
+ * (their process providers' kubectl too). An activity whose secrets choose a cluster of their
+ * own would not: that is refused, rather than reaching a cluster the command line did not name.
+ */
+function useCluster(opts: { context?: string; kubeconfig?: string }, chosenBySecrets: string[]): void {
+  if (!opts.context && !opts.kubeconfig) return;
+  if (opts.kubeconfig && !existsSync(opts.kubeconfig))
+    throw new InvalidArgumentError('--kubeconfig names no file');
+  if (chosenBySecrets.length)
+    throw new InvalidArgumentError(
+      `${chosenBySecrets.join(', ')} choose${chosenBySecrets.length === 1 ? 's' : ''} a cluster in ${chosenBySecrets.length === 1 ? 'its' : 'their'} secrets (${CHOOSERS.join(', ')}): --context and --kubeconfig would not apply; give the cluster in one place`,
+    );
+  Object.assign(process.env, clusterEnv(opts));
+  maskEnvironmentTargets();
+}
+
+/** The activities of a prepared experiment whose secrets choose a cluster. */
+function choosingActivities(prepared: Prepared): string[] {
+  const named: string[] = [];
+  for (const activity of prepared.activities.keys()) {
+    const groups = activity.provider?.secrets;
+    if (!Array.isArray(groups)) continue;
+    const secrets = secretsFor(prepared.secrets, groups);
+    if (CHOOSERS.some((key) => key in secrets)) named.push(`activity '${activity.name}'`);
+  }
+  return named;
 }
 
 /** Writes the journal whole or not at all (a new file renamed over the old one); returns its text. */
@@ -106,6 +164,7 @@ async function writeJournal(path: string, journal: Journal): Promise<string> {
 function fail(err: unknown): number {
   const message = isChaosError(err) ? err.message : ((err as Error).message ?? String(err));
   process.stderr.write(`chaoskit: ${redact(message)}\n`);
+  logger.toFile('error', `chaoskit: ${message}`);
   return 1;
 }
 
@@ -159,6 +218,9 @@ function withVars(command: Command): Command {
     );
 }
 
+// The activities of `init`, in command-line order.
+const init = initFlags();
+
 const program = new Command()
   .name('chaoskit')
   .description('Run Chaos Toolkit-format chaos experiments with chaoskit activities.')
@@ -170,9 +232,29 @@ const program = new Command()
 
 let exitCode = 0;
 
-withRails(withVars(program.command('run')))
-  .description('run an experiment file (.json, .yaml, .yml) and write its journal')
-  .argument('<experiment>', 'the experiment file')
+/** -n: the namespace of activities that take `ns` and are not given one (D83). */
+function withNamespace(command: Command): Command {
+  return command.option(
+    '-n, --namespace <namespace>',
+    "the ns of every activity that takes one and is not given one (default: each activity's own, 'default')",
+  );
+}
+
+/** The experiment of `run`, `validate` and `plan`, prepared; its warnings said once. */
+async function prepareFrom(source: string, opts: Record<string, unknown>): Promise<Prepared> {
+  const prepared = await prepareExperiment(
+    await loadExperiment(source, (line) => logger.debug(line)),
+    await gatherVars(opts as { var: string[]; varFile: string[] }),
+    process.env,
+    { ...opts, base: experimentBase(source) },
+  );
+  for (const warning of prepared.warnings) logger.warn(warning);
+  return prepared;
+}
+
+withCluster(withNamespace(withLogging(withRails(withVars(program.command('run'))))))
+  .description('run an experiment (a .json, .yaml or .yml file, or an http(s) URL) and write its journal')
+  .argument('<experiment>', 'the experiment file or URL')
   .option('--journal-path <path>', 'where to write the journal', './journal.json')
   .addOption(
     new Option('--rollback-strategy <strategy>', 'when to play rollbacks')
@@ -190,6 +272,17 @@ withRails(withVars(program.command('run')))
     Number.parseFloat,
     1,
   )
+  .addOption(
+    new Option(
+      '--dry <what>',
+      'run without executing these activities (probes, actions, activities), or without the pauses (pause)',
+    ).choices(DRY_MODES),
+  )
+  .option(
+    '--fail-fast',
+    'stop the method at the first failed activity, or the first deviation of the hypothesis during the method',
+  )
+  .option('--no-validation', 'run even when validation finds problems (they are printed as warnings)')
   .option('--json', 'log JSON lines on stderr and print the journal on stdout')
   .option(
     '--ledger-namespace <namespace>',
@@ -211,9 +304,9 @@ withRails(withVars(program.command('run')))
         throw new InvalidArgumentError(
           '--confirm asks on a terminal, and stdin is not one: review the targets with chaoskit plan, then run without --confirm',
         );
-      const vars = await gatherVars(opts);
-      const prepared = await prepareExperiment(await loadExperiment(file), vars, process.env, opts);
-      const reporter = opts.json ? jsonReporter : terminalReporter;
+      const prepared = await prepareFrom(file, opts);
+      useCluster(opts, choosingActivities(prepared));
+      const reporter = logger;
       const ledger = opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title);
       if (ledger) {
         reporter.info(
@@ -231,46 +324,41 @@ withRails(withVars(program.command('run')))
         signal: interrupts.run,
         rollbackSignal: interrupts.rollbacks,
         onProgress: save,
+        ...(opts.dry ? { dry: opts.dry as DryMode } : {}),
+        ...(opts.failFast ? { failFast: true } : {}),
         ...(ledger ? { ledger } : {}),
         ...(opts.confirm ? { confirm: confirmOnTerminal } : {}),
       }).finally(() => interrupts.dispose());
       const text = await save(journal);
       if (opts.json) process.stdout.write(text);
-      else process.stderr.write(`journal written to ${opts.journalPath}\n`);
+      else reporter.info(`journal written to ${opts.journalPath}`);
       exitCode = interrupts.exitCode ?? (journal.status === 'completed' && !journal.deviated ? 0 : 1);
     } catch (err) {
       exitCode = fail(err);
     }
   });
 
-withRails(withVars(program.command('validate')))
+withNamespace(withLogging(withRails(withVars(program.command('validate')))))
   .description("check an experiment and every activity's arguments, without touching the cluster")
-  .argument('<experiment>', 'the experiment file')
+  .argument('<experiment>', 'the experiment file or URL')
   .action(async (file: string, opts) => {
     try {
-      await prepareExperiment(await loadExperiment(file), await gatherVars(opts), process.env, opts);
+      await prepareFrom(file, opts);
       process.stdout.write('experiment syntax and semantic look valid\n');
     } catch (err) {
       exitCode = fail(err);
     }
   });
 
-withRails(withVars(program.command('plan')))
+withCluster(withNamespace(withLogging(withRails(withVars(program.command('plan'))))))
   .description('show what every action would touch, with server-side dry runs: nothing changes')
-  .argument('<experiment>', 'the experiment file')
+  .argument('<experiment>', 'the experiment file or URL')
   .option('--json', 'print the plan as JSON')
   .action(async (file: string, opts) => {
     try {
-      const prepared = await prepareExperiment(
-        await loadExperiment(file),
-        await gatherVars(opts),
-        process.env,
-        opts,
-      );
-      const plan = await planExperiment(
-        prepared,
-        opts.json ? () => {} : (line) => terminalReporter.info(line),
-      );
+      const prepared = await prepareFrom(file, opts);
+      useCluster(opts, choosingActivities(prepared));
+      const plan = await planExperiment(prepared, (line) => (opts.json ? logger.debug : logger.info)(line));
       if (opts.json) process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
       else {
         for (const p of plan) {
@@ -334,10 +422,11 @@ function withCluster(command: Command): Command {
       '--context <name>',
       'the kubeconfig context (default: CLUSTER_CONTEXT, KUBERNETES_CONTEXT, the current one)',
     )
-    .option(
-      '--kubeconfig <path>',
-      'the kubeconfig file (default: CLUSTERCONFIG, KUBECONFIG, ~/.kube/config)',
-    );
+    .option('--kubeconfig <path>', 'the kubeconfig file (default: CLUSTERCONFIG, KUBECONFIG, ~/.kube/config)')
+    .hook('preAction', (_program, action) => {
+      // They select a cluster: masked in every line from the start, as the environment's are.
+      for (const value of [action.opts().context, action.opts().kubeconfig]) registerTarget(value);
+    });
 }
 
 withCluster(program.command('status'))
@@ -455,22 +544,81 @@ program
     }
   });
 
-program
-  .command('call')
+withCluster(withNamespace(withLogging(program.command('call'))))
   .description('run one activity and print its result as JSON (for process providers and scripts)')
   .argument('<module>', 'e.g. chaoscluster.pod.actions')
   .argument('<func>', 'e.g. terminate_pods')
   .option('--arguments <json>', 'the arguments, as a JSON object', '{}')
   .option('--secrets <json>', 'the secrets, as a flat JSON object (CLUSTER_CONTEXT, …)', '{}')
-  .action(async (module: string, func: string, opts: { arguments: string; secrets: string }) => {
+  .action(async (module: string, func: string, opts) => {
     try {
       const activity = await resolveActivity(module, func).catch((err: Error) => {
         throw new Error(`module '${module}' ${err.message}`);
       });
       const args = parseJson(opts.arguments, '--arguments');
       const secrets = parseJson(opts.secrets, '--secrets');
-      const result = await activity.call(args, { secrets, log: (line) => terminalReporter.info(line) });
+      if (opts.namespace && !('ns' in args) && activity.arguments.some((a) => a.name === 'ns'))
+        args.ns = opts.namespace;
+      useCluster(opts, CHOOSERS.some((key) => key in secrets) ? ['--secrets'] : []);
+      const result = await activity.call(args, { secrets, log: (line) => logger.info(line) });
       process.stdout.write(`${JSON.stringify(redactValue(result ?? null))}\n`);
+    } catch (err) {
+      exitCode = fail(err);
+    }
+  });
+
+program
+  .command('init')
+  .description(
+    'scaffold an experiment from the installed activities: asked on a terminal, or from the flags below',
+  )
+  .option('--experiment-path <path>', 'where to write it (.yaml, .yml: YAML; else JSON)')
+  .option('--title <title>', "the experiment's title (without it, init asks on the terminal)")
+  .option('--description <text>', 'what the experiment checks')
+  .option(
+    '--probe <module.func>',
+    'a steady-state probe (repeatable; --arg and --tolerance follow it)',
+    init.probe,
+  )
+  .option(
+    '--activity <module.func>',
+    'a method activity (repeatable; --arg and --background follow it)',
+    init.activity,
+  )
+  .option('--rollback <module.func>', 'a rollback action (repeatable; --arg follows it)', init.rollback)
+  .option('--arg <key=value>', 'an argument of the activity before it (a JSON value, or text)', init.arg)
+  .option('--tolerance <value>', 'the tolerance of the probe before it (JSON; default true)', init.tolerance)
+  .option('--background', 'run the activity before it in the background', init.background)
+  .option('--force', 'overwrite the file if it exists')
+  .action(async (opts) => {
+    try {
+      let scaffold: Parameters<typeof buildExperiment>[0];
+      let path: string = opts.experimentPath ?? './experiment.json';
+      if (opts.title === undefined) {
+        if (!process.stdin.isTTY)
+          throw new InvalidArgumentError(
+            'init asks on a terminal, and stdin is not one: give --title, --description and the activities as flags',
+          );
+        const { activities } = await installedActivities();
+        const answers = await askOnTerminal(
+          activities,
+          path,
+          (there) =>
+            opts.force || !existsSync(there) || `${there} exists; choose another path (or run with --force)`,
+        );
+        ({ path } = answers);
+        scaffold = answers;
+      } else {
+        if (!opts.description) throw new InvalidArgumentError('--title needs --description too');
+        scaffold = { title: opts.title, description: opts.description, activities: init.activities };
+      }
+      const experiment = await buildExperiment(scaffold);
+      // What is written passes validate (D74's rails included).
+      await prepareExperiment(structuredClone(experiment), {}, process.env);
+      if (existsSync(path) && !opts.force)
+        throw new InvalidArgumentError(`${path} exists; choose another --experiment-path, or --force`);
+      await writeFile(path, renderExperiment(experiment, path));
+      process.stderr.write(`Experiment created and saved in '${path}' (chaoskit validate ${path})\n`);
     } catch (err) {
       exitCode = fail(err);
     }

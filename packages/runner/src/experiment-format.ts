@@ -24,12 +24,35 @@ const seconds = (key: string) =>
 
 const pauses = z.strictObject({ before: seconds('before').optional(), after: seconds('after').optional() });
 
-// Chaos Toolkit's controls: loaded from Python modules there; chaoskit recognises the format.
+// Chaos Toolkit's controls (D81): Python ones are recognised (and reported: chaoskit cannot
+// load them); chaoskit's own, of provider type `js`, are checked key by key.
+const jsControlProvider = z.strictObject({
+  type: z.literal('js'),
+  module: z
+    .string({ error: 'a js control needs provider.module: a file (./controls/audit.mjs) or a package' })
+    .min(1, 'a js control needs provider.module: a file (./controls/audit.mjs) or a package'),
+  arguments: z.record(z.string(), z.unknown(), { error: 'provider.arguments must be a mapping' }).optional(),
+});
 const control = z.looseObject({
-  name: z.string().min(1),
-  provider: z.looseObject({ type: z.string() }).optional(),
-  scope: z.enum(['before', 'after']).optional(),
-  automatic: z.boolean().optional(),
+  name: z.string({ error: 'a control must have a name' }).min(1, 'a control must have a name'),
+  ref: z.string().min(1).optional(),
+  provider: z
+    .looseObject({ type: z.string({ error: "a control's provider must have a type (js, python)" }) })
+    .superRefine((provider, ctx) => {
+      if (provider.type !== 'js') return;
+      const parsed = jsControlProvider.safeParse(provider);
+      for (const issue of parsed.success ? [] : parsed.error.issues)
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            issue.code === 'unrecognized_keys'
+              ? `a js control's provider takes type, module and arguments, not ${issue.keys.join(', ')}`
+              : issue.message,
+        });
+    })
+    .optional(),
+  scope: z.enum(['before', 'after'], { error: "a control's scope is 'before' or 'after'" }).optional(),
+  automatic: z.boolean({ error: "a control's automatic is true or false" }).optional(),
 });
 const controls = z.array(control, { error: 'controls must be a list of controls' });
 

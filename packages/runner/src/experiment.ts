@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import {
   type AnyActivity,
   findUndefinedReferences,
@@ -13,13 +13,16 @@ import {
   secretsFor,
   substitute,
 } from '@chaoskit/core';
+import { type ControlModule, declaredControls, loadControls } from './controls.js';
 import { InvalidExperiment } from './errors.js';
 import { experimentFormat, formatProblems, MAX_PAUSE_SECONDS, pauseProblem } from './experiment-format.js';
+import { fetchExperiment, isUrl, shownUrl } from './experiment-url.js';
 import { validateHttpProvider } from './http-provider.js';
 import { validateProcessProvider } from './process-provider.js';
 import { type RailFlags, railsOf } from './rails.js';
 import { resolveActivity } from './resolve-activity.js';
 import { validateTolerance } from './tolerance.js';
+import { experimentWarnings } from './warnings.js';
 
 export type Json = Record<string, unknown>;
 
@@ -50,33 +53,60 @@ export interface Experiment extends Json {
   rollbacks?: Activity[];
 }
 
-/** Reads a .json, .yaml or .yml experiment file. */
-export async function loadExperiment(path: string): Promise<Json> {
-  const ext = extname(path).toLowerCase();
+/**
+ * Reads an experiment: a .json, .yaml or .yml file, or an http(s) URL (D82). `debug` receives
+ * the request's status line.
+ */
+export async function loadExperiment(source: string, debug?: (line: string) => void): Promise<Json> {
+  if (isUrl(source)) {
+    const { text, format } = await fetchExperiment(source, debug);
+    return parseExperiment(text, format, shownUrl(source));
+  }
+  const ext = extname(source).toLowerCase();
   if (!['.json', '.yaml', '.yml'].includes(ext)) {
-    throw new InvalidExperiment(`${path}: only files with json, yaml or yml extensions are supported`);
+    throw new InvalidExperiment(
+      `${source}: only files with json, yaml or yml extensions (or http(s) URLs) are supported`,
+    );
   }
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readFile(source, 'utf8');
   } catch (err) {
     throw new InvalidExperiment(
-      `${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      `${source}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
     );
   }
   if (Buffer.byteLength(text) > MAX_DOCUMENT_BYTES) {
-    throw new InvalidExperiment(`${path}: the file is larger than ${MAX_DOCUMENT_BYTES} bytes`);
+    throw new InvalidExperiment(`${source}: the file is larger than ${MAX_DOCUMENT_BYTES} bytes`);
   }
+  return parseExperiment(text, ext === '.json' ? 'json' : 'yaml', source);
+}
+
+/** The directory a source's relative paths (js controls) are read from: a file's, or the working one. */
+export function experimentBase(source: string): string {
+  return isUrl(source) ? process.cwd() : dirname(resolve(source));
+}
+
+function parseExperiment(text: string, format: 'json' | 'yaml' | 'either', where: string): Json {
   let parsed: unknown;
-  try {
-    // Core's reader: no duplicate key, bounded aliases and nesting (no YAML bomb).
-    parsed = parseDocument(text, ext === '.json' ? 'json' : 'yaml');
-  } catch (err) {
-    const reason = (err as Error).message.replace(/^the file is not valid (JSON|YAML): /, '');
-    throw new InvalidExperiment(`${path}: failed parsing ${ext === '.json' ? 'JSON' : 'YAML'}: ${reason}`);
-  }
+  const as = (f: 'json' | 'yaml') => {
+    try {
+      // Core's reader: no duplicate key, bounded aliases and nesting (no YAML bomb).
+      return parseDocument(text, f);
+    } catch (err) {
+      const reason = (err as Error).message.replace(/^the file is not valid (JSON|YAML): /, '');
+      throw new InvalidExperiment(`${where}: failed parsing ${f === 'json' ? 'JSON' : 'YAML'}: ${reason}`);
+    }
+  };
+  if (format === 'either') {
+    try {
+      parsed = as('json');
+    } catch {
+      parsed = as('yaml');
+    }
+  } else parsed = as(format);
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new InvalidExperiment(`${path}: an experiment is a mapping (title, description, method, …)`);
+    throw new InvalidExperiment(`${where}: an experiment is a mapping (title, description, method, …)`);
   }
   return parsed as Json;
 }
@@ -90,6 +120,13 @@ export interface Vars {
 
 export interface Prepared {
   experiment: Experiment;
+  /** The experiment's js controls, loaded, by name (D81). */
+  controls: Map<string, ControlModule>;
+  /**
+   * What the experiment declares that chaoskit does not act on (Python controls, others'
+   * extensions, `dry` keys), and, under `--no-validation`, the problems validation found.
+   */
+  warnings: string[];
   configuration: Json;
   secrets: ResolvedSecrets;
   /** The chaoskit activity behind every python-provider activity, by its object. */
@@ -99,6 +136,22 @@ export interface Prepared {
 }
 
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** What `validate`, `plan` and `run` take from the command line besides the rails. */
+export interface PrepareFlags extends RailFlags {
+  /**
+   * `-n`: the `ns` of every activity that takes one and is not given one by the experiment
+   * (D83). The experiment is changed in place, so its journal shows the namespace used.
+   */
+  namespace?: string;
+  /** The directory js controls' relative paths are read from (default: the working directory). */
+  base?: string;
+  /**
+   * `--no-validation` (false): the problems found become warnings and the run goes on; an
+   * activity that cannot run fails when its turn comes (its arguments are still checked then).
+   */
+  validation?: boolean;
+}
 
 /**
  * Checks the experiment against the format (experiment-format.ts), resolves its configuration
@@ -110,10 +163,11 @@ export async function prepareExperiment(
   raw: Json,
   vars: Vars = {},
   env: NodeJS.ProcessEnv = process.env,
-  flags: RailFlags = {},
+  flags: PrepareFlags = {},
 ): Promise<Prepared> {
   if (!isObject(raw) || Object.keys(raw).length === 0)
     throw new InvalidExperiment('an empty experiment is not an experiment');
+  const validation = flags.validation !== false;
   const format = experimentFormat();
   const parsed = format.safeParse(raw);
   const problems: string[] = parsed.success ? [] : formatProblems(raw, parsed.error, format);
@@ -155,6 +209,7 @@ export async function prepareExperiment(
       named,
       activities,
       safety,
+      ...(flags.namespace ? { namespace: flags.namespace } : {}),
     }))
       problems.push(problem);
   };
@@ -171,8 +226,33 @@ export async function prepareExperiment(
   }
   for (const [i, a] of list(experiment.method).entries()) await check(a, `method activity ${label(a, i)}`);
   for (const [i, a] of list(experiment.rollbacks).entries()) await check(a, `rollback ${label(a, i)}`);
-  if (problems.length > 0) throw new InvalidExperiment([...new Set(problems)]);
-  return { experiment, configuration, secrets, activities, rails };
+  problems.push(...controlProblems(experiment));
+  const { loaded, problems: loading } = await loadControls(experiment, flags.base ?? process.cwd());
+  problems.push(...loading);
+  const warnings = experimentWarnings(experiment);
+  if (problems.length > 0) {
+    if (validation) throw new InvalidExperiment([...new Set(problems)]);
+    warnings.push(...[...new Set(problems)].map((p) => `not valid (--no-validation): ${p}`));
+  }
+  return { experiment, configuration, secrets, activities, rails, controls: loaded, warnings };
+}
+
+/** Controls that name no provider, or refer to no control of the experiment (as Chaos Toolkit checks). */
+function controlProblems(experiment: Json): string[] {
+  const top = Array.isArray(experiment.controls) ? experiment.controls.filter(isObject) : [];
+  const problems: string[] = [];
+  for (const control of declaredControls(experiment)) {
+    if (control.ref !== undefined) {
+      if (!top.some((t) => t.name === control.ref && t.ref === undefined))
+        problems.push(
+          `control '${control.name}' refers to '${control.ref}', which is not one of the experiment's controls`,
+        );
+    } else if (!control.provider)
+      problems.push(
+        `control '${control.name}' must have a provider (or a ref to one of the experiment's controls)`,
+      );
+  }
+  return [...new Set(problems)];
 }
 
 function label(activity: unknown, index: number): string {
@@ -186,6 +266,7 @@ interface CheckContext {
   named: Map<string, Activity>;
   activities: Map<Activity, AnyActivity>;
   safety: Safety;
+  namespace?: string;
 }
 
 /** What the format cannot tell: references, pauses once substituted, and what each provider needs. */
@@ -240,6 +321,10 @@ async function checkPython(
     return [`${where}: module '${provider.module}' ${(err as Error).message}`];
   }
   ctx.activities.set(activity, target);
+  if (ctx.namespace && target.arguments.some((a) => a.name === 'ns')) {
+    const given = provider.arguments === undefined ? {} : provider.arguments;
+    if (isObject(given) && !('ns' in given)) provider.arguments = { ...given, ns: ctx.namespace };
+  }
   if (activity.type && activity.type !== target.kind) {
     problems.push(
       `${where}: ${target.qualifiedName} is a ${target.kind}, but the activity says ${activity.type}`,

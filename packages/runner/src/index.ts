@@ -1,8 +1,19 @@
+export {
+  type ControlLevel,
+  type ControlModule,
+  HOOKS,
+  type Hook,
+  type HookInput,
+  type HookName,
+  InterruptExecution,
+} from './controls.js';
 export { InvalidExperiment } from './errors.js';
 export {
   type Experiment,
+  experimentBase,
   loadExperiment,
   type Prepared,
+  type PrepareFlags,
   prepareExperiment,
   type Vars,
 } from './experiment.js';
@@ -16,6 +27,8 @@ export {
   resolveActivity,
 } from './resolve-activity.js';
 export {
+  DRY_MODES,
+  type DryMode,
   type HypothesisStrategy,
   type Journal,
   type RollbackStrategy,

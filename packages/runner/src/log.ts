@@ -1,0 +1,109 @@
+// Where the command's lines go: stderr (text, or JSON lines with --json), debug lines only with
+// --verbose, and with --log-file every line, debug included (as Chaos Toolkit's log file).
+// Every line passes through core's `redact` first: secrets and what selects a cluster never
+// reach the terminal or the file.
+
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { redact } from '@chaoskit/core';
+import type { Reporter } from './run.js';
+
+export type Level = 'debug' | 'info' | 'warn' | 'error';
+
+export interface LogOptions {
+  /** JSON lines on stderr instead of text. */
+  json?: boolean;
+  /** Debug lines on stderr too. */
+  verbose?: boolean;
+  /** A file that receives every line (appended). */
+  logFile?: string;
+}
+
+export interface Logger extends Required<Reporter> {
+  error(line: string): void;
+  /** A line for the log file only (what the command prints its own way). */
+  toFile(level: Level, line: string): void;
+  /** Stops listening to the requests and closes the log file. */
+  close(): void;
+}
+
+const stamp = () => new Date().toISOString();
+
+export function createLogger(options: LogOptions = {}, stderr: (text: string) => void = writeStderr): Logger {
+  let fd: number | undefined;
+  if (options.logFile) {
+    try {
+      fd = openSync(options.logFile, 'a');
+    } catch (err) {
+      throw new Error(
+        `--log-file ${options.logFile} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
+    }
+  }
+  const toFile = (level: Level, text: string, time = stamp()) => {
+    if (fd !== undefined) writeSync(fd, `${time} [${level.toUpperCase()}] ${redact(text)}\n`);
+  };
+  const line = (level: Level, text: string) => {
+    const message = redact(text);
+    const time = stamp();
+    toFile(level, message, time);
+    if (level === 'debug' && !options.verbose) return;
+    stderr(
+      options.json
+        ? `${JSON.stringify({ time, level, message })}\n`
+        : `[${time.slice(11, 19)} ${level.toUpperCase()}] ${message}\n`,
+    );
+  };
+  const stopWatching =
+    fd !== undefined || options.verbose ? watchRequests((text) => line('debug', text)) : noop;
+  return {
+    debug: (text) => line('debug', text),
+    info: (text) => line('info', text),
+    warn: (text) => line('warn', text),
+    error: (text) => line('error', text),
+    toFile: (level, text) => toFile(level, text),
+    close: () => {
+      stopWatching();
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
+  };
+}
+
+function writeStderr(text: string) {
+  process.stderr.write(text);
+}
+
+const noop = () => {};
+
+/**
+ * A debug line per request to a cluster (method, path, status), from Node's HTTP client
+ * diagnostics: core's one HTTP layer is node:http(s), so every request is seen, and nothing of
+ * it but the method, the path and the status is written (never a header, never the host).
+ */
+function watchRequests(debug: (line: string) => void): () => void {
+  const onResponse = (message: unknown) => {
+    const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
+    debug(`${request.method} ${decodePath(request.path)} ${response.statusCode}`);
+  };
+  const onError = (message: unknown) => {
+    const { request, error } = message as { request: ClientRequest; error: NodeJS.ErrnoException };
+    debug(`${request.method} ${decodePath(request.path)} failed: ${error.code ?? error.message}`);
+  };
+  subscribe('http.client.response.finish', onResponse);
+  subscribe('http.client.request.error', onError);
+  return () => {
+    unsubscribe('http.client.response.finish', onResponse);
+    unsubscribe('http.client.request.error', onError);
+  };
+}
+
+/** `labelSelector=app%3Dweb` reads `labelSelector=app=web`. */
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}

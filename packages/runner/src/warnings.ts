@@ -1,0 +1,42 @@
+// What an experiment declares that chaoskit does not act on: said once, by name, by `validate`,
+// `plan` and `run` — never ignored silently (Chaos Toolkit warns too, and chaoskit must not be
+// quieter than the tool it replaces).
+
+import { controlWarnings } from './controls.js';
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** The warnings of an experiment: controls chaoskit cannot run, others' extensions, `dry` keys. */
+export function experimentWarnings(experiment: Json): string[] {
+  const warnings = controlWarnings(experiment);
+  const extensions = Array.isArray(experiment.extensions) ? experiment.extensions : [];
+  const names = new Set(
+    extensions
+      .filter(isObject)
+      .map((e) => e.name)
+      .filter((n): n is string => typeof n === 'string' && n !== 'chaoskit'),
+  );
+  for (const name of names)
+    warnings.push(
+      `extension '${name}' is not chaoskit's: it is kept in the journal and otherwise ignored (chaoskit reads only its own extension, 'chaoskit': the safety rails)`,
+    );
+  const hypothesis = isObject(experiment['steady-state-hypothesis'])
+    ? experiment['steady-state-hypothesis']
+    : {};
+  const activities = [
+    ...(Array.isArray(hypothesis.probes) ? hypothesis.probes : []),
+    ...(Array.isArray(experiment.method) ? experiment.method : []),
+    ...(Array.isArray(experiment.rollbacks) ? experiment.rollbacks : []),
+  ].filter(isObject);
+  const dry = [
+    ...('dry' in experiment ? ['the experiment'] : []),
+    ...activities.filter((a) => 'dry' in a).map((a) => `activity '${String(a.name ?? a.ref)}'`),
+  ];
+  if (dry.length)
+    warnings.push(
+      `'dry' in ${dry.join(', ')} has no effect, as in Chaos Toolkit: a dry run is asked on the command line (run --dry probes|actions|activities|pause)`,
+    );
+  return warnings;
+}

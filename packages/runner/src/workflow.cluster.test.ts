@@ -1,0 +1,388 @@
+// The Chaos Toolkit workflow against a real cluster: `--dry` leaves the cluster as it was (the
+// audit log shows no write by the run's identity), `-n`, `--context` and `--kubeconfig` choose
+// where `run`, `plan` and `call` act, and `--verbose`/`--log-file` trace every request without
+// a secret or the cluster's address.
+
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDryRun, isMutation, readAuditLog } from '@chaoskit/cluster';
+import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { dump } from 'js-yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const cluster = sharedCluster();
+const core = cluster.kc.makeApiClient(CoreV1Api);
+const apps = cluster.kc.makeApiClient(AppsV1Api);
+const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
+const unique = `workflow-${process.pid}`;
+// Names that select the cluster are masked in every line: they must not be words of the output.
+const CONTEXT = `ctx-${unique}`;
+let dir: string;
+let ns: Awaited<ReturnType<typeof testNamespace>>;
+let identity: string;
+let token: string;
+let kubeconfig: string;
+let env: NodeJS.ProcessEnv;
+
+function chaoskit(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cli, ...args], { env, cwd: dir }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+async function until<T>(what: string, check: () => Promise<T | undefined | false>): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+let markers = 0;
+/**
+ * The identity's requests since `since`, once the audit log has caught up: a request made
+ * after them (a marker) is waited for, and what came before it is returned.
+ */
+async function eventsSince(since: Date) {
+  const marker = `marker=m${markers++}`;
+  const args = ['--arguments', JSON.stringify({ label_selector: marker }), '-n', ns.name, ...onCluster()];
+  expect((await chaoskit(['call', 'chaoscluster.pod.probes', 'count_pods', ...args])).code).toBe(0);
+  return until(`the marker ${marker} in the audit log`, async () => {
+    const events = await readAuditLog(cluster.auditLogPath, { user: identity, since });
+    const at = events.findIndex((e) => e.requestURI.includes(encodeURIComponent(marker)));
+    return at >= 0 && events.slice(0, at);
+  });
+}
+const writesSince = async (since: Date) =>
+  (await eventsSince(since))
+    .filter(isMutation)
+    .map(
+      (e) =>
+        `${e.verb} ${e.objectRef?.resource} ${e.objectRef?.name ?? ''}${isDryRun(e) ? ' (dry run)' : ''}`,
+    );
+
+async function podUids() {
+  const pods = await core.listNamespacedPod({ namespace: ns.name, labelSelector: 'app=web' });
+  return pods.items
+    .filter((p) => !p.metadata?.deletionTimestamp)
+    .map((p) => p.metadata!.uid!)
+    .sort();
+}
+
+const allReady = async () => {
+  const d = await apps.readNamespacedDeployment({ name: 'web', namespace: ns.name });
+  return d.status?.readyReplicas === 3 && (await podUids()).length === 3;
+};
+
+let count = 0;
+async function experimentFile(body: Record<string, unknown>) {
+  const file = join(dir, `experiment-${count++}.yaml`);
+  await writeFile(file, dump({ title: 'workflow', description: 'on the cluster', ...body }));
+  return file;
+}
+
+const countPods = (args: Record<string, unknown> = {}) => ({
+  type: 'probe',
+  name: 'web-pods',
+  tolerance: 3,
+  provider: {
+    type: 'python',
+    module: 'chaoscluster.pod.probes',
+    func: 'count_pods',
+    arguments: { label_selector: 'app=web', ...args },
+  },
+});
+const killOne = (args: Record<string, unknown> = {}) => ({
+  type: 'action',
+  name: 'kill-one-web-pod',
+  provider: {
+    type: 'python',
+    module: 'chaoscluster.pod.actions',
+    func: 'terminate_pods',
+    arguments: { label_selector: 'app=web', qty: 1, ...args },
+  },
+});
+
+const onCluster = () => ['--kubeconfig', kubeconfig, '--context', CONTEXT];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'chaoskit-workflow-'));
+  ns = await testNamespace(cluster.kc, 'workflow');
+  await core.createNamespacedServiceAccount({ namespace: ns.name, body: { metadata: { name: 'operator' } } });
+  await rbac.createClusterRoleBinding({
+    body: {
+      metadata: { name: unique },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      subjects: [{ kind: 'ServiceAccount', name: 'operator', namespace: ns.name }],
+    },
+  });
+  token = (
+    await core.createNamespacedServiceAccountToken({
+      name: 'operator',
+      namespace: ns.name,
+      body: { spec: { audiences: [] } },
+    })
+  ).status!.token!;
+  identity = `system:serviceaccount:${ns.name}:operator`;
+  // Its current context reaches the cluster as nobody: only --context reaches it as the operator.
+  kubeconfig = join(dir, 'two-contexts.kubeconfig');
+  await writeFile(
+    kubeconfig,
+    dump({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [
+        {
+          name: 'c',
+          cluster: {
+            server: cluster.credentials.server,
+            'certificate-authority': cluster.credentials.caFile,
+          },
+        },
+      ],
+      users: [
+        { name: 'operator', user: { token } },
+        { name: 'nobody', user: {} },
+      ],
+      contexts: [
+        { name: CONTEXT, context: { cluster: 'c', user: 'operator' } },
+        { name: 'nobody-ctx', context: { cluster: 'c', user: 'nobody' } },
+      ],
+      'current-context': 'nobody-ctx',
+    }),
+  );
+  env = { ...process.env, KUBECONFIG: '/nonexistent', CHAOSKIT_LEDGER_NAMESPACE: ns.name };
+  for (const key of ['CLUSTERCONFIG', 'CLUSTER_HOST', 'CLUSTER_CONTEXT', 'KUBERNETES_CONTEXT'])
+    delete env[key];
+  await apps.createNamespacedDeployment({
+    namespace: ns.name,
+    body: {
+      metadata: { name: 'web', labels: { app: 'web' } },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: {
+            terminationGracePeriodSeconds: 0,
+            containers: [{ name: 'app', image: 'example.invalid/app:1' }],
+          },
+        },
+      },
+    },
+  });
+  await until('3 web pods', allReady);
+});
+
+afterAll(async () => {
+  await rbac.deleteClusterRoleBinding({ name: unique }).catch(() => undefined);
+  await ns.remove();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('run --dry', () => {
+  it('actions: the probes run, the actions do not, and nothing is written to the cluster', async () => {
+    const file = await experimentFile({
+      'steady-state-hypothesis': { title: 'three web pods', probes: [countPods()] },
+      method: [killOne()],
+    });
+    await until('3 web pods', allReady);
+    const before = await podUids();
+    const since = new Date();
+    const journalPath = join(dir, 'dry-actions.json');
+    const out = await chaoskit([
+      'run',
+      file,
+      '-n',
+      ns.name,
+      ...onCluster(),
+      '--journal-path',
+      journalPath,
+      '--dry',
+      'actions',
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    const journal = JSON.parse(await readFile(journalPath, 'utf8'));
+    expect(journal.steady_states.before.probes[0].output).toBe(3);
+    expect(journal.run[0]).toMatchObject({ status: 'succeeded', output: null });
+    // The probes read the pods (twice: before and after the method); nothing was written.
+    const events = await eventsSince(since);
+    expect(events.map((e) => `${e.verb} ${e.objectRef?.resource}`)).toEqual(['list pods', 'list pods']);
+    expect(await podUids()).toEqual(before);
+  });
+
+  it('activities: not a single request', async () => {
+    const file = await experimentFile({
+      'steady-state-hypothesis': { title: 'three web pods', probes: [countPods()] },
+      method: [killOne()],
+      rollbacks: [killOne()],
+    });
+    const before = await podUids();
+    const since = new Date();
+    const journalPath = join(dir, 'dry-activities.json');
+    const out = await chaoskit([
+      'run',
+      file,
+      '-n',
+      ns.name,
+      ...onCluster(),
+      '--journal-path',
+      journalPath,
+      '--dry',
+      'activities',
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    const journal = JSON.parse(await readFile(journalPath, 'utf8'));
+    const states = journal.steady_states;
+    const runs = [...states.before.probes, ...journal.run, ...states.after.probes, ...journal.rollbacks];
+    expect(runs.map((r: { status: string; output: unknown }) => [r.status, r.output])).toEqual(
+      Array(4).fill(['succeeded', null]),
+    );
+    expect(await eventsSince(since)).toEqual([]);
+    expect(await podUids()).toEqual(before);
+  });
+
+  it('probes: the actions run (a pod goes), the probes do not', async () => {
+    const file = await experimentFile({
+      'steady-state-hypothesis': { title: 'three web pods', probes: [countPods()] },
+      method: [killOne()],
+    });
+    await until('3 web pods', allReady);
+    const before = await podUids();
+    const since = new Date();
+    const journalPath = join(dir, 'dry-probes.json');
+    const out = await chaoskit([
+      'run',
+      file,
+      '-n',
+      ns.name,
+      ...onCluster(),
+      '--journal-path',
+      journalPath,
+      '--dry',
+      'probes',
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    const journal = JSON.parse(await readFile(journalPath, 'utf8'));
+    expect(journal.steady_states.before.probes[0]).toMatchObject({ output: null, tolerance_met: true });
+    const [gone] = journal.run[0].output.pods;
+    expect((await writesSince(since)).filter((w) => w.startsWith('delete pods'))).toEqual([
+      `delete pods ${gone}`,
+    ]);
+    expect(await podUids()).not.toEqual(before);
+  });
+});
+
+describe('-n, --context and --kubeconfig', () => {
+  it('run: -n is the ns of the activities that take one and were not given one; the journal says so', async () => {
+    const file = await experimentFile({ method: [killOne()] });
+    await until('3 web pods', allReady);
+    const since = new Date();
+    const journalPath = join(dir, 'namespaced.json');
+    const out = await chaoskit(['run', file, '-n', ns.name, ...onCluster(), '--journal-path', journalPath]);
+    expect(out.code, out.stderr).toBe(0);
+    const journal = JSON.parse(await readFile(journalPath, 'utf8'));
+    expect(journal.run[0].activity.provider.arguments).toEqual({
+      label_selector: 'app=web',
+      qty: 1,
+      ns: ns.name,
+    });
+    const deleted = (await eventsSince(since)).filter(
+      (e) => e.verb === 'delete' && e.objectRef?.resource === 'pods',
+    );
+    expect(deleted.map((e) => e.objectRef?.namespace)).toEqual([ns.name]);
+  });
+
+  it('an ns the experiment gives wins over -n', async () => {
+    const file = await experimentFile({ method: [countPods({ ns: 'default' })] });
+    const journalPath = join(dir, 'given-ns.json');
+    const out = await chaoskit(['run', file, '-n', ns.name, ...onCluster(), '--journal-path', journalPath]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(JSON.parse(await readFile(journalPath, 'utf8')).run[0].activity.provider.arguments.ns).toBe(
+      'default',
+    );
+  });
+
+  it('call and plan act where the flags say; without --context, the kubeconfig’s current one is used', async () => {
+    await until('3 web pods', allReady);
+    const args = ['--arguments', '{"label_selector": "app=web"}', '-n', ns.name];
+    const called = await chaoskit(['call', 'chaoscluster.pod.probes', 'count_pods', ...args, ...onCluster()]);
+    expect([called.code, called.stdout.trim()], called.stderr).toEqual([0, '3']);
+    const nobody = await chaoskit([
+      'call',
+      'chaoscluster.pod.probes',
+      'count_pods',
+      ...args,
+      '--kubeconfig',
+      kubeconfig,
+    ]);
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toMatch(/Unauthorized|Forbidden/);
+
+    const since = new Date();
+    const planned = await chaoskit([
+      'plan',
+      await experimentFile({ method: [killOne()] }),
+      '-n',
+      ns.name,
+      ...onCluster(),
+    ]);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toMatch(/method · kill-one-web-pod · chaoscluster\.pod\.actions\.terminate_pods/);
+    expect(await writesSince(since)).toEqual([expect.stringMatching(/^delete pods web-.* \(dry run\)$/)]);
+  });
+
+  it('are refused when an activity chooses its cluster in its secrets: one place says where', async () => {
+    const file = await experimentFile({
+      secrets: { k8s: { CLUSTER_CONTEXT: CONTEXT } },
+      method: [
+        { ...killOne({ ns: ns.name }), provider: { ...killOne({ ns: ns.name }).provider, secrets: ['k8s'] } },
+      ],
+    });
+    const since = new Date();
+    const out = await chaoskit(['run', file, ...onCluster(), '--journal-path', join(dir, 'never.json')]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(
+      /activity 'kill-one-web-pod' chooses a cluster in its secrets .*give the cluster in one place/,
+    );
+    expect(await eventsSince(since)).toEqual([]);
+  });
+});
+
+describe('--verbose and --log-file', () => {
+  it("trace each request (method, path, status) without the cluster's address or credentials", async () => {
+    await until('3 web pods', allReady);
+    const logFile = join(dir, 'requests.log');
+    const out = await chaoskit([
+      'run',
+      await experimentFile({ method: [killOne()] }),
+      '-n',
+      ns.name,
+      ...onCluster(),
+      '--journal-path',
+      join(dir, 'verbose.json'),
+      '--verbose',
+      '--log-file',
+      logFile,
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    const log = await readFile(logFile, 'utf8');
+    for (const text of [log, out.stderr]) {
+      expect(text).toMatch(
+        new RegExp(`DEBUG\\] GET /api/v1/namespaces/${ns.name}/pods\\?\\S*labelSelector=app=web\\S* 200`),
+      );
+      expect(text).toMatch(new RegExp(`DEBUG\\] DELETE /api/v1/namespaces/${ns.name}/pods/web-\\S+ 200`));
+      const server = new URL(cluster.credentials.server);
+      for (const secret of [token, server.host, CONTEXT, kubeconfig]) expect(text).not.toContain(secret);
+    }
+  });
+});

@@ -42,7 +42,9 @@ export async function startFixture({ nodes, pods, log, scratch }) {
   const namespace = async (name) => {
     await core.createNamespace({ body: { metadata: { name } } });
     await until(`namespace ${name}`, async () =>
-      (await core.listNamespacedServiceAccount({ namespace: name })).items.some((s) => s.metadata?.name === 'default'),
+      (await core.listNamespacedServiceAccount({ namespace: name })).items.some(
+        (s) => s.metadata?.name === 'default',
+      ),
     );
   };
   const deployment = (ns, name, replicas, podSpec = {}) =>
@@ -77,7 +79,9 @@ export async function startFixture({ nodes, pods, log, scratch }) {
         ...(token ? { _continue: token } : {}),
       });
       all += page.items.length;
-      running += page.items.filter((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp).length;
+      running += page.items.filter(
+        (p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp,
+      ).length;
       token = page.metadata?._continue;
     } while (token);
     return { all, running };
@@ -108,7 +112,15 @@ export async function startFixture({ nodes, pods, log, scratch }) {
     exec: Math.min(50, pods),
     drain: Math.min(110, Math.max(10, Math.round(pods / 45))),
   };
-  for (const ns of ['bench', 'bench-1k', 'bench-small', 'bench-exec', 'bench-drain', 'bench-mesh', IDENTITY_NS])
+  for (const ns of [
+    'bench',
+    'bench-1k',
+    'bench-small',
+    'bench-exec',
+    'bench-drain',
+    'bench-mesh',
+    IDENTITY_NS,
+  ])
     await namespace(ns);
   await deployment('bench', 'bench', sizes.bench);
   await deployment('bench-1k', 'thousand', sizes['bench-1k']);
@@ -168,7 +180,15 @@ export async function startFixture({ nodes, pods, log, scratch }) {
       dump({
         apiVersion: 'v1',
         kind: 'Config',
-        clusters: [{ name: 'bench', cluster: { server: cluster.credentials.server, 'certificate-authority': cluster.credentials.caFile } }],
+        clusters: [
+          {
+            name: 'bench',
+            cluster: {
+              server: cluster.credentials.server,
+              'certificate-authority': cluster.credentials.caFile,
+            },
+          },
+        ],
         users: [{ name, user: { token: token.status.token } }],
         contexts: [{ name: 'bench', context: { cluster: 'bench', user: name } }],
         'current-context': 'bench',
@@ -203,7 +223,12 @@ export async function startFixture({ nodes, pods, log, scratch }) {
       const names = [];
       let token;
       do {
-        const page = await core.listNamespacedPod({ namespace: ns, labelSelector: `app=${app}`, limit: 1000, ...(token ? { _continue: token } : {}) });
+        const page = await core.listNamespacedPod({
+          namespace: ns,
+          labelSelector: `app=${app}`,
+          limit: 1000,
+          ...(token ? { _continue: token } : {}),
+        });
         names.push(...page.items.map((p) => p.metadata.name));
         token = page.metadata?._continue;
       } while (token);

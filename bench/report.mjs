@@ -11,14 +11,14 @@ export const METHOD = [
   'scheduler, kwok nodes), every tool in the same run against the same objects, each as its own',
   'service account bound to cluster-admin (so the audit log attributes every request).',
   '- **Whole process**: wall time of the command from spawn to exit, as a user runs it: `chaoskit run`',
-  '  and Chaos Toolkit\'s `chaos run` of the same experiment file (Chaos Toolkit\'s module names, which',
+  "  and Chaos Toolkit's `chaos run` of the same experiment file (Chaos Toolkit's module names, which",
   '  both accept), `chaoskit call` for one activity, and the kubectl command an operator would type.',
   '  chaoskit run keeps its record of changes in the cluster (its default), which costs requests.',
   '- **In process**: the activities called in a fresh process after their package is loaded',
-  '  (chaoskit: the activity\'s `call`; Python: the function), the clock around the calls only.',
+  "  (chaoskit: the activity's `call`; Python: the function), the clock around the calls only.",
   '- Times are median (min–max) of the repeats; a destructive scenario restores the workload',
-  '  before every execution (untimed). Requests are counted in the apiserver\'s audit log; peak RSS',
-  '  is GNU time\'s maximum resident set size of the process (and its children). Ratios are',
+  "  before every execution (untimed). Requests are counted in the apiserver's audit log; peak RSS",
+  "  is GNU time's maximum resident set size of the process (and its children). Ratios are",
   '  medians divided by medians, above 1 when chaoskit is faster. No result is asserted anywhere.',
 ].join('\n');
 
@@ -65,9 +65,13 @@ export function markdownReport(report) {
     '| --- | --- | --- | --- |',
   );
   const trio = (sc, key, digits = 0) =>
-    ['chaoskit run', 'python run', 'kubectl'].map((n) => s(sc.variants[n]?.[key]?.median, digits)).join(' / ');
+    ['chaoskit run', 'python run', 'kubectl']
+      .map((n) => s(sc.variants[n]?.[key]?.median, digits))
+      .join(' / ');
   for (const sc of report.scenarios)
-    lines.push(`| ${sc.title} | ${trio(sc, 'requests')} | ${trio(sc, 'rssMb')} | ${trio(sc, 'firstRequestMs')} |`);
+    lines.push(
+      `| ${sc.title} | ${trio(sc, 'requests')} | ${trio(sc, 'rssMb')} | ${trio(sc, 'firstRequestMs')} |`,
+    );
   const failures = report.scenarios.flatMap((sc) =>
     Object.entries(sc.variants).flatMap(([v, r]) => r.failures.map((f) => `- ${sc.id} · ${v}: ${f}`)),
   );

@@ -5,13 +5,15 @@
 //   node bench/run.mjs [--nodes 100] [--pods 5000] [--repeats 5] [--only count,drain] [--out bench/results]
 //   node bench/run.mjs --tiny      3 nodes, 50 pods, 1 repeat: proves the bench works (CI)
 import { execFileSync } from 'node:child_process';
-import { cpus, totalmem } from 'node:os';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ensurePythonOriginals, PYTHON_ORIGINALS } from '../packages/conformance/dist/differential/python-env.js';
+import {
+  ensurePythonOriginals,
+  PYTHON_ORIGINALS,
+} from '../packages/conformance/dist/differential/python-env.js';
 import { startFixture } from './fixture.mjs';
 import { AuditTail, measureProcess, stats } from './measure.mjs';
 import { markdownReport } from './report.mjs';
@@ -63,17 +65,29 @@ function variants(scenario, file) {
       name: 'python run',
       tool: 'python',
       journal: `${file}.python.journal`,
-      command: () => `${chaos} --no-version-check --no-log-file run --journal-path ${file}.python.journal ${file}`,
+      command: () =>
+        `${chaos} --no-version-check --no-log-file run --journal-path ${file}.python.journal ${file}`,
     },
     { name: 'kubectl', tool: 'kubectl', command: (prepared) => scenario.kubectl(prepared) },
-    { name: 'chaoskit in-process', tool: 'chaoskit', inProcess: true, command: () => `node ${join(root, 'bench', 'in-process.mjs')} ${quote(steps)}` },
-    { name: 'python in-process', tool: 'python', inProcess: true, command: () => `${python} ${join(root, 'bench', 'in-process.py')} ${quote(steps)}` },
+    {
+      name: 'chaoskit in-process',
+      tool: 'chaoskit',
+      inProcess: true,
+      command: () => `node ${join(root, 'bench', 'in-process.mjs')} ${quote(steps)}`,
+    },
+    {
+      name: 'python in-process',
+      tool: 'python',
+      inProcess: true,
+      command: () => `${python} ${join(root, 'bench', 'in-process.py')} ${quote(steps)}`,
+    },
   ];
   if (one)
     list.splice(1, 0, {
       name: 'chaoskit call',
       tool: 'chaoskit',
-      command: () => `node ${chaoskit} call ${one.module} ${one.func} --arguments ${quote(JSON.stringify(one.args))}`,
+      command: () =>
+        `node ${chaoskit} call ${one.module} ${one.func} --arguments ${quote(JSON.stringify(one.args))}`,
     });
   return list;
 }
@@ -101,19 +115,36 @@ try {
         delete env.CLUSTERCONFIG;
         const m = await measureProcess(variant.command(prepared), { env, cwd: scratch, scratch });
         const requests = await audit.between(user, m.started, m.ended);
-        const record = (runs[variant.name] ??= { seconds: [], inProcess: [], rssMb: [], requests: [], firstRequestMs: [], failures: [] });
-        if (m.code !== 0) record.failures.push(`exit ${m.code}: ${(m.stderr || m.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+        const record = (runs[variant.name] ??= {
+          seconds: [],
+          inProcess: [],
+          rssMb: [],
+          requests: [],
+          firstRequestMs: [],
+          failures: [],
+        });
+        if (m.code !== 0)
+          record.failures.push(
+            `exit ${m.code}: ${(m.stderr || m.stdout).trim().split('\n').slice(-3).join(' | ')}`,
+          );
         // A runner completes an experiment whose activities failed: its journal says so.
         if (variant.journal) {
           const journal = JSON.parse(await readFile(variant.journal, 'utf8').catch(() => '{}'));
           for (const a of journal.run ?? [])
-            if (a.status !== 'succeeded') record.failures.push(`${a.activity?.name}: ${String(a.exception?.at?.(-1) ?? a.status).trim().slice(0, 300)}`);
+            if (a.status !== 'succeeded')
+              record.failures.push(
+                `${a.activity?.name}: ${String(a.exception?.at?.(-1) ?? a.status)
+                  .trim()
+                  .slice(0, 300)}`,
+              );
         }
         record.seconds.push(m.seconds);
         record.inProcess.push(m.inProcess);
         record.rssMb.push(m.rssMb);
         record.requests.push(requests.length);
-        record.firstRequestMs.push(requests.length ? Math.min(...requests.map((e) => e.at)) - m.started : undefined);
+        record.firstRequestMs.push(
+          requests.length ? Math.min(...requests.map((e) => e.at)) - m.started : undefined,
+        );
         log(
           `  ${repeat}/${REPEATS} ${variant.name}: ${(variant.inProcess ? m.inProcess : m.seconds)?.toFixed(3)} s, ${requests.length} requests, ${m.rssMb.toFixed(0)} MB${m.code ? ` (exit ${m.code})` : ''}`,
         );
@@ -167,7 +198,9 @@ const name = tiny ? 'tiny' : 'latest';
 await writeFile(join(values.out, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
 await writeFile(join(values.out, `${name}.md`), markdownReport(report));
 log(`written: ${join(values.out, `${name}.json`)} and ${name}.md`);
-const failed = results.flatMap((s) => Object.entries(s.variants).flatMap(([v, r]) => r.failures.map((f) => `${s.id} · ${v}: ${f}`)));
+const failed = results.flatMap((s) =>
+  Object.entries(s.variants).flatMap(([v, r]) => r.failures.map((f) => `${s.id} · ${v}: ${f}`)),
+);
 if (failed.length) {
   log(`failures:\n  ${failed.join('\n  ')}`);
   process.exitCode = 1;

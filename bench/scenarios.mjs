@@ -26,14 +26,26 @@ export function scenarios(fx) {
     {
       id: 'count',
       title: `count_pods, ${sizes.bench} pods (phase Running)`,
-      steps: [probe('chaosk8s.pod.probes', 'count_pods', { label_selector: 'app=bench', phase: 'Running', ns: 'bench' })],
+      steps: [
+        probe('chaosk8s.pod.probes', 'count_pods', {
+          label_selector: 'app=bench',
+          phase: 'Running',
+          ns: 'bench',
+        }),
+      ],
       kubectl: () =>
         '$KUBECTL get pods -n bench -l app=bench --field-selector status.phase=Running -o name | wc -l',
     },
     {
       id: 'phase',
       title: `pods_in_phase, ${sizes.bench} pods`,
-      steps: [probe('chaosk8s.pod.probes', 'pods_in_phase', { label_selector: 'app=bench', phase: 'Running', ns: 'bench' })],
+      steps: [
+        probe('chaosk8s.pod.probes', 'pods_in_phase', {
+          label_selector: 'app=bench',
+          phase: 'Running',
+          ns: 'bench',
+        }),
+      ],
       // The pods not Running: none means every pod is.
       kubectl: () =>
         '$KUBECTL get pods -n bench -l app=bench --field-selector status.phase!=Running -o name | wc -l',
@@ -75,7 +87,8 @@ export function scenarios(fx) {
       title: `drain_nodes, one node of ${sizes.drain} pods`,
       reset: 'drain',
       steps: [action('chaosk8s.node.actions', 'drain_nodes', { name: fx.drainNode, timeout: 600 })],
-      kubectl: () => `$KUBECTL drain ${fx.drainNode} --ignore-daemonsets --delete-emptydir-data --timeout=600s`,
+      kubectl: () =>
+        `$KUBECTL drain ${fx.drainNode} --ignore-daemonsets --delete-emptydir-data --timeout=600s`,
     },
     {
       id: 'exec',

@@ -220,7 +220,10 @@ export class Connection {
   async open(options: RequestOptions): Promise<IncomingMessage> {
     const agent = await this.agent();
     // Named in the apiserver's audit log (and in `kubectl get --raw /metrics` by client).
-    const headers: Record<string, string> = { accept: options.accept ?? 'application/json', 'user-agent': USER_AGENT };
+    const headers: Record<string, string> = {
+      accept: options.accept ?? 'application/json',
+      'user-agent': USER_AGENT,
+    };
     const auth = await this.authorization();
     if (auth) headers.authorization = auth;
     if (this.config.impersonate) headers['impersonate-user'] = this.config.impersonate;

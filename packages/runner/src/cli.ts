@@ -624,6 +624,27 @@ program
     }
   });
 
+program
+  .command('report')
+  .description(
+    'write an HTML report (and Markdown) of journals: timeline, what actions touched, probes, comparison',
+  )
+  .argument('<journals...>', "journal files (chaoskit's or Chaos Toolkit's)")
+  .option('--output <path>', 'where to write the HTML report', './report.html')
+  .option('--markdown <path>', 'also write the report as Markdown')
+  .action(async (files: string[], opts: { output: string; markdown?: string }) => {
+    try {
+      // Loaded here: the charting library is needed by this command only.
+      const { writeReport } = await import('./report/write-report.js');
+      const model = await writeReport(files, opts);
+      process.stderr.write(
+        `report of ${model.runs.length} journal(s) written to ${opts.output}${opts.markdown ? ` and ${opts.markdown}` : ''}\n`,
+      );
+    } catch (err) {
+      exitCode = fail(err);
+    }
+  });
+
 function parseJson(text: string, option: string): Record<string, unknown> {
   try {
     const value = JSON.parse(text) as unknown;

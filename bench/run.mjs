@@ -115,14 +115,15 @@ try {
         delete env.CLUSTERCONFIG;
         const m = await measureProcess(variant.command(prepared), { env, cwd: scratch, scratch });
         const requests = await audit.between(user, m.started, m.ended);
-        const record = (runs[variant.name] ??= {
+        runs[variant.name] ??= {
           seconds: [],
           inProcess: [],
           rssMb: [],
           requests: [],
           firstRequestMs: [],
           failures: [],
-        });
+        };
+        const record = runs[variant.name];
         if (m.code !== 0)
           record.failures.push(
             `exit ${m.code}: ${(m.stderr || m.stdout).trim().split('\n').slice(-3).join(' | ')}`,

@@ -40,14 +40,14 @@ describe('the activities of chaostoolkit-istio 0.1.4', () => {
         'virtual_service_name*',
         'fixed_delay*',
         'routes*',
-        'percentage=null',
+        'percentage=100',
         ...common,
       ],
       'chaosmesh.fault.actions.add_abort_fault': [
         'virtual_service_name*',
         'http_status*',
         'routes*',
-        'percentage=null',
+        'percentage=100',
         ...common,
       ],
       'chaosmesh.fault.actions.unset_fault': ['virtual_service_name*', 'routes*', ...common],
@@ -89,14 +89,16 @@ describe('the activities of chaostoolkit-istio 0.1.4', () => {
 });
 
 describe('argument checks (before any request)', () => {
-  it('percentage: a number or {value}, both become Istio {value}; null by default', () => {
+  it('percentage: a number or {value}, both become Istio {value}; 100 when none is given (D88)', () => {
     const args = { ...base, http_status: 503 };
     expect(addAbortFaultActivity.validate({ ...args, percentage: 50 }).percentage).toEqual({ value: 50 });
     expect(addAbortFaultActivity.validate({ ...args, percentage: { value: 100.0 } }).percentage).toEqual({
       value: 100,
     });
     expect(addAbortFaultActivity.validate({ ...args, percentage: 0 }).percentage).toEqual({ value: 0 });
-    expect(addAbortFaultActivity.validate(args).percentage).toBeNull();
+    expect(addAbortFaultActivity.validate(args).percentage).toEqual({ value: 100 });
+    expect(addAbortFaultActivity.validate({ ...args, percentage: null }).percentage).toEqual({ value: 100 });
+    expect(addDelayFaultActivity.validate({ ...base, fixed_delay: '1s' }).percentage).toEqual({ value: 100 });
     for (const bad of [101, -1, '50', { value: 150 }, { value: 50, extra: 1 }, {}, true]) {
       const err = refusal(() => addAbortFaultActivity.validate({ ...args, percentage: bad }));
       expect(err.argument).toBe('percentage');
@@ -195,8 +197,12 @@ describe('argument checks (before any request)', () => {
       abort: { httpStatus: 503, percentage: { value: 20 } },
       delay: { fixedDelay: '2s', percentage: { value: 5 } },
     });
+    // D88: a kind without percentage is written with 100.
     expect(setFaultActivity.validate({ ...base, fault: { delay: { fixedDelay: '1m' } } }).fault).toEqual({
-      delay: { fixedDelay: '1m' },
+      delay: { fixedDelay: '1m', percentage: { value: 100 } },
+    });
+    expect(setFaultActivity.validate({ ...base, fault: { abort: { httpStatus: 503 } } }).fault).toEqual({
+      abort: { httpStatus: 503, percentage: { value: 100 } },
     });
     const cases: Array<[unknown, RegExp]> = [
       [{}, /it has neither/],

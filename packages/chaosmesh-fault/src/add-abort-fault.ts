@@ -1,14 +1,5 @@
 import { defineActivity } from '@chaoskit/core';
-import {
-  ACTION_RBAC,
-  httpStatus,
-  ns,
-  percentage,
-  percentOf,
-  routes,
-  version,
-  virtualServiceName,
-} from './args.js';
+import { ACTION_RBAC, httpStatus, ns, percentage, routes, version, virtualServiceName } from './args.js';
 import { ACTIONS } from './modules.js';
 import { type AbortFault, describeFault, setFaultKind } from './routes.js';
 import { editTarget } from './virtual-service.js';
@@ -29,7 +20,7 @@ export const addAbortFaultActivity = defineActivity({
   },
   rbac: ACTION_RBAC,
   run(args, ctx) {
-    const abort: AbortFault = { httpStatus: args.http_status, ...percentOf(args.percentage) };
+    const abort: AbortFault = { httpStatus: args.http_status, percentage: args.percentage };
     return editTarget(args, ctx, setFaultKind('abort', abort), `set ${describeFault({ abort })}`);
   },
 });

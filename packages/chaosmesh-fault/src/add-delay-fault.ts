@@ -1,14 +1,5 @@
 import { defineActivity } from '@chaoskit/core';
-import {
-  ACTION_RBAC,
-  fixedDelay,
-  ns,
-  percentage,
-  percentOf,
-  routes,
-  version,
-  virtualServiceName,
-} from './args.js';
+import { ACTION_RBAC, fixedDelay, ns, percentage, routes, version, virtualServiceName } from './args.js';
 import { ACTIONS } from './modules.js';
 import { type DelayFault, describeFault, setFaultKind } from './routes.js';
 import { editTarget } from './virtual-service.js';
@@ -29,7 +20,7 @@ export const addDelayFaultActivity = defineActivity({
   },
   rbac: ACTION_RBAC,
   run(args, ctx) {
-    const delay: DelayFault = { fixedDelay: args.fixed_delay, ...percentOf(args.percentage) };
+    const delay: DelayFault = { fixedDelay: args.fixed_delay, percentage: args.percentage };
     return editTarget(args, ctx, setFaultKind('delay', delay), `set ${describeFault({ delay })}`);
   },
 });

@@ -66,11 +66,20 @@ export const percentageSchema = accepting(
   PERCENTAGE_ACCEPTED,
 );
 
+/**
+ * The share a fault gets when the user gives none: 100, written out (D88), so the object means
+ * the same to every Istio version (the default of an absent percentage has changed over time).
+ */
+export const EVERY_REQUEST: Percent = { value: 100 };
+
 export const percentage = percentageSchema
   .nullable()
-  .default(null)
+  .transform((p): Percent => p ?? { ...EVERY_REQUEST })
+  // prefault, not default: the default of a transformed value is otherwise left out of the
+  // JSON Schema, and so of the documentation.
+  .prefault(100)
   .describe(
-    'Share of the requests affected, 0 to 100 (a number, or {value: number} as Istio writes it); null: every request.',
+    'Share of the requests affected, 0 to 100 (a number, or {value: number} as Istio writes it); default 100, every request, always written out (null means 100 too).',
   );
 
 const HTTP_STATUS_ACCEPTED = "an HTTP status: an integer from 200 to 599 (Istio's abort.httpStatus)";
@@ -88,13 +97,13 @@ export const fixedDelaySchema = accepting(
 const abortSchema = z
   .strictObject({ httpStatus: httpStatusSchema, percentage: percentageSchema.optional() })
   .transform(
-    (a): AbortFault => ({ httpStatus: a.httpStatus, ...(a.percentage ? { percentage: a.percentage } : {}) }),
+    (a): AbortFault => ({ httpStatus: a.httpStatus, percentage: a.percentage ?? { ...EVERY_REQUEST } }),
   );
 
 const delaySchema = z
   .strictObject({ fixedDelay: fixedDelaySchema, percentage: percentageSchema.optional() })
   .transform(
-    (d): DelayFault => ({ fixedDelay: d.fixedDelay, ...(d.percentage ? { percentage: d.percentage } : {}) }),
+    (d): DelayFault => ({ fixedDelay: d.fixedDelay, percentage: d.percentage ?? { ...EVERY_REQUEST } }),
   );
 
 const FAULT_ACCEPTED =
@@ -122,13 +131,8 @@ export const fixedDelay = fixedDelaySchema.describe(
 );
 
 export const fault = faultSchema.describe(
-  "The fault, as Istio's HTTPFaultInjection: abort {httpStatus, percentage?} and/or delay {fixedDelay, percentage?}; percentage as {value} or a number, 0 to 100.",
+  "The fault, as Istio's HTTPFaultInjection: abort {httpStatus, percentage?} and/or delay {fixedDelay, percentage?}; percentage as {value} or a number, 0 to 100, written as 100 when absent.",
 );
-
-/** `{value: 50}`, or nothing for null. */
-export function percentOf(p: Percent | null): { percentage?: Percent } {
-  return p === null ? {} : { percentage: p };
-}
 
 /** The RBAC of the actions: read the VirtualService, write it back whole (PUT). */
 export const ACTION_RBAC = [

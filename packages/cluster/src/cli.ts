@@ -20,18 +20,21 @@ program
   .description('start a disposable cluster, print how to use it, and stop it on Ctrl-C')
   .option('--nodes <n>', 'how many kwok nodes (local)', count, 2)
   .option('--no-mesh', "do not apply Istio's CRDs")
-  .option('--istiod', 'also run a real istiod on 127.0.0.1 (local provider)')
+  .option('--istiod', "also run a real istiod (local: on 127.0.0.1; k3s: Istio's pilot image)")
   .addOption(new Option('--provider <provider>', 'where to run').choices(['local', 'k3s']).default('local'))
   .action(async (opts: { nodes: number; mesh: boolean; istiod?: boolean; provider: ProviderName }) => {
     const began = Date.now();
     const mesh = opts.istiod ? 'istiod' : opts.mesh;
     const cluster = await start({ provider: opts.provider, nodes: opts.nodes, mesh });
-    const istiod = (cluster as Partial<LocalCluster>).istiod;
+    const istiod = cluster.istiod;
+    const webhook = (cluster as Partial<LocalCluster>).istiod?.webhookUrl;
     process.stdout.write(
       [
         `cluster ready in ${((Date.now() - began) / 1000).toFixed(1)}s (${cluster.provider}, ${cluster.server})`,
         `mesh: ${cluster.mesh ? `${cluster.mesh.source} (${cluster.mesh.crds.length} CRDs)` : 'none'}`,
-        ...(istiod ? [`istiod: plaintext xDS at ${istiod.xdsAddress}, webhook ${istiod.webhookUrl}`] : []),
+        ...(istiod
+          ? [`istiod: plaintext xDS at ${istiod.xdsAddress}${webhook ? `, webhook ${webhook}` : ''}`]
+          : []),
         '',
         `point kubectl (or chaoskit, chaoskit-conformance --context ${cluster.context}) at it:`,
         `  export KUBECONFIG=${cluster.kubeconfigPath}`,

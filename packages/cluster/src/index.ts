@@ -13,6 +13,7 @@ export {
   ensureIstiod,
   ensureMeshProbe,
   ISTIO_VERSION,
+  istiodMissing,
   KUBERNETES_VERSION,
   KWOK_VERSION,
   missingBinaries,
@@ -33,6 +34,7 @@ export {
   type RouteStats,
   type SendOptions,
   type WaitOptions,
+  xdsUnreachable,
 } from './mesh-traffic.js';
 export { start } from './start.js';
 export type * from './types.js';

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { DEFAULT_ISTIOD_IMAGE, ISTIOD_XDS_NODE_PORT, installIstiod } from './k3s-istiod.js';
 import { applyCrds, meshCrds, meshOption } from './mesh.js';
 import type { Cluster, StartOptions } from './types.js';
 
@@ -93,7 +94,10 @@ export async function startK3s(options: StartOptions): Promise<Cluster> {
   const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
   const meshWanted = meshOption(options.mesh, true);
   const crds = meshWanted ? await meshCrds(meshWanted, progress) : undefined;
-  const container = await new K3sContainer(options.image ?? DEFAULT_K3S_IMAGE).start();
+  const k3s = new K3sContainer(options.image ?? DEFAULT_K3S_IMAGE);
+  // istiod's xDS node port, published for proxyless clients on this machine.
+  if (meshWanted?.istiod) k3s.withExposedPorts(ISTIOD_XDS_NODE_PORT);
+  const container = await k3s.start();
   const dir = await mkdtemp(join(tmpdir(), 'chaoskit-k3s-'));
   try {
     const kubeconfig = container.getKubeConfig();
@@ -102,6 +106,15 @@ export async function startK3s(options: StartOptions): Promise<Cluster> {
     const kc = new KubeConfig();
     kc.loadFromString(kubeconfig);
     const mesh = crds ? { source: crds.source, crds: await applyCrds(kc, crds.path) } : undefined;
+    const istiod = meshWanted?.istiod
+      ? await installIstiod({
+          kc,
+          image: meshWanted.istiodImage ?? DEFAULT_ISTIOD_IMAGE,
+          xdsAddress: `${container.getHost()}:${container.getMappedPort(ISTIOD_XDS_NODE_PORT)}`,
+          dir,
+          progress,
+        })
+      : undefined;
     const stop = async () => {
       await container.stop();
       await rm(dir, { recursive: true, force: true });
@@ -113,6 +126,7 @@ export async function startK3s(options: StartOptions): Promise<Cluster> {
       context: kc.getCurrentContext(),
       server: kc.getCurrentCluster()?.server ?? '',
       ...(mesh ? { mesh } : {}),
+      ...(istiod ? { istiod } : {}),
       stop,
       [Symbol.asyncDispose]: stop,
     };

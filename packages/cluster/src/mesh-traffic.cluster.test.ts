@@ -98,6 +98,7 @@ const summary = (s: RouteStats) => ({
   servedBy: s.servedBy,
   p50: s.latencyMs.p50,
   p99: s.latencyMs.p99,
+  min: s.latencyMs.min,
 });
 
 describe('istiod on the local provider', () => {
@@ -280,6 +281,30 @@ describe('faults from a VirtualService on real proxyless gRPC traffic', () => {
     report('abort-without-status', mapValues(stats, summary));
     expect(stats.a!.codes).toEqual({ OK: 200 });
     expect(stats.b!.codes).toEqual({ Unavailable: 200 });
+  });
+
+  // Istio's API reference says an abort or delay without percentage affects no request, and
+  // istiod translates it so (0 %); chaoskit therefore always writes one (D88).
+  it('does nothing with an abort or a delay that has no percentage', async () => {
+    await writeReviewsRoutes({
+      a: { abort: { httpStatus: 503 } },
+      b: { abort: { httpStatus: 503, percentage: { value: 100 } } },
+    });
+    await traffic.waitFor('b', (s) => s.failures === s.requests);
+    const aborts = await traffic.send({ requests: 200, concurrency: 20, routes: ['a', 'b'] });
+    expect(aborts.a!.codes).toEqual({ OK: 200 });
+    expect(aborts.b!.codes).toEqual({ Unavailable: 200 });
+
+    await writeReviewsRoutes({
+      a: { delay: { fixedDelay: '300ms' } },
+      b: { delay: { fixedDelay: '300ms', percentage: { value: 100 } } },
+    });
+    await traffic.waitFor('b', (s) => s.latencyMs.min >= 300);
+    const delays = await traffic.send({ requests: 100, concurrency: 20, routes: ['a', 'b'] });
+    report('no-percentage', { aborts: mapValues(aborts, summary), delays: mapValues(delays, summary) });
+    expect(delays.b!.latencyMs.min).toBeGreaterThanOrEqual(300);
+    expect(delays.a!.latencyMs.p50).toBeLessThan(delays.b!.latencyMs.min);
+    expect(delays.a!.codes).toEqual({ OK: 100 });
   });
 
   it('returns to no failures once the fault is removed', async () => {

@@ -6,8 +6,10 @@ import { join } from 'node:path';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { ensureMeshProbe } from './local/binaries.js';
 import type { ProgressSink } from './local/cache.js';
+import { xdsBootstrap } from './local/istiod.js';
 import { freePort, freePorts } from './local/ports.js';
 import { ProcessGroup } from './local/processes.js';
+import { adsRequest, LISTENER_TYPE } from './local/xds.js';
 import type { IstiodInfo } from './types.js';
 
 // Real traffic through a real mesh: plain gRPC servers on 127.0.0.1 stand behind mesh hosts
@@ -60,8 +62,8 @@ export interface RouteStats {
   servedBy: Record<string, number>;
   /** Error messages and their counts (the first few distinct ones). */
   messages: Record<string, number>;
-  /** Client-side latency of each RPC, nearest-rank percentiles, in milliseconds. */
-  latencyMs: { p50: number; p90: number; p99: number; max: number };
+  /** Client-side latency of each RPC, nearest-rank percentiles, in milliseconds (min: the fastest RPC). */
+  latencyMs: { min: number; p50: number; p90: number; p99: number; max: number };
 }
 
 export interface SendOptions {
@@ -305,6 +307,31 @@ export async function meshTraffic(options: MeshTrafficOptions): Promise<MeshTraf
     // The processes' own failures carry their log tails (ProcessGroup.assertRunning).
     await cleanup();
     throw new Error(`meshTraffic failed to start: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/**
+ * Whether a proxyless client can get its configuration from the istiod at `xdsAddress` (its
+ * plaintext xDS port, host:port, e.g. `kubectl port-forward -n istio-system svc/istiod
+ * 15010`): undefined when istiod answers a real ADS request for a listener, else why not. The
+ * reason does not repeat the address.
+ */
+export async function xdsUnreachable(xdsAddress: string, timeoutMs = 5000): Promise<string | undefined> {
+  const node = xdsBootstrap(xdsAddress, { namespace: 'default', name: 'chaoskit-check' }).node;
+  try {
+    const answer = await adsRequest(
+      xdsAddress,
+      node,
+      LISTENER_TYPE,
+      ['kubernetes.default.svc.cluster.local:443'],
+      timeoutMs,
+    );
+    if (answer.typeUrl !== LISTENER_TYPE)
+      return `the xDS server answered with ${answer.typeUrl || 'no type'}`;
+    return undefined;
+  } catch (err) {
+    const message = (err as Error).message.split(xdsAddress).join('<the address>');
+    return `the xDS server did not answer a request for a listener (${message})`;
   }
 }
 

@@ -115,7 +115,7 @@ const stats = await traffic.send({ requests: 400, concurrency: 20 });
 const { codes, servedBy, latencyMs } = stats.a!;
 // codes: { OK: 196, Unavailable: 204 }
 // servedBy: { 'reviews.mesh.local/v1': 196 }
-// latencyMs: { p50, p90, p99, max }
+// latencyMs: { min, p50, p90, p99, max }
 // #endregion
 
 // While istiod runs: its xDS address answers a real ADS request for the probe's listener.

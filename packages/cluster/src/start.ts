@@ -8,9 +8,11 @@ export function start(options?: StartOptions): Promise<Cluster>;
 /** Starts (or, for `kubeconfig`, attaches to) a cluster. `stop()` undoes everything start did. */
 export function start(options: StartOptions = {}): Promise<Cluster> {
   const istiod = options.mesh === 'istiod' || (typeof options.mesh === 'object' && options.mesh.istiod);
-  if (istiod && (options.provider ?? 'local') !== 'local')
+  if (istiod && options.provider === 'kubeconfig')
     return Promise.reject(
-      new Error(`the istiod mesh mode runs on the local provider only, not ${options.provider}`),
+      new Error(
+        'the istiod mesh mode runs on the local and k3s providers, not kubeconfig (chaoskit installs nothing into your cluster)',
+      ),
     );
   switch (options.provider ?? 'local') {
     case 'local':

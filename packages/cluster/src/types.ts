@@ -14,10 +14,13 @@ export interface MeshOptions {
    */
   crdsPath?: string;
   /**
-   * local: also run a real istiod (pilot-discovery) on 127.0.0.1, with its validating webhook
-   * registered, serving xDS to proxyless gRPC clients. Default false (CRDs only).
+   * Also run a real istiod, with its validating webhook registered, serving xDS to proxyless
+   * gRPC clients. local: pilot-discovery built from Go, on 127.0.0.1; k3s: Istio's pilot image
+   * as a Deployment, its xDS port published on the host. Default false (CRDs only).
    */
   istiod?: boolean;
+  /** k3s: the istiod image (default `docker.io/istio/pilot` of the CRDs' Istio release). */
+  istiodImage?: string;
 }
 
 export interface StartOptions {
@@ -52,6 +55,8 @@ export interface Cluster extends AsyncDisposable {
   readonly server: string;
   /** The mesh CRDs applied, when a mesh was asked for. */
   readonly mesh?: { source: string; crds: string[] };
+  /** The running istiod, when started with `mesh: 'istiod'` (local, k3s). */
+  readonly istiod?: IstiodEndpoint;
   stop(): Promise<void>;
 }
 
@@ -115,14 +120,23 @@ export interface XdsBootstrap {
   node: { id: string; metadata: Record<string, string>; locality: Record<string, never> };
 }
 
-export interface IstiodInfo {
-  /** istio.io/istio module version pilot-discovery was built from. */
+/** A running istiod as its clients reach it: what every provider that runs one gives. */
+export interface IstiodEndpoint {
+  /** local: the istio.io/istio module version pilot-discovery was built from; k3s: the image. */
   readonly version: string;
   /** istio.io/api version (its CRDs were applied unless mesh.crdsPath was given). */
   readonly apiVersion: string;
   readonly namespace: string;
-  /** Plaintext xDS (ADS) gRPC address, host:port on 127.0.0.1; no authentication. */
+  /** Plaintext xDS (ADS) gRPC address, host:port reachable from this machine; no authentication. */
   readonly xdsAddress: string;
+  /** From the start of istiod's set-up to ready (xDS answered, webhook refusing). */
+  readonly readyMs: number;
+  /** A bootstrap for a proxyless gRPC client of this istiod. */
+  xdsBootstrap(options: XdsBootstrapOptions): XdsBootstrap;
+}
+
+/** The local provider's istiod: a process on this machine, with its files. */
+export interface IstiodInfo extends IstiodEndpoint {
   /** istiod's HTTP debug address (GET /ready, /debug/...). */
   readonly httpAddress: string;
   /** Where the apiserver sends admission reviews (the ValidatingWebhookConfiguration's url). */
@@ -133,8 +147,4 @@ export interface IstiodInfo {
   readonly meshConfigPath: string;
   readonly crdsPath: string;
   readonly logFile: string;
-  /** From the start of istiod's set-up to ready (xDS answered, webhook refusing). */
-  readonly readyMs: number;
-  /** A bootstrap for a proxyless gRPC client of this istiod. */
-  xdsBootstrap(options: XdsBootstrapOptions): XdsBootstrap;
 }

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readAuditLog } from '@chaoskit/cluster';
+import {
+  type MeshTraffic,
+  type MeshTrafficOptions,
+  meshTraffic,
+  readAuditLog,
+  xdsBootstrap,
+} from '@chaoskit/cluster';
 import { type AnyActivity, isChaosError, type ResultOf } from '@chaoskit/core';
 import {
   AppsV1Api,
@@ -28,6 +34,13 @@ export interface ClusterInfo {
   podLogFile?: string;
   /** The kit run's id: everything the run creates carries it, so the run can sweep its own. */
   runId?: string;
+  /**
+   * istiod's plaintext xDS address (host:port), reachable from this machine: the scenarios that
+   * send real traffic through the mesh run a proxyless gRPC client against it (`t.meshTraffic`).
+   */
+  meshXds?: string;
+  /** Why there is no `meshXds` here: what those scenarios say when they are skipped. */
+  noMeshXds?: string;
 }
 
 /**
@@ -60,6 +73,8 @@ export class CaseContext<A extends AnyActivity = AnyActivity> {
   /** The audit user name of the case's identity. */
   identity = '';
   private readonly cleanups: Array<() => Promise<unknown>> = [];
+  /** What ends with the current scenario (processes it started), before the next one begins. */
+  private readonly scenarioCleanups: Array<() => Promise<unknown>> = [];
 
   constructor(
     readonly cluster: ClusterInfo,
@@ -109,6 +124,7 @@ export class CaseContext<A extends AnyActivity = AnyActivity> {
 
   /** A fresh namespace for the next scenario, where the case identity holds its rules. */
   async beginScenario(): Promise<void> {
+    await this.endScenario();
     this.ns = `${this.home}-${++this.scenarios}`;
     await this.createNamespace(this.ns);
     if (!this.clusterWide) await this.bindIn(this.ns);
@@ -186,7 +202,13 @@ export class CaseContext<A extends AnyActivity = AnyActivity> {
     this.cleanups.push(fn);
   }
 
+  private async endScenario(): Promise<void> {
+    for (const fn of this.scenarioCleanups.reverse()) await fn().catch(() => undefined);
+    this.scenarioCleanups.length = 0;
+  }
+
   async dispose(): Promise<void> {
+    await this.endScenario();
     for (const fn of this.cleanups.reverse()) await fn().catch(() => undefined);
     this.cleanups.length = 0;
   }
@@ -233,6 +255,32 @@ export class CaseContext<A extends AnyActivity = AnyActivity> {
         `the refused call sent ${after.length - before.length} request(s)`,
       );
     }
+  }
+
+  /**
+   * Real traffic through the mesh, in the scenario's namespace: gRPC backends on this machine
+   * behind ServiceEntries and DestinationRules, and a proxyless gRPC client configured by the
+   * cluster's istiod (`@chaoskit/cluster`'s meshTraffic); stopped by the scenario's cleanup.
+   * Skips the scenario, with the reason, where the kit cannot reach istiod.
+   */
+  async meshTraffic(options: Pick<MeshTrafficOptions, 'hosts' | 'routes'>): Promise<MeshTraffic> {
+    const address = this.cluster.meshXds;
+    if (!address) {
+      throw new ScenarioSkipped(
+        `needs a mesh data plane: ${this.cluster.noMeshXds ?? 'no istiod xDS address was given'}`,
+      );
+    }
+    const traffic = await meshTraffic({
+      ...options,
+      cluster: {
+        kubeconfig: this.kc.exportConfig(),
+        istiod: { xdsBootstrap: (o) => xdsBootstrap(address, o) },
+      },
+      namespace: this.ns,
+      progress: (line) => this.log(line),
+    });
+    this.scenarioCleanups.push(() => traffic.stop());
+    return traffic;
   }
 
   /** Requests made by the case identity; skips the scenario where there is no audit log. */

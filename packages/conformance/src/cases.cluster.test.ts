@@ -1,7 +1,7 @@
 import { sharedCluster } from '@chaoskit/cluster/testing';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { CaseContext, type ClusterInfo } from './case-context.js';
+import type { ClusterInfo } from './case-context.js';
 import { loadCases } from './cases/index.js';
+import { describeCases } from './test-cases.js';
 
 // chaoskit's own run of the conformance cases, on the shared local cluster.
 const shared = sharedCluster();
@@ -13,26 +13,8 @@ const cluster: ClusterInfo = {
   auditLogPath: shared.auditLogPath,
   fakeNodes: true,
   podLogFile: shared.podLogFile,
+  noMeshXds:
+    "the shared test cluster has Istio's CRDs but no istiod; mesh-traffic.cluster.test.ts runs these scenarios on a local cluster with istiod",
 };
 
-for (const c of await loadCases()) {
-  describe(c.activity.qualifiedName, () => {
-    let t: CaseContext;
-    beforeAll(async () => {
-      t = await CaseContext.create(cluster, c, (line) => console.log(line));
-    });
-    afterAll(async () => {
-      await t?.dispose();
-    });
-    for (const s of c.scenarios) {
-      it(
-        s.name,
-        async () => {
-          await t.beginScenario();
-          await s.run(t);
-        },
-        s.timeoutMs ?? 60_000,
-      );
-    }
-  });
-}
+describeCases(cluster, await loadCases());

@@ -3,7 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Cluster, containerEngineAvailable, type LocalCluster, start } from '@chaoskit/cluster';
+import {
+  type Cluster,
+  containerEngineAvailable,
+  ensureIstiod,
+  ensureMeshProbe,
+  type LocalCluster,
+  type StartOptions,
+  start,
+  xdsUnreachable,
+} from '@chaoskit/cluster';
 import { installedActivities } from '@chaoskit/runner';
 import { ApiextensionsV1Api, CoreV1Api, KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { Command, Option } from 'commander';
@@ -31,6 +40,8 @@ interface Options {
   allowNodes?: boolean;
   comparePython?: boolean;
   meshCrds?: string;
+  meshXds?: string;
+  istiod: boolean;
 }
 
 async function main(opts: Options): Promise<number> {
@@ -79,14 +90,11 @@ async function main(opts: Options): Promise<number> {
 
   const started = new Date();
   say(`chaoskit conformance: ${selected.length} case(s), provider ${opts.provider}`);
-  const cluster: Cluster = await start({
-    provider: opts.provider,
-    ...(opts.provider === 'local' ? { nodes: 3 } : {}),
-    ...(opts.context ? { context: opts.context } : {}),
-    ...(opts.kubeconfig ? { kubeconfigPath: opts.kubeconfig } : {}),
-    // Never install CRDs into a user's cluster; the disposable ones get the mesh.
-    mesh: opts.provider === 'kubeconfig' ? false : opts.meshCrds ? { crdsPath: opts.meshCrds } : true,
-  });
+  // The comparison with the Python originals needs the CRDs only.
+  const { cluster, noIstiod } = await startCluster(
+    opts,
+    !opts.comparePython && selected.some((c) => c.needs?.mesh),
+  );
   const scratch = await mkdtemp(join(tmpdir(), 'chaoskit-conformance-'));
   const kc = new KubeConfig();
   kc.loadFromString(cluster.kubeconfig);
@@ -111,10 +119,17 @@ async function main(opts: Options): Promise<number> {
 
   try {
     if (opts.comparePython) return await compareWithPython(cluster, kc, scratch, runId, opts.report);
-    const info = { ...(await clusterInfo(cluster, kc, scratch)), runId };
+    const meshReady = await hasVirtualServices(kc);
+    const info: ClusterInfo = {
+      ...(await clusterInfo(cluster, kc, scratch)),
+      runId,
+      ...(meshReady && selected.some((c) => c.needs?.mesh)
+        ? await meshDataPlane(cluster, opts, noIstiod)
+        : {}),
+    };
     const version = await kc.makeApiClient(VersionApi).getCode();
     const notes: string[] = [];
-    const meshReady = await hasVirtualServices(kc);
+    if (info.noMeshXds) notes.push(`mesh traffic scenarios skipped: ${info.noMeshXds}`);
     const results = await runCases(info, selected, {
       log: say,
       signal: controller.signal,
@@ -153,6 +168,82 @@ async function main(opts: Options): Promise<number> {
       await rm(scratch, { recursive: true, force: true });
     }
   }
+}
+
+/**
+ * The cluster to run on. Disposable clusters get Istio's CRDs and, when mesh cases run, a real
+ * istiod for the traffic scenarios; a user's cluster gets nothing installed. Without istiod
+ * (it could not be built or started, or --no-istiod) the mesh cases run on the CRDs alone, and
+ * `noIstiod` says why.
+ */
+async function startCluster(
+  opts: Options,
+  meshCases: boolean,
+): Promise<{ cluster: Cluster; noIstiod?: string }> {
+  const base: StartOptions = {
+    provider: opts.provider,
+    ...(opts.provider === 'local' ? { nodes: 3 } : {}),
+    ...(opts.context ? { context: opts.context } : {}),
+    ...(opts.kubeconfig ? { kubeconfigPath: opts.kubeconfig } : {}),
+  };
+  if (opts.provider === 'kubeconfig') return { cluster: await start({ ...base, mesh: false }) };
+  const crds = opts.meshCrds ? { crdsPath: opts.meshCrds } : {};
+  const withoutIstiod = () => start({ ...base, mesh: { enabled: true, ...crds } });
+  if (!meshCases) return { cluster: await withoutIstiod() };
+  if (!opts.istiod)
+    return { cluster: await withoutIstiod(), noIstiod: 'istiod was turned off (--no-istiod)' };
+  if (opts.provider === 'local') {
+    try {
+      await ensureIstiod(say);
+    } catch (err) {
+      const why = `istiod could not be built: ${firstLine(err)}`;
+      say(`${why}; the mesh cases run on Istio's CRDs only`);
+      return { cluster: await withoutIstiod(), noIstiod: why };
+    }
+  }
+  try {
+    return { cluster: await start({ ...base, mesh: { enabled: true, istiod: true, ...crds } }) };
+  } catch (err) {
+    if (opts.provider === 'local') throw err;
+    const why = `istiod did not start on ${opts.provider}: ${firstLine(err)}`;
+    say(`${why}; starting again with Istio's CRDs only`);
+    return { cluster: await withoutIstiod(), noIstiod: why };
+  }
+}
+
+function firstLine(err: unknown): string {
+  return String((err as Error)?.message ?? err).split('\n')[0]!;
+}
+
+/**
+ * Where the traffic scenarios find istiod (the disposable cluster's own, or --mesh-xds on a
+ * user's cluster), checked with a real xDS request, and the traffic probe built; or why not.
+ */
+async function meshDataPlane(
+  cluster: Cluster,
+  opts: Options,
+  noIstiod: string | undefined,
+): Promise<Pick<ClusterInfo, 'meshXds' | 'noMeshXds'>> {
+  const own = cluster.istiod?.xdsAddress;
+  const address = own ?? opts.meshXds;
+  if (!address) {
+    if (opts.provider !== 'kubeconfig') return { noMeshXds: noIstiod ?? 'the cluster runs without istiod' };
+    return {
+      noMeshXds:
+        'no istiod to send traffic through: give --mesh-xds HOST:PORT, the plaintext xDS port of your istiod as reachable from this machine (`kubectl port-forward -n istio-system svc/istiod 15010` gives 127.0.0.1:15010)',
+    };
+  }
+  const problem = await xdsUnreachable(address);
+  if (problem)
+    return { noMeshXds: `${own ? "the cluster's istiod" : 'the istiod of --mesh-xds'}: ${problem}` };
+  try {
+    await ensureMeshProbe(say);
+  } catch (err) {
+    return {
+      noMeshXds: `the traffic probe (meshprobe, built with Go) could not be built: ${firstLine(err)}`,
+    };
+  }
+  return { meshXds: address };
 }
 
 async function compareWithPython(
@@ -243,6 +334,11 @@ const program = new Command()
     '--mesh-crds <file>',
     "local/k3s: a YAML file of mesh CRDs to apply instead of Istio's (fetched through the Go module proxy)",
   )
+  .option(
+    '--mesh-xds <host:port>',
+    "kubeconfig provider: your istiod's plaintext xDS port, reachable from here, for the mesh traffic scenarios",
+  )
+  .option('--no-istiod', "local/k3s: Istio's CRDs only, no istiod (the mesh traffic scenarios are skipped)")
   .option(
     '--compare-python',
     'run the differential scenarios with the Python originals (from PyPI) and with chaoskit, and compare',

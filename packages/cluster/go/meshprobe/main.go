@@ -136,6 +136,7 @@ type sendRequest struct {
 }
 
 type latency struct {
+	Min float64 `json:"min"`
 	P50 float64 `json:"p50"`
 	P90 float64 `json:"p90"`
 	P99 float64 `json:"p99"`
@@ -239,6 +240,7 @@ func (p *prober) run(req sendRequest, r routeSpec) (*routeResult, error) {
 	}
 	sort.Float64s(took)
 	res.Latency = latency{
+		Min: percentile(took, 0),
 		P50: percentile(took, 50),
 		P90: percentile(took, 90),
 		P99: percentile(took, 99),

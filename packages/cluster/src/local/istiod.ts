@@ -35,10 +35,13 @@ async function openssl(args: string[], cwd: string): Promise<void> {
  * istiod's serving certificate for its webhook port, from a throwaway CA: istiod's own
  * self-signed DNS certificate names only `istiod.<ns>.svc`-style hosts, which do not resolve
  * here, while the apiserver reaches the webhook at https://127.0.0.1:<port>. So the
- * certificate carries IP:127.0.0.1, and istiod loads it through --tlsCertFile/--tlsKeyFile/
+ * certificate carries IP:127.0.0.1 (and, for an istiod in a cluster, reached through its
+ * Service, istiod.istio-system.svc), and istiod loads it through --tlsCertFile/--tlsKeyFile/
  * --caCertFile. The CA becomes the webhook's caBundle.
  */
-async function issueServingCert(dir: string): Promise<{ caFile: string; certFile: string; keyFile: string }> {
+export async function issueServingCert(
+  dir: string,
+): Promise<{ caFile: string; certFile: string; keyFile: string }> {
   await openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'ca.key'], dir);
   await openssl(
     [
@@ -188,25 +191,16 @@ export async function startIstiod(input: StartIstiodInput): Promise<IstiodInfo> 
     },
   );
 
-  await until('istiod /ready', group, () => httpOk(`http://${httpAddress}/ready`), 90_000);
-  // Ready means serving: one real ADS request, a listener for the apiserver's own Service
-  // (every cluster has it), must come back with that resource.
-  const probeNode = xdsBootstrap(xdsAddress, { namespace: ISTIO_NAMESPACE, name: 'chaoskit-readiness' }).node;
-  await until(
-    'an xDS answer from istiod',
-    group,
-    async () =>
-      (await adsRequest(xdsAddress, probeNode, LISTENER_TYPE, [`kubernetes.default.svc.${DOMAIN}:443`]))
-        .resources > 0,
-    60_000,
-  );
+  const alive = () => group.assertRunning();
+  await until('istiod /ready', () => httpOk(`http://${httpAddress}/ready`), 90_000, alive);
+  await until('an xDS answer from istiod', () => servesXds(xdsAddress), 60_000, alive);
   const caPem = await readFile(tls.caFile);
-  await registerWebhook(kc, `https://${webhookAddress}/validate`, caPem);
+  await registerWebhook(kc, { url: `https://${webhookAddress}/validate` }, caPem);
   await until(
     'istiod validating webhook to refuse an invalid VirtualService',
-    group,
     () => webhookRefuses(kc),
     30_000,
+    alive,
   );
 
   return {
@@ -226,6 +220,16 @@ export async function startIstiod(input: StartIstiodInput): Promise<IstiodInfo> 
   };
 }
 
+/**
+ * Ready means serving: one real ADS request, a listener for the apiserver's own Service (every
+ * cluster has it), must come back with that resource.
+ */
+export async function servesXds(xdsAddress: string): Promise<boolean> {
+  const node = xdsBootstrap(xdsAddress, { namespace: ISTIO_NAMESPACE, name: 'chaoskit-readiness' }).node;
+  const answer = await adsRequest(xdsAddress, node, LISTENER_TYPE, [`kubernetes.default.svc.${DOMAIN}:443`]);
+  return answer.resources > 0;
+}
+
 async function createNamespace(kc: KubeConfig): Promise<void> {
   try {
     await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: ISTIO_NAMESPACE } } });
@@ -234,42 +238,54 @@ async function createNamespace(kc: KubeConfig): Promise<void> {
   }
 }
 
-async function registerWebhook(kc: KubeConfig, url: string, caPem: Buffer): Promise<void> {
-  await kc.makeApiClient(AdmissionregistrationV1Api).createValidatingWebhookConfiguration({
-    body: {
-      metadata: { name: VALIDATING_WEBHOOK_NAME },
-      webhooks: [
-        {
-          name: 'validation.istio.io',
-          clientConfig: { url, caBundle: caPem.toString('base64') },
-          rules: [
-            {
-              operations: ['CREATE', 'UPDATE'],
-              apiGroups: [
-                'security.istio.io',
-                'networking.istio.io',
-                'telemetry.istio.io',
-                'extensions.istio.io',
-              ],
-              apiVersions: ['*'],
-              resources: ['*'],
-            },
-          ],
-          failurePolicy: 'Fail',
-          sideEffects: 'None',
-          admissionReviewVersions: ['v1', 'v1beta1'],
-          timeoutSeconds: 10,
-        },
-      ],
-    },
-  });
+/** Where the apiserver reaches istiod's webhook: a URL (local), or istiod's Service (in a cluster). */
+export type WebhookTarget =
+  | { url: string }
+  | { service: { namespace: string; name: string; path: string; port: number } };
+
+/** The ValidatingWebhookConfiguration that sends every Istio API write to istiod's /validate. */
+export function validatingWebhook(target: WebhookTarget, caPem: Buffer) {
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: VALIDATING_WEBHOOK_NAME },
+    webhooks: [
+      {
+        name: 'validation.istio.io',
+        clientConfig: { ...target, caBundle: caPem.toString('base64') },
+        rules: [
+          {
+            operations: ['CREATE', 'UPDATE'],
+            apiGroups: [
+              'security.istio.io',
+              'networking.istio.io',
+              'telemetry.istio.io',
+              'extensions.istio.io',
+            ],
+            apiVersions: ['*'],
+            resources: ['*'],
+          },
+        ],
+        failurePolicy: 'Fail',
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1', 'v1beta1'],
+        timeoutSeconds: 10,
+      },
+    ],
+  };
+}
+
+export async function registerWebhook(kc: KubeConfig, target: WebhookTarget, caPem: Buffer): Promise<void> {
+  await kc
+    .makeApiClient(AdmissionregistrationV1Api)
+    .createValidatingWebhookConfiguration({ body: validatingWebhook(target, caPem) });
 }
 
 /**
  * A dry-run create of a VirtualService that Istio's CRD schema accepts but istiod refuses
  * (an HTTP abort status out of range): true once the apiserver answers with istiod's refusal.
  */
-async function webhookRefuses(kc: KubeConfig): Promise<boolean> {
+export async function webhookRefuses(kc: KubeConfig): Promise<boolean> {
   try {
     await kc.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
       group: 'networking.istio.io',
@@ -299,16 +315,17 @@ async function webhookRefuses(kc: KubeConfig): Promise<boolean> {
   }
 }
 
-async function until(
+/** Polls `check` until it holds; `alive` throws when what is awaited has died. */
+export async function until(
   what: string,
-  group: ProcessGroup,
   check: () => Promise<boolean>,
   timeoutMs: number,
+  alive: () => void = () => {},
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
-    group.assertRunning();
+    alive();
     try {
       if (await check()) return;
     } catch (err) {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { addAbortFaultActivity } from '@chaoskit/chaosmesh-fault';
 import { defineCase } from '../../case.js';
 import {
+  ALL,
   assertOnlyFaultsChanged,
   concurrentEditScenario,
   createBookinfo,
@@ -16,6 +17,7 @@ import {
   updatesSince,
   VS_NAME,
 } from './fixtures.js';
+import { assertAbortedShare, assertAllAborted, assertAllServed, trafficScenarios } from './traffic.js';
 
 const abort418 = { httpStatus: 418, percentage: { value: 50 } };
 
@@ -52,7 +54,7 @@ export default defineCase({
       },
     },
     {
-      name: 'replaces an existing abort and keeps the delay beside it; no percentage means every request',
+      name: 'replaces an existing abort and keeps the delay beside it; no percentage is written as 100 (D88)',
       async run(t) {
         await createBookinfo(t);
         const before = await readVs(t, 'networking.istio.io/v1');
@@ -64,13 +66,13 @@ export default defineCase({
           routes: [to('orders', 'v1')],
         });
         assertOnlyFaultsChanged(before, result, {
-          [ROUTE.broken]: { abort: { httpStatus: 500 }, delay: EXISTING_BROKEN.delay },
+          [ROUTE.broken]: { abort: { httpStatus: 500, percentage: ALL }, delay: EXISTING_BROKEN.delay },
         });
       },
     },
     concurrentEditScenario({
       args: { http_status: 503, routes: [to('reviews', 'v2')] },
-      faults: { [ROUTE.jason]: { abort: { httpStatus: 503 } } },
+      faults: { [ROUTE.jason]: { abort: { httpStatus: 503, percentage: ALL } } },
     }),
     {
       name: 'several activities at once on different routes: every one of them lands',
@@ -90,10 +92,10 @@ export default defineCase({
         );
         const after = await readVs(t, 'networking.istio.io/v1');
         assertOnlyFaultsChanged(before, after, {
-          [ROUTE.jason]: { abort: { httpStatus: 500 } },
-          [ROUTE.split]: { abort: { httpStatus: 501 } },
-          [ROUTE.ratings]: { abort: { httpStatus: 502 } },
-          [ROUTE.fallback]: { abort: { httpStatus: 504 } },
+          [ROUTE.jason]: { abort: { httpStatus: 500, percentage: ALL } },
+          [ROUTE.split]: { abort: { httpStatus: 501, percentage: ALL } },
+          [ROUTE.ratings]: { abort: { httpStatus: 502, percentage: ALL } },
+          [ROUTE.fallback]: { abort: { httpStatus: 504, percentage: ALL } },
         });
       },
     },
@@ -113,7 +115,9 @@ export default defineCase({
           },
           { secrets: t.secrets, dryRun: true },
         );
-        assert.deepEqual(result.spec.http![ROUTE.jason]!.fault, { abort: { httpStatus: 503 } });
+        assert.deepEqual(result.spec.http![ROUTE.jason]!.fault, {
+          abort: { httpStatus: 503, percentage: ALL },
+        });
         assert.deepEqual(await readVs(t, 'networking.istio.io/v1'), before);
         if (t.cluster.auditLogPath) {
           const updates = (await t.requestsSince(since)).filter(
@@ -125,6 +129,28 @@ export default defineCase({
         assert.deepEqual(await updatesSince(t, since), t.cluster.auditLogPath ? [200] : undefined);
       },
     },
+    ...trafficScenarios<typeof addAbortFaultActivity>(
+      'HTTP 503 for 50 % aborts about half of the named route with UNAVAILABLE, then, with no percentage (100 %), all of it; the route not named never fails',
+      async (t, version, fx) => {
+        const half = await t.call({ ...fx.args(version), http_status: 503, percentage: 50 });
+        assert.deepEqual(half.spec.http![0]!.fault, {
+          abort: { httpStatus: 503, percentage: { value: 50 } },
+        });
+        await fx.traffic.waitFor('a', (s) => s.failures > 0);
+        const stats = await fx.send(400);
+        fx.record('abort 503 at 50 %', stats);
+        assertAbortedShare(stats.a, 0.5, fx.host);
+        assertAllServed(stats.b, `${fx.host}/v2`);
+
+        const all = await t.call({ ...fx.args(version), http_status: 503 });
+        assert.deepEqual(all.spec.http![0]!.fault, { abort: { httpStatus: 503, percentage: ALL } });
+        await fx.traffic.waitFor('a', (s) => s.failures === s.requests);
+        const every = await fx.send(200);
+        fx.record('abort 503, no percentage', every);
+        assertAllAborted(every.a);
+        assertAllServed(every.b, `${fx.host}/v2`);
+      },
+    ),
     ...failureScenarios({ http_status: 503 }),
     {
       name: 'invalid http_status and percentage values, and bad common arguments, are refused before any request',

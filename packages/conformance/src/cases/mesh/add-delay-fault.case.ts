@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { addDelayFaultActivity } from '@chaoskit/chaosmesh-fault';
 import { defineCase } from '../../case.js';
 import {
+  ALL,
   assertOnlyFaultsChanged,
   concurrentEditScenario,
   createBookinfo,
@@ -17,6 +18,14 @@ import {
   to,
   VS_NAME,
 } from './fixtures.js';
+import {
+  assertAllServed,
+  assertDelayed,
+  assertNotDelayed,
+  DELAY,
+  DELAY_MS,
+  trafficScenarios,
+} from './traffic.js';
 
 // Duration texts around the CRD's rule `duration(self) >= duration('1ms')` (Go's syntax).
 const DURATIONS = [
@@ -62,7 +71,7 @@ export default defineCase({
       },
     ),
     {
-      name: 'a destination without subset matches by host; no percentage means every request',
+      name: 'a destination without subset matches by host; no percentage is written as 100 (D88)',
       async run(t) {
         await createBookinfo(t);
         const before = await readVs(t, 'networking.istio.io/v1beta1');
@@ -74,8 +83,8 @@ export default defineCase({
           routes: [to('ratings'), to('details')],
         });
         assertOnlyFaultsChanged(before, result, {
-          [ROUTE.ratings]: { delay: { fixedDelay: '1m' } },
-          [ROUTE.slow]: { delay: { fixedDelay: '1m' } },
+          [ROUTE.ratings]: { delay: { fixedDelay: '1m', percentage: ALL } },
+          [ROUTE.slow]: { delay: { fixedDelay: '1m', percentage: ALL } },
         });
       },
     },
@@ -85,13 +94,31 @@ export default defineCase({
       alsoEdit: (vs) => {
         vs.spec.http![ROUTE.jason]!.fault = { abort: { httpStatus: 502 } };
       },
-      faults: { [ROUTE.jason]: { abort: { httpStatus: 502 }, delay: { fixedDelay: '5s' } } },
+      faults: { [ROUTE.jason]: { abort: { httpStatus: 502 }, delay: { fixedDelay: '5s', percentage: ALL } } },
     }),
+    ...trafficScenarios<typeof addDelayFaultActivity>(
+      `${DELAY} for 100 % holds every request of the named route at least that long; the route not named keeps its baseline latency`,
+      async (t, version, fx) => {
+        const result = await t.call({ ...fx.args(version), fixed_delay: DELAY, percentage: 100 });
+        assert.deepEqual(result.spec.http![0]!.fault, { delay: { fixedDelay: DELAY, percentage: ALL } });
+        await fx.traffic.waitFor('a', (s) => s.failures === 0 && s.latencyMs.p50 >= DELAY_MS);
+        const stats = await fx.send(100);
+        fx.record(`delay ${DELAY} at 100 %`, stats);
+        assertAllServed(stats.a, `${fx.host}/v1`);
+        assert.ok(stats.a.latencyMs.p50 >= DELAY_MS);
+        assertDelayed(stats.a);
+        assertAllServed(stats.b, `${fx.host}/v2`);
+        assertNotDelayed(stats.b, fx.baseline.b);
+      },
+    ),
     ...failureScenarios({ fixed_delay: '5s' }),
     {
-      name: "fixed_delay accepts what Istio's CRD accepts, except sub-millisecond precision (istiod's rule)",
+      name: "fixed_delay accepts what Istio's CRD accepts, except sub-millisecond precision (istiod's rule, which its webhook enforces where it runs)",
       async run(t) {
-        const refusedLocallyOnly: string[] = [];
+        // Refused by chaoskit for istiod's rule: by istiod's webhook too where it runs, accepted
+        // by a server with the CRDs alone.
+        const istiodRule: string[] = [];
+        const refusedBy = new Set<string>();
         for (const fixedDelay of DURATIONS) {
           const ours = (() => {
             try {
@@ -105,7 +132,7 @@ export default defineCase({
               return { ok: false, message: (err as Error).message };
             }
           })();
-          const crd = await objects(t)
+          const server = await objects(t)
             .createNamespacedCustomObject({
               group: GROUP,
               version: 'v1',
@@ -120,24 +147,32 @@ export default defineCase({
               },
             })
             .then(
-              () => ({ ok: true, message: '' }),
+              () => ({ ok: true, by: '', message: '' }),
               (err: { code?: number; body?: string }) => {
+                const message = String(err.body);
+                const status = (JSON.parse(message) as { message?: string }).message ?? '';
+                if (err.code === 400 && status.startsWith('admission webhook "validation.istio.io"'))
+                  return { ok: false, by: 'istiod', message: status };
                 assert.equal(err.code, 422, `${JSON.stringify(fixedDelay)}: ${err.body}`);
-                return { ok: false, message: String(err.body) };
+                return { ok: false, by: 'crd', message };
               },
             );
           if (ours.ok)
-            assert.ok(crd.ok, `${JSON.stringify(fixedDelay)} is accepted here but refused by the CRD`);
-          if (!crd.ok) {
+            assert.ok(server.ok, `${JSON.stringify(fixedDelay)} is accepted here but refused by the server`);
+          if (server.by === 'crd') {
             assert.ok(!ours.ok, `${JSON.stringify(fixedDelay)} is refused by the CRD but accepted here`);
-            assert.match(crd.message, /fixedDelay/);
+            assert.match(server.message, /fixedDelay/);
           }
-          if (!ours.ok && crd.ok) {
+          if (!ours.ok && server.by !== 'crd') {
             assert.match(ours.message, /not a whole number of milliseconds/);
-            refusedLocallyOnly.push(fixedDelay);
+            if (server.by === 'istiod') assert.match(server.message, /only durations to ms precision/);
+            istiodRule.push(fixedDelay);
+            refusedBy.add(server.by || 'nobody (no istiod)');
           }
         }
-        assert.deepEqual(refusedLocallyOnly, ['1.5ms', '1000001ns']);
+        assert.deepEqual(istiodRule, ['1.5ms', '1000001ns']);
+        // All of them by istiod, or none: one server either runs its webhook or does not.
+        assert.equal(refusedBy.size, 1);
       },
     },
     {

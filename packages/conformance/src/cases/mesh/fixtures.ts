@@ -43,6 +43,9 @@ export const EXISTING_BROKEN = {
   delay: { fixedDelay: '1s' },
 };
 
+/** The percentage chaoskit writes when none is given (D88). */
+export const ALL = { value: 100 };
+
 export const to = (host: string, subset?: string) => ({
   destination: subset === undefined ? { host } : { host, subset },
 });

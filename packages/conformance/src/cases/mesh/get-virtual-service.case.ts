@@ -1,7 +1,34 @@
 import assert from 'node:assert/strict';
-import { getVirtualServiceActivity } from '@chaoskit/chaosmesh-fault';
+import { type Fault, getVirtualServiceActivity, parseGoDuration } from '@chaoskit/chaosmesh-fault';
+import type { RouteStats } from '@chaoskit/cluster';
 import { defineCase } from '../../case.js';
 import { activityFailure, createBookinfo, onEveryVersion, readVs, VS_NAME } from './fixtures.js';
+import {
+  ABORT_ALL,
+  ABORTED,
+  assertNotDelayed,
+  DELAY_ALL,
+  DELAY_MS,
+  TRAFFIC_VS,
+  trafficScenarios,
+} from './traffic.js';
+
+/**
+ * What a route's traffic must show, from the fault as the probe read it: the share of aborted
+ * RPCs (this case writes only 0 % or 100 %) and the delay every RPC waits.
+ */
+function assertObeys(stats: RouteStats, fault: Fault | undefined, baseline: RouteStats): void {
+  const aborted = (fault?.abort?.percentage?.value ?? 0) / 100;
+  assert.equal(stats.failures, stats.requests * aborted);
+  if (aborted > 0) assert.deepEqual(stats.messages, { [ABORTED]: stats.failures });
+  const delay = fault?.delay;
+  if (delay && (delay.percentage?.value ?? 0) === 100) {
+    const ms = Number(parseGoDuration(delay.fixedDelay) / 1_000_000n);
+    assert.ok(stats.latencyMs.min >= ms, `fastest RPC ${stats.latencyMs.min} ms, under ${delay.fixedDelay}`);
+  } else {
+    assertNotDelayed(stats, baseline);
+  }
+}
 
 export default defineCase({
   activity: getVirtualServiceActivity,
@@ -15,6 +42,23 @@ export default defineCase({
         assert.equal(result.apiVersion, version);
         assert.equal(result.kind, 'VirtualService');
         assert.deepEqual(result, await readVs(t, version));
+      },
+    ),
+    ...trafficScenarios<typeof getVirtualServiceActivity>(
+      'what it reads is what the traffic obeys: an abort of every request on one route, a delay of every request on the other',
+      async (t, version, fx) => {
+        await fx.writeFaults({ a: ABORT_ALL, b: DELAY_ALL });
+        await fx.traffic.waitFor('a', (s) => s.failures === s.requests);
+        await fx.traffic.waitFor('b', (s) => s.latencyMs.p50 >= DELAY_MS);
+        const vs = await t.call({ virtual_service_name: TRAFFIC_VS, ns: t.ns, version });
+        assert.equal(vs.apiVersion, version);
+        const [a, b] = vs.spec.http!;
+        assert.deepEqual(a!.fault, ABORT_ALL);
+        assert.deepEqual(b!.fault, DELAY_ALL);
+        const stats = await fx.send(100);
+        fx.record('as read: a aborted, b delayed', stats);
+        assertObeys(stats.a, a!.fault as Fault, fx.baseline.a);
+        assertObeys(stats.b, b!.fault as Fault, fx.baseline.b);
       },
     ),
     {

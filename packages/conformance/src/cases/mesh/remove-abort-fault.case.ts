@@ -16,6 +16,7 @@ import {
   VS_NAME,
   withoutServerFields,
 } from './fixtures.js';
+import { ABORT_ALL, assertAllAborted, assertAllServed, trafficScenarios } from './traffic.js';
 
 export default defineCase({
   activity: removeAbortFaultActivity,
@@ -78,6 +79,25 @@ export default defineCase({
       },
       faults: { [ROUTE.broken]: { delay: { fixedDelay: '4s' } } },
     }),
+    ...trafficScenarios<typeof removeAbortFaultActivity>(
+      'the aborted route answers every request again (0 failures); the route not named keeps failing',
+      async (t, version, fx) => {
+        await fx.writeFaults({ a: ABORT_ALL, b: ABORT_ALL });
+        await fx.traffic.waitFor('a', (s) => s.failures === s.requests);
+        await fx.traffic.waitFor('b', (s) => s.failures === s.requests);
+        const before = await fx.send(200);
+        fx.record('both routes aborted', before);
+        assertAllAborted(before.a);
+
+        const result = await t.call(fx.args(version));
+        assert.equal('fault' in result.spec.http![0]!, false);
+        await fx.traffic.waitFor('a', (s) => s.failures === 0);
+        const after = await fx.send(200);
+        fx.record('abort removed from a', after);
+        assertAllServed(after.a, `${fx.host}/v1`);
+        assertAllAborted(after.b);
+      },
+    ),
     ...failureScenarios({}),
     {
       name: 'bad arguments are refused before any request',

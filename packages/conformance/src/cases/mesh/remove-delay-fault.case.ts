@@ -15,6 +15,14 @@ import {
   updatesSince,
   VS_NAME,
 } from './fixtures.js';
+import {
+  assertAllServed,
+  assertDelayed,
+  assertNotDelayed,
+  DELAY_ALL,
+  DELAY_MS,
+  trafficScenarios,
+} from './traffic.js';
 
 export default defineCase({
   activity: removeDelayFaultActivity,
@@ -50,6 +58,27 @@ export default defineCase({
       },
       faults: { [ROUTE.slow]: { abort: { httpStatus: 429 } } },
     }),
+    ...trafficScenarios<typeof removeDelayFaultActivity>(
+      'the delayed route is back to its baseline latency; the route not named stays delayed',
+      async (t, version, fx) => {
+        await fx.writeFaults({ a: DELAY_ALL, b: DELAY_ALL });
+        await fx.traffic.waitFor('a', (s) => s.latencyMs.p50 >= DELAY_MS);
+        await fx.traffic.waitFor('b', (s) => s.latencyMs.p50 >= DELAY_MS);
+        const before = await fx.send(100);
+        fx.record('both routes delayed', before);
+        assertDelayed(before.a);
+
+        const result = await t.call(fx.args(version));
+        assert.equal('fault' in result.spec.http![0]!, false);
+        await fx.traffic.waitFor('a', (s) => s.latencyMs.p50 < fx.baseline.a.latencyMs.p50 + DELAY_MS);
+        const after = await fx.send(100);
+        fx.record('delay removed from a', after);
+        assertAllServed(after.a, `${fx.host}/v1`);
+        assertNotDelayed(after.a, fx.baseline.a);
+        assertAllServed(after.b, `${fx.host}/v2`);
+        assertDelayed(after.b);
+      },
+    ),
     ...failureScenarios({}),
     {
       name: 'bad arguments are refused before any request',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { setFaultActivity } from '@chaoskit/chaosmesh-fault';
 import { defineCase } from '../../case.js';
 import {
+  ALL,
   assertOnlyFaultsChanged,
   concurrentEditScenario,
   createBookinfo,
@@ -13,6 +14,15 @@ import {
   to,
   VS_NAME,
 } from './fixtures.js';
+import {
+  assertAbortedShare,
+  assertAllServed,
+  assertDelayed,
+  assertNotDelayed,
+  DELAY,
+  DELAY_MS,
+  trafficScenarios,
+} from './traffic.js';
 
 const abort503 = { abort: { httpStatus: 503, percentage: { value: 30 } } };
 
@@ -54,8 +64,38 @@ export default defineCase({
       alsoEdit: (vs) => {
         vs.spec.http![ROUTE.jason]!.fault = { delay: { fixedDelay: '3s' } };
       },
-      faults: { [ROUTE.slow]: { abort: { httpStatus: 500 } } },
+      // D88: the abort given without percentage is written with 100.
+      faults: { [ROUTE.slow]: { abort: { httpStatus: 500, percentage: ALL } } },
     }),
+    ...trafficScenarios<typeof setFaultActivity>(
+      `both kinds at once (abort 503 for 50 %, delay ${DELAY} with no percentage): about half fail, every request is delayed first; then a delay alone replaces both; the route not named is untouched`,
+      async (t, version, fx) => {
+        const both = await t.call({
+          ...fx.args(version),
+          fault: { abort: { httpStatus: 503, percentage: 50 }, delay: { fixedDelay: DELAY } },
+        });
+        assert.deepEqual(both.spec.http![0]!.fault, {
+          abort: { httpStatus: 503, percentage: { value: 50 } },
+          delay: { fixedDelay: DELAY, percentage: ALL },
+        });
+        await fx.traffic.waitFor('a', (s) => s.failures > 0 && s.latencyMs.p50 >= DELAY_MS);
+        const stats = await fx.send(400, 50);
+        fx.record(`abort 503 at 50 % and delay ${DELAY}`, stats);
+        assertAbortedShare(stats.a, 0.5, fx.host);
+        // gRFC A33: the delay comes first, so aborted requests were held too.
+        assertDelayed(stats.a);
+        assertAllServed(stats.b, `${fx.host}/v2`);
+        assertNotDelayed(stats.b, fx.baseline.b);
+
+        await t.call({ ...fx.args(version), fault: { delay: { fixedDelay: DELAY, percentage: 100 } } });
+        await fx.traffic.waitFor('a', (s) => s.failures === 0 && s.latencyMs.p50 >= DELAY_MS);
+        const delayOnly = await fx.send(100);
+        fx.record(`delay ${DELAY} alone`, delayOnly);
+        assertAllServed(delayOnly.a, `${fx.host}/v1`);
+        assertDelayed(delayOnly.a);
+        assertAllServed(delayOnly.b, `${fx.host}/v2`);
+      },
+    ),
     ...failureScenarios({ fault: { abort: { httpStatus: 503 } } }),
     {
       name: 'faults of a wrong shape (an abort without status, bad status, percentage or delay) are refused before any request',

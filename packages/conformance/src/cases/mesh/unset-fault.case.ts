@@ -14,6 +14,16 @@ import {
   updatesSince,
   VS_NAME,
 } from './fixtures.js';
+import {
+  ABORT_ALL,
+  assertAllAborted,
+  assertAllServed,
+  assertDelayed,
+  assertNotDelayed,
+  DELAY_ALL,
+  DELAY_MS,
+  trafficScenarios,
+} from './traffic.js';
 
 export default defineCase({
   activity: unsetFaultActivity,
@@ -62,6 +72,30 @@ export default defineCase({
       },
       faults: { [ROUTE.broken]: undefined },
     }),
+    ...trafficScenarios<typeof unsetFaultActivity>(
+      'a route with an abort and a delay is back to no failures and its baseline latency; the route not named keeps its fault',
+      async (t, version, fx) => {
+        await fx.writeFaults({ a: { ...ABORT_ALL, ...DELAY_ALL }, b: ABORT_ALL });
+        await fx.traffic.waitFor('a', (s) => s.failures === s.requests && s.latencyMs.p50 >= DELAY_MS);
+        await fx.traffic.waitFor('b', (s) => s.failures === s.requests);
+        const before = await fx.send(100);
+        fx.record('a aborted and delayed, b aborted', before);
+        assertAllAborted(before.a);
+        assertDelayed(before.a);
+
+        const result = await t.call(fx.args(version));
+        assert.equal('fault' in result.spec.http![0]!, false);
+        await fx.traffic.waitFor(
+          'a',
+          (s) => s.failures === 0 && s.latencyMs.p50 < fx.baseline.a.latencyMs.p50 + DELAY_MS,
+        );
+        const after = await fx.send(200);
+        fx.record('fault unset on a', after);
+        assertAllServed(after.a, `${fx.host}/v1`);
+        assertNotDelayed(after.a, fx.baseline.a);
+        assertAllAborted(after.b);
+      },
+    ),
     ...failureScenarios({}),
     {
       name: 'bad arguments are refused before any request',

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import {
   type AnyActivity,
   findUndefinedReferences,
@@ -18,7 +18,7 @@ import { experimentFormat, formatProblems, MAX_PAUSE_SECONDS, pauseProblem } fro
 import { validateHttpProvider } from './http-provider.js';
 import { validateProcessProvider } from './process-provider.js';
 import { type RailFlags, railsOf } from './rails.js';
-import { resolveActivity } from './resolve-activity.js';
+import { type Lookup, resolveActivity } from './resolve-activity.js';
 import { validateTolerance } from './tolerance.js';
 
 export type Json = Record<string, unknown>;
@@ -50,6 +50,15 @@ export interface Experiment extends Json {
   rollbacks?: Activity[];
 }
 
+// The directory each experiment was read from: its activity packages are looked for there first.
+const directories = new WeakMap<object, string>();
+
+/** Where activity packages are looked for first: the experiment file's directory, when it has one. */
+export function lookupFor(raw: Json): Lookup {
+  const experimentDir = directories.get(raw);
+  return experimentDir ? { experimentDir } : {};
+}
+
 /** Reads a .json, .yaml or .yml experiment file. */
 export async function loadExperiment(path: string): Promise<Json> {
   const ext = extname(path).toLowerCase();
@@ -78,6 +87,7 @@ export async function loadExperiment(path: string): Promise<Json> {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new InvalidExperiment(`${path}: an experiment is a mapping (title, description, method, …)`);
   }
+  directories.set(parsed, dirname(resolve(path)));
   return parsed as Json;
 }
 
@@ -155,6 +165,7 @@ export async function prepareExperiment(
       named,
       activities,
       safety,
+      lookup: lookupFor(raw),
     }))
       problems.push(problem);
   };
@@ -186,6 +197,7 @@ interface CheckContext {
   named: Map<string, Activity>;
   activities: Map<Activity, AnyActivity>;
   safety: Safety;
+  lookup: Lookup;
 }
 
 /** What the format cannot tell: references, pauses once substituted, and what each provider needs. */
@@ -235,7 +247,7 @@ async function checkPython(
   if (typeof provider.func !== 'string' || !provider.func) return problems;
   let target: AnyActivity;
   try {
-    target = await resolveActivity(provider.module!, provider.func!);
+    target = await resolveActivity(provider.module!, provider.func!, ctx.lookup);
   } catch (err) {
     return [`${where}: module '${provider.module}' ${(err as Error).message}`];
   }
@@ -285,7 +297,7 @@ export async function experimentActivities(raw: Json): Promise<AnyActivity[]> {
     if (!isObject(provider) || provider.type !== 'python') continue;
     if (typeof provider.module !== 'string' || typeof provider.func !== 'string') continue;
     found.add(
-      await resolveActivity(provider.module, provider.func).catch((err: Error) => {
+      await resolveActivity(provider.module, provider.func, lookupFor(raw)).catch((err: Error) => {
         throw new Error(`module '${provider.module}' ${err.message}`);
       }),
     );

@@ -2,18 +2,24 @@ export { InvalidExperiment } from './errors.js';
 export {
   type Experiment,
   loadExperiment,
+  lookupFor,
   type Prepared,
   prepareExperiment,
   type Vars,
 } from './experiment.js';
+export { CHAOSKIT_PACKAGES } from './known-packages.js';
 export { type PlannedActivity, planExperiment } from './plan.js';
 export { mergeRules, roleFor } from './rbac.js';
 export {
-  ACTIVITY_PACKAGES,
+  findProviders,
+  type Installed,
   installedActivities,
-  loadPackage,
-  packageFor,
+  type LoadedProvider,
+  type Lookup,
+  loadProvider,
+  type Provider,
   resolveActivity,
+  searchPath,
 } from './resolve-activity.js';
 export {
   type HypothesisStrategy,

@@ -21,7 +21,24 @@ describe('the experiment JSON Schema', () => {
       $defs: { activity: { anyOf: Array<{ properties?: { provider?: { anyOf: unknown[] } } }> } };
     };
     expect(schema.$defs.activity.anyOf[1]!.properties!.provider!.anyOf.length).toBe(installed().length + 2);
-    expect(registry.list().length).toBeGreaterThanOrEqual(56);
+    expect(registry.list().length).toBeGreaterThanOrEqual(66);
+    expect(registry.aliases().length).toBeGreaterThanOrEqual(17);
+  });
+
+  it('accepts an alias as Chaos Toolkit names it, with the arguments of the activity it stands for', () => {
+    const experiment = (args: Record<string, unknown>) => ({
+      title: 't',
+      description: 'd',
+      method: [
+        {
+          type: 'probe',
+          name: 'healthy',
+          provider: { type: 'python', module: 'chaosk8s.probes', func: 'all_pods_healthy', arguments: args },
+        },
+      ],
+    });
+    expect(validate(experiment({ ns: 'shop' })), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate(experiment({ ns: 'shop', name: 'web' }))).toBe(false);
   });
 
   it('accepts the example experiments', async () => {

@@ -9,6 +9,12 @@ export const CHAOSKIT_PACKAGES: Readonly<Record<string, readonly string[]>> = {
   '@chaoskit/chaoscluster-networking': ['chaoscluster.networking.actions'],
   '@chaoskit/chaoscluster-node': ['chaoscluster.node.actions', 'chaoscluster.node.probes'],
   '@chaoskit/chaoscluster-pod': ['chaoscluster.pod.actions', 'chaoscluster.pod.probes'],
+  '@chaoskit/chaoscluster-replicaset': ['chaoscluster.replicaset.actions'],
+  '@chaoskit/chaoscluster-service': ['chaoscluster.service.actions', 'chaoscluster.service.probes'],
+  '@chaoskit/chaoscluster-statefulset': [
+    'chaoscluster.statefulset.actions',
+    'chaoscluster.statefulset.probes',
+  ],
   '@chaoskit/chaosmesh-fault': ['chaosmesh.fault.actions', 'chaosmesh.fault.probes'],
 };
 

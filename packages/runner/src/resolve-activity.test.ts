@@ -107,12 +107,12 @@ describe('finding the package of a module', () => {
     await expect(resolveActivity('nobody.checks.probes', 'which', { cwd })).rejects.toThrow(
       /^is provided by no installed package \(known: chaoscluster\.actions, .*far\.checks\.probes, .*\)\. Install the npm package that provides it, next to the experiment or in the working directory: its package\.json declares the module in "chaoskit": \{ "modules": \[\.\.\.\] \}/,
     );
-    expect(chaoskitPackageOf('chaoscluster.node.probes')).toBe('@chaoskit/chaoscluster-node');
+    expect(chaoskitPackageOf('chaoscluster.statefulset.probes')).toBe('@chaoskit/chaoscluster-statefulset');
   });
 
-  it('names the functions a module has', async () => {
+  it('names the functions a module has, aliases included', async () => {
     await expect(resolveActivity('chaosk8s.deployment.probes', 'nope', { cwd })).rejects.toThrow(
-      "has no function 'nope' (it has: deployment_available_and_healthy, deployment_fully_available, deployment_not_fully_available)",
+      "has no function 'nope' (it has: deployment_available_and_healthy, deployment_fully_available, deployment_not_fully_available, read_pod_logs)",
     );
   });
 });

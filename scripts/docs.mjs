@@ -5,7 +5,8 @@
 // - between `<!-- generated: activities -->` and `<!-- end: activities -->` in an activity
 //   package's README: the table of its activities (arguments and defaults, what each returns,
 //   the RBAC it needs), from the built package's `activities` — what defineActivity derived
-//   from the one definition;
+//   from the one definition — and the list of its `aliases` (activities of other modules it
+//   also exposes, as the Python modules expose what they import);
 // - between `<!-- snippet: <file>#<region> -->` and `<!-- end: snippet -->` in any README: the
 //   lines of that test file between `// #region <region>` and `// #endregion`, so that every
 //   code example in a README is code that a test runs.
@@ -47,8 +48,22 @@ function rbacCell(activity) {
     .join('<br>');
 }
 
+/** The aliases of one package: where else its modules find an activity defined elsewhere. */
+function aliasesList(aliases) {
+  if (!aliases?.length) return [];
+  return [
+    'Also found in these modules, as the Python modules expose what they import (the same',
+    'definitions, not copies):',
+    '',
+    ...[...aliases]
+      .sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName))
+      .map((a) => `- ${code(a.qualifiedName)}: ${code(a.activity.qualifiedName)}`),
+    '',
+  ];
+}
+
 /** The activities table of one package, from its built definitions. */
-export function activitiesTable(activities) {
+export function activitiesTable(activities, aliases = []) {
   const rows = [...activities]
     .sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName))
     .map(
@@ -60,6 +75,7 @@ export function activitiesTable(activities) {
     '| --- | --- | --- | --- | --- |',
     ...rows,
     '',
+    ...aliasesList(aliases),
     "Each argument's documentation and what it accepts: `npx chaoskit discover`, or the editor's hover on",
     'the camelCase export. Generated from the definitions by `npm run docs`; do not edit by hand.',
     '',
@@ -87,7 +103,7 @@ async function builtActivities(dir) {
   const entry = join(dir, 'dist', 'index.js');
   if (!existsSync(entry)) throw new Error(`${relative(ROOT, entry)} is missing: build first`);
   const mod = await import(pathToFileURL(entry).href);
-  return mod.activities;
+  return { activities: mod.activities, aliases: mod.aliases ?? [] };
 }
 
 /** Every README with generated parts: its path, its text now, and what it should be. */
@@ -98,10 +114,10 @@ export async function readmes() {
     const text = readFileSync(path, 'utf8');
     let expected = text;
     if (ACTIVITIES.test(text)) {
-      const activities = await builtActivities(dirname(path));
+      const { activities, aliases } = await builtActivities(dirname(path));
       expected = expected.replace(
         ACTIVITIES,
-        (_m, open, _body, close) => `${open}${activitiesTable(activities)}${close}`,
+        (_m, open, _body, close) => `${open}${activitiesTable(activities, aliases)}${close}`,
       );
     }
     expected = expected.replace(SNIPPET, (_m, open, file, name, _body, close) => {

@@ -100,6 +100,23 @@ describe.each(packages.map((p) => [p.short, p] as const))('%s tarball', (_, p) =
 });
 
 describe.each(packages.filter(isActivityPackage).map((p) => [p.short, p] as const))('%s tarball', (_, p) => {
+  it('declares exactly the modules of its activities and aliases, which is how the runner finds it', () => {
+    const project = isolatedInstall(p.manifest.name);
+    const dir = join(project, 'node_modules', p.manifest.name);
+    const published = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
+    const declared = (published.chaoskit as { modules?: string[] } | undefined)?.modules ?? [];
+    expect(declared.length).toBeGreaterThan(0);
+    const load = node(project, [
+      '--input-type=module',
+      '-e',
+      `const m = await import(${JSON.stringify(p.manifest.name)});
+       const modules = [...(m.activities ?? []), ...(m.aliases ?? [])].map((a) => a.module);
+       console.log(JSON.stringify([...new Set(modules)].sort()));`,
+    ]);
+    expect(load.status, load.stderr).toBe(0);
+    expect(JSON.parse(load.stdout)).toEqual([...declared].sort());
+  });
+
   it('carries the documented declarations', () => {
     const project = isolatedInstall(p.manifest.name);
     const index = readFileSync(join(project, 'node_modules', p.manifest.name, 'dist', 'index.d.ts'), 'utf8');

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isChaosError } from '@chaoskit/core';
-import type { V1Deployment } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   activities,
@@ -10,7 +9,6 @@ import {
   deleteDeploymentActivity,
   scaleDeploymentActivity,
 } from './index.js';
-import { holds, timeoutMessage } from './wait-for-deployment.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chaoskit-activities-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -149,36 +147,5 @@ describe('argument checks of the other activities', () => {
       'name',
     );
     expect(scaleDeploymentActivity.validate({ name: 'web', replicas: 0 }).replicas).toBe(0);
-  });
-});
-
-describe('the waits', () => {
-  const d = (replicas: number | undefined, ready: number | undefined): V1Deployment => ({
-    metadata: { name: 'web' },
-    spec: { ...(replicas === undefined ? {} : { replicas }), selector: {}, template: {} },
-    status: ready === undefined ? {} : { readyReplicas: ready },
-  });
-
-  it('compare readyReplicas (absent: 0) with spec.replicas', () => {
-    expect(holds('fully available', d(3, 3))).toBe(true);
-    expect(holds('fully available', d(3, 1))).toBe(false);
-    expect(holds('fully available', d(0, undefined))).toBe(true);
-    expect(holds('not fully available', d(3, undefined))).toBe(true);
-    expect(holds('not fully available', d(2, 2))).toBe(false);
-    expect(holds('fully available', undefined)).toBe(false);
-    expect(holds('not fully available', undefined)).toBe(false);
-  });
-
-  it('say which deployment and which condition failed', () => {
-    const args = { name: 'web', ns: 'shop', label_selector: null, timeout: 30 };
-    expect(timeoutMessage('fully available', args, null, d(3, 1))).toBe(
-      "deployment 'web' failed to recover within 30s: 1 of 3 replicas ready",
-    );
-    expect(timeoutMessage('not fully available', args, null, d(1, 1))).toBe(
-      "deployment 'web' failed to stop running within 30s: 1 of 1 replica ready, it stayed fully available",
-    );
-    expect(timeoutMessage('fully available', args, 'app=web', undefined)).toBe(
-      "deployment 'web' failed to recover within 30s: it was not found in namespace 'shop' matching label selector 'app=web'",
-    );
   });
 });

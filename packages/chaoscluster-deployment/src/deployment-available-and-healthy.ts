@@ -5,9 +5,10 @@ import {
   formatNameSelector,
   nameSelectorArg,
   namespaceArg,
+  whereLooked,
 } from '@chaoskit/core';
 import { deploymentNameArg } from './args.js';
-import { byName, listDeployments, replicaCounts, whereLooked } from './deployments.js';
+import { byName, listDeployments, replicaCounts } from './deployments.js';
 import { PROBES } from './modules.js';
 
 export const deploymentAvailableAndHealthyActivity = defineActivity({

@@ -21,17 +21,6 @@ export function replicaCounts(d: V1Deployment): ReplicaCounts {
   };
 }
 
-/** The condition of the waits: every expected replica is ready. */
-export function isFullyReady(d: V1Deployment): boolean {
-  const { desired, ready } = replicaCounts(d);
-  return ready === desired;
-}
-
-/** "namespace 'x'" or "namespace 'x' with label selector 'y'": where a deployment was looked for. */
-export function whereLooked(ns: string, labelSelector: string | null | undefined): string {
-  return `namespace '${ns}'${labelSelector ? ` matching label selector '${labelSelector}'` : ''}`;
-}
-
 /** The field selector of one deployment by its object name. */
 export const byName = (name: string): string => `metadata.name=${name}`;
 

@@ -6,16 +6,24 @@ import { join } from 'node:path';
 import {
   createDeploymentActivity,
   deleteDeploymentActivity,
+  deploymentAvailableAndHealthyActivity,
   deploymentFullyAvailableActivity,
+  deploymentNotFullyAvailableActivity,
   scaleDeploymentActivity,
 } from '@chaoskit/chaoscluster-deployment';
-import { deletePodsActivity, readPodLogsActivity } from '@chaoskit/chaoscluster-pod';
+import {
+  allPodsHealthyActivity,
+  deletePodsActivity,
+  podIsNotAvailableActivity,
+  readPodLogsActivity,
+} from '@chaoskit/chaoscluster-pod';
+import { deleteReplicaSetActivity } from '@chaoskit/chaoscluster-replicaset';
+import { deleteServiceActivity, serviceIsInitializedActivity } from '@chaoskit/chaoscluster-service';
 import { defineActivity, isChaosError, z } from '@chaoskit/core';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { unhealthy } from './all-microservices-healthy.js';
 import { deploymentIsFullyAvailableActivity } from './deployment-is-fully-available.js';
 import { delegate, deprecationMessage, resetDeprecationWarnings, warnDeprecated } from './deprecation.js';
-import { activities } from './index.js';
+import { activities, aliases } from './index.js';
 import { killMicroserviceActivity } from './kill-microservice.js';
 import { readMicroservicesLogsActivity } from './read-microservices-logs.js';
 import { scaleMicroserviceActivity } from './scale-microservice.js';
@@ -106,7 +114,7 @@ describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
       expect(a.doc).toMatch(/^Deprecated/);
     }
     expect(killMicroserviceActivity.deprecationNote).toBe(
-      'chaoscluster.deployment.actions.delete_deployment, chaoscluster.pod.actions.delete_pods',
+      'chaoscluster.deployment.actions.delete_deployment, chaoscluster.replicaset.actions.delete_replica_set, chaoscluster.pod.actions.delete_pods',
     );
     expect(scaleMicroserviceActivity.deprecationNote).toBe(
       'chaoscluster.deployment.actions.scale_deployment',
@@ -129,10 +137,34 @@ describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
   it('declares the RBAC of everything it delegates to (kill_microservice: deployments, replica sets, pods)', () => {
     expect(killMicroserviceActivity.rbac).toEqual([
       ...deleteDeploymentActivity.rbac,
-      { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['list', 'delete', 'get'] },
+      ...deleteReplicaSetActivity.rbac,
       ...deletePodsActivity.rbac,
     ]);
     expect(scaleMicroserviceActivity.rbac).toEqual(scaleDeploymentActivity.rbac);
+  });
+});
+
+describe('the names 0.25.1 imports into chaosk8s.actions and chaosk8s.probes', () => {
+  it('are aliases of the modern definitions, not copies', () => {
+    expect(Object.fromEntries(aliases.map((a) => [a.qualifiedName, a.activity]))).toEqual({
+      'chaoscluster.actions.create_deployment': createDeploymentActivity,
+      'chaoscluster.actions.delete_deployment': deleteDeploymentActivity,
+      'chaoscluster.actions.scale_deployment': scaleDeploymentActivity,
+      'chaoscluster.actions.delete_replica_set': deleteReplicaSetActivity,
+      'chaoscluster.actions.delete_pods': deletePodsActivity,
+      'chaoscluster.actions.delete_service': deleteServiceActivity,
+      'chaoscluster.probes.read_pod_logs': readPodLogsActivity,
+      'chaoscluster.probes.pod_is_not_available': podIsNotAvailableActivity,
+      'chaoscluster.probes.all_pods_healthy': allPodsHealthyActivity,
+      'chaoscluster.probes.deployment_available_and_healthy': deploymentAvailableAndHealthyActivity,
+      'chaoscluster.probes.deployment_not_fully_available': deploymentNotFullyAvailableActivity,
+      'chaoscluster.probes.deployment_fully_available': deploymentFullyAvailableActivity,
+      'chaoscluster.probes.service_is_initialized': serviceIsInitializedActivity,
+    });
+    for (const alias of aliases) {
+      expect(alias.name).toBe(alias.activity.name);
+      expect(alias.activity.deprecated).toBe(false);
+    }
   });
 });
 
@@ -271,20 +303,5 @@ describe('the deprecation warning', () => {
       'scale_microservice is deprecated and will be removed; use chaoscluster.deployment.actions.scale_deployment instead',
     );
     expect(stderr).toHaveBeenCalledTimes(1);
-  });
-});
-
-describe('all_microservices_healthy', () => {
-  const pod = (name: string, phase?: string) => ({
-    metadata: { name },
-    ...(phase ? { status: { phase } } : {}),
-  });
-
-  it('counts Running and Succeeded pods as healthy, any other phase (or none) as not', () => {
-    expect(unhealthy(pod('a', 'Running'))).toBeUndefined();
-    expect(unhealthy(pod('b', 'Succeeded'))).toBeUndefined();
-    expect(unhealthy(pod('c', 'Failed'))).toBe('pod c is Failed');
-    expect(unhealthy(pod('d', 'Pending'))).toBe('pod d is Pending, not Running or Succeeded');
-    expect(unhealthy(pod('e'))).toBe('pod e is Unknown, not Running or Succeeded');
   });
 });

@@ -1,38 +1,17 @@
-import { ActivityFailed, isApiError, namespaceArg, Services } from '@chaoskit/core';
-import { serviceNameArg } from './args.js';
-import { defineDeprecated } from './deprecation.js';
+import { deleteServiceActivity } from '@chaoskit/chaoscluster-service';
+import { defineDeprecated, delegate, rulesOf } from './deprecation.js';
 import { ACTIONS } from './modules.js';
 
 export const removeServiceEndpointActivity = defineDeprecated({
   name: 'remove_service_endpoint',
   kind: 'action',
   module: ACTIONS,
-  doc: 'Deprecated. Removes the service endpoint in front of the pods: deletes the Service called name. Returns its name and namespace; fails with ActivityFailed, naming both, when it is not there.',
+  doc: 'Deprecated: delete_service (the same arguments). Removes the service endpoint in front of the pods: deletes the Service called name. Returns its name and namespace; fails with ActivityFailed, naming both, when it is not there.',
   returns: '`{ service, namespace }`',
-  args: {
-    name: serviceNameArg('Name of the Service to delete.'),
-    ns: namespaceArg('Namespace of the Service.'),
-  },
-  rbac: [{ apiGroups: [''], resources: ['services'], verbs: ['delete'] }],
-  replacement: 'a process provider running `kubectl delete service <name>` (chaoskit has no service module)',
-  async run(args, ctx) {
-    try {
-      await ctx.kube.delete(Services, args.name, { namespace: args.ns });
-    } catch (err) {
-      if (!isApiError(err, 'NotFound')) throw err;
-      if (ctx.dryRun) {
-        ctx.log(`service ${args.name} is not in namespace ${args.ns} now (dry run: nothing changed)`);
-        return { service: args.name, namespace: args.ns };
-      }
-      throw new ActivityFailed(`there is no service '${args.name}' in namespace '${args.ns}' to remove`, {
-        cause: err,
-      });
-    }
-    ctx.log(
-      `deleted service ${args.name} of namespace ${args.ns}${ctx.dryRun ? ' (dry run: nothing changed)' : ''}`,
-    );
-    return { service: args.name, namespace: args.ns };
-  },
+  args: { ...deleteServiceActivity.schema.shape },
+  rbac: rulesOf(deleteServiceActivity),
+  replacement: deleteServiceActivity.qualifiedName,
+  run: (args, ctx) => delegate(deleteServiceActivity, args, ctx),
 });
 
 export const removeServiceEndpoint = removeServiceEndpointActivity.fn;

@@ -31,19 +31,21 @@ export function hostingPodArgs() {
 
 /**
  * A `check` hook (D29, docs/decisions.md): 0.25.1 silently ignored one of pod_label_selector
- * and pod_namespace without the other, and so acted on nodes the experiment did not mean.
+ * and pod_namespace without the other, and so acted on nodes the experiment did not mean. The
+ * refusal says what to write instead: the missing half, or nothing of the filter (what 0.25.1
+ * did).
  */
 export function checkHostingPods(args: { pod_label_selector: string | null; pod_namespace: string | null }) {
   if (args.pod_label_selector && !args.pod_namespace) {
     return {
       argument: 'pod_namespace' as const,
-      accepted: 'a namespace, which pod_label_selector needs (the two go together)',
+      accepted: `the namespace of the pods that pod_label_selector '${args.pod_label_selector}' matches (the two go together, D29): write pod_namespace: <their namespace> to act on the nodes hosting those pods, or remove pod_label_selector to act on the nodes the other arguments select, as chaostoolkit-kubernetes 0.25.1 did (it ignored pod_label_selector alone)`,
     };
   }
   if (args.pod_namespace && !args.pod_label_selector) {
     return {
       argument: 'pod_label_selector' as const,
-      accepted: 'a label selector, which pod_namespace needs (the two go together)',
+      accepted: `a label selector of the pods of namespace '${args.pod_namespace}' whose nodes are meant (the two go together, D29): write pod_label_selector: "app=<your app>" to act on the nodes hosting those pods, or remove pod_namespace to act on the nodes the other arguments select, as chaostoolkit-kubernetes 0.25.1 did (it ignored pod_namespace alone)`,
     };
   }
   return undefined;

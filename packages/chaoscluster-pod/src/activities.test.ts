@@ -17,12 +17,13 @@ function refusal(fn: () => unknown): { argument?: string; message: string } {
 }
 
 describe('the pod activities', () => {
-  it('are the nine of chaostoolkit-kubernetes 0.25.1, in their modules', () => {
+  it('are the ten of chaostoolkit-kubernetes 0.25.1, in their modules', () => {
     expect(activities.map((a) => a.qualifiedName).sort()).toEqual(
       [
         'chaoscluster.pod.actions.delete_pods',
         'chaoscluster.pod.actions.exec_in_pods',
         'chaoscluster.pod.actions.terminate_pods',
+        'chaoscluster.pod.probes.all_pods_healthy',
         'chaoscluster.pod.probes.count_pods',
         'chaoscluster.pod.probes.pod_is_not_available',
         'chaoscluster.pod.probes.pods_in_conditions',
@@ -65,6 +66,7 @@ describe('the pod activities', () => {
       ns: 'default',
       label_selector: 'name in ({name})',
     });
+    expect(defaults('all_pods_healthy')).toEqual({ ns: 'default' });
     expect(defaults('count_pods')).toEqual({ label_selector: '*', phase: null, ns: 'default' });
     expect(defaults('pods_in_phase')).toEqual({ label_selector: '*', phase: 'Running', ns: 'default' });
     expect(defaults('pods_not_in_phase')).toEqual({ label_selector: '*', phase: 'Running', ns: 'default' });

@@ -13,7 +13,6 @@ import {
   start,
   xdsUnreachable,
 } from '@chaoskit/cluster';
-import { installedActivities } from '@chaoskit/runner';
 import { ApiextensionsV1Api, CoreV1Api, KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { Command, Option } from 'commander';
 import type { ConformanceCase } from './case.js';
@@ -22,7 +21,7 @@ import { discoverCases } from './cases/index.js';
 import { differentialReport, runDifferential } from './differential/differential.js';
 import { ensurePythonOriginals } from './differential/python-env.js';
 import { scenarios } from './differential/scenarios.js';
-import { coverageGaps } from './kit/coverage.js';
+import { chaoskitActivities, coverageGaps } from './kit/coverage.js';
 import { skippedItems, summary, writeReports } from './kit/report.js';
 import { runCases } from './kit/run-cases.js';
 import { sweep } from './kit/sweep.js';
@@ -49,7 +48,7 @@ async function main(opts: Options): Promise<number> {
   const allCases = discovered.map((d) => d.case);
   const groupOf = (c: ConformanceCase) => discovered.find((d) => d.case === c)?.group ?? 'other';
   // Coverage guard: every registered activity has a case, before anything starts.
-  const gaps = coverageGaps((await installedActivities()).activities, allCases);
+  const gaps = coverageGaps(await chaoskitActivities(), allCases);
   if (gaps.uncovered.length || gaps.unknown.length) {
     say(
       `coverage guard: ${gaps.uncovered.length} activit(ies) without a case: ${gaps.uncovered.join(', ') || 'none'}`,

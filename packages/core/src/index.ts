@@ -1,6 +1,7 @@
 // One zod for every chaoskit package: argument schemas are built with core's copy.
 export { z } from 'zod';
 export * from './activity-context.js';
+export * from './alias.js';
 export * from './api.js';
 export * from './args.js';
 export * from './bulk.js';
@@ -27,6 +28,7 @@ export * from './kube.js';
 export * from './kubeconfig.js';
 export * from './label-selector.js';
 export * from './ledger.js';
+export * from './manifest-file.js';
 export * from './names.js';
 export * from './parse-since.js';
 export { annotationPointer, diffPointers, patchPointers, same, sameField, valueAt } from './pointers.js';
@@ -35,6 +37,7 @@ export { redact, redactValue, registerSecret, registerTarget } from './redact.js
 export * from './regex.js';
 export * from './registry.js';
 export { renderValue } from './render-value.js';
+export * from './replica-wait.js';
 export * from './resources.js';
 export * from './revert.js';
 export * from './safety.js';

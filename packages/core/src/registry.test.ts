@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { aliasActivity, isAlias } from './alias.js';
 import { defineActivity } from './define-activity.js';
 import { ActivityRegistry, canonicalModule, registry } from './registry.js';
 
@@ -81,6 +82,60 @@ describe('ActivityRegistry', () => {
     await expect(reg.get('chaosk8s.pod.actions', 'terminate_pods')?.call({ ns: 'chaos' })).resolves.toBe(
       'chaos',
     );
+  });
+});
+
+describe('aliases', () => {
+  const reg = new ActivityRegistry()
+    .register(deletePods, countPods)
+    .alias(
+      aliasActivity('chaoscluster.actions', deletePods),
+      aliasActivity('chaoscluster.probes', countPods, 'how_many'),
+    );
+
+  it('find the one definition under another module and name, chaosk8s names too', () => {
+    expect(reg.get('chaosk8s.actions', 'delete_pods')).toBe(deletePods);
+    expect(reg.get('chaoscluster.probes', 'how_many')).toBe(countPods);
+    expect(reg.get('chaoscluster.probes', 'count_pods')).toBeUndefined();
+  });
+
+  it('are listed apart from the activities, and their modules and names with them', () => {
+    expect(reg.list().map((a) => a.qualifiedName)).toEqual([
+      'chaoscluster.pod.actions.delete_pods',
+      'chaoscluster.pod.probes.count_pods',
+    ]);
+    expect(reg.aliases().map((a) => `${a.qualifiedName} -> ${a.activity.qualifiedName}`)).toEqual([
+      'chaoscluster.actions.delete_pods -> chaoscluster.pod.actions.delete_pods',
+      'chaoscluster.probes.how_many -> chaoscluster.pod.probes.count_pods',
+    ]);
+    expect(reg.names('chaosk8s.probes')).toEqual(['how_many']);
+    expect(reg.modules()).toEqual([
+      'chaoscluster.actions',
+      'chaoscluster.pod.actions',
+      'chaoscluster.pod.probes',
+      'chaoscluster.probes',
+    ]);
+  });
+
+  it('accept the same alias again, and refuse a name already taken by another activity or alias', () => {
+    expect(() => reg.alias(aliasActivity('chaoscluster.actions', deletePods))).not.toThrow();
+    expect(() => reg.alias(aliasActivity('chaoscluster.actions', countPods, 'delete_pods'))).toThrow(
+      /'chaoscluster\.actions\.delete_pods' is registered twice: as an alias of chaoscluster\.pod\.probes\.count_pods, and as an alias of chaoscluster\.pod\.actions\.delete_pods/,
+    );
+    expect(() => reg.alias(aliasActivity('chaoscluster.pod.actions', countPods, 'delete_pods'))).toThrow(
+      /and as an activity/,
+    );
+    expect(() => reg.register(activity('chaoscluster.actions', 'delete_pods'))).toThrow(/registered twice/);
+    expect(reg.get('chaoscluster.actions', 'delete_pods')).toBe(deletePods);
+  });
+
+  it('are checked when made', () => {
+    expect(isAlias(aliasActivity('chaoscluster.actions', deletePods))).toBe(true);
+    expect(isAlias({ module: 'a.b', name: 'c' })).toBe(false);
+    expect(() => aliasActivity('chaoscluster.pod.actions', deletePods)).toThrow(/the activity's own name/);
+    expect(() => aliasActivity('Actions', deletePods)).toThrow(/dotted name/);
+    expect(() => aliasActivity('a.b', deletePods, 'Delete')).toThrow(/snake_case/);
+    expect(() => aliasActivity('a.b', { name: 'x' } as never)).toThrow(/not an activity/);
   });
 });
 

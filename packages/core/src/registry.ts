@@ -1,3 +1,4 @@
+import type { ActivityAlias } from './alias.js';
 import type { AnyActivity } from './define-activity.js';
 
 // Experiments written for the Python originals name their modules `chaosk8s.…` and
@@ -16,9 +17,10 @@ export function canonicalModule(module: string): string {
   return module;
 }
 
-/** The activities known to a process, by module and function name. */
+/** The activities known to a process, by module and function name, and their aliases. */
 export class ActivityRegistry {
   readonly #byName = new Map<string, AnyActivity>();
+  readonly #aliases = new Map<string, ActivityAlias>();
 
   /**
    * Adds activities. Registering a second, different activity under a qualified name already
@@ -30,7 +32,7 @@ export class ActivityRegistry {
       const key = `${canonicalModule(activity.module)}.${activity.name}`;
       const existing = this.#byName.get(key);
       if (existing === activity) continue;
-      if (existing) {
+      if (existing || this.#aliases.has(key)) {
         throw new Error(
           `activity '${key}' is registered twice: two packages (or two copies of one package) define it`,
         );
@@ -40,16 +42,39 @@ export class ActivityRegistry {
     return this;
   }
 
-  /** The activity `func` of `module`, accepting the `chaosk8s.` / `chaosistio.` prefixes. */
+  /**
+   * Adds aliases: one more module and name for an activity defined elsewhere. An alias may not
+   * take the name of an activity, nor of another alias of a different activity.
+   */
+  alias(...aliases: ActivityAlias[]): this {
+    for (const alias of aliases) {
+      const key = `${canonicalModule(alias.module)}.${alias.name}`;
+      const existing = this.#aliases.get(key);
+      if (existing?.activity === alias.activity) continue;
+      if (existing || this.#byName.has(key)) {
+        throw new Error(
+          `'${key}' is registered twice: as an alias of ${alias.activity.qualifiedName}, and as ${existing ? `an alias of ${existing.activity.qualifiedName}` : 'an activity'}`,
+        );
+      }
+      this.#aliases.set(key, alias);
+    }
+    return this;
+  }
+
+  /**
+   * The activity `func` of `module`, accepting the `chaosk8s.` / `chaosistio.` prefixes; through
+   * an alias, the activity it stands for.
+   */
   get(module: string, func: string): AnyActivity | undefined {
-    return this.#byName.get(`${canonicalModule(module)}.${func}`);
+    const key = `${canonicalModule(module)}.${func}`;
+    return this.#byName.get(key) ?? this.#aliases.get(key)?.activity;
   }
 
   has(module: string, func: string): boolean {
     return this.get(module, func) !== undefined;
   }
 
-  /** Every activity, ordered by qualified name (or those of one module). */
+  /** Every activity, ordered by qualified name (or those of one module); aliases are not listed. */
   list(module?: string): AnyActivity[] {
     const wanted = module === undefined ? undefined : canonicalModule(module);
     return [...this.#byName.entries()]
@@ -58,9 +83,28 @@ export class ActivityRegistry {
       .map(([, activity]) => activity);
   }
 
-  /** The module names that have at least one activity, sorted. */
+  /** Every alias, ordered by qualified name (or those of one module). */
+  aliases(module?: string): ActivityAlias[] {
+    const wanted = module === undefined ? undefined : canonicalModule(module);
+    return [...this.#aliases.entries()]
+      .filter(([, alias]) => wanted === undefined || canonicalModule(alias.module) === wanted)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, alias]) => alias);
+  }
+
+  /** The function names a module offers: its activities' and its aliases', sorted. */
+  names(module: string): string[] {
+    return [...this.list(module).map((a) => a.name), ...this.aliases(module).map((a) => a.name)].sort();
+  }
+
+  /** The module names that have at least one activity or alias, sorted. */
   modules(): string[] {
-    return [...new Set([...this.#byName.values()].map((a) => canonicalModule(a.module)))].sort();
+    return [
+      ...new Set([
+        ...[...this.#byName.values()].map((a) => canonicalModule(a.module)),
+        ...[...this.#aliases.values()].map((a) => canonicalModule(a.module)),
+      ]),
+    ].sort();
   }
 }
 

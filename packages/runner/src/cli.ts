@@ -379,14 +379,21 @@ program
   .description('list every installed activity with its arguments, types, defaults and docs')
   .option('--json', "print JSON (with each activity's JSON Schema)")
   .action(async (opts: { json?: boolean }) => {
-    const { activities, missing } = await installedActivities();
+    const { activities, aliases, packages, missing, problems } = await installedActivities();
     if (opts.json) {
       process.stdout.write(
         `${JSON.stringify(
           {
             chaoskit: RUNNER_VERSION,
             activities: activities.map((a) => describe(a)),
+            aliases: aliases.map((a) => ({
+              module: a.module,
+              name: a.name,
+              activity: a.activity.qualifiedName,
+            })),
+            packages: packages.map((p) => ({ name: p.name, version: p.version, modules: p.modules })),
             not_installed: missing,
+            problems,
           },
           null,
           2,
@@ -403,7 +410,17 @@ program
         process.stdout.write(`    ${arg.name}: ${arg.accepted}${dflt}\n`);
       }
     }
+    if (aliases.length) {
+      process.stdout.write('\nalso found as (the same activity under another module or name):\n');
+      for (const a of aliases) process.stdout.write(`${a.qualifiedName} → ${a.activity.qualifiedName}\n`);
+    }
+    const extensions = packages.filter((p) => !p.name.startsWith('@chaoskit/'));
+    if (extensions.length)
+      process.stdout.write(
+        `\nextensions: ${extensions.map((p) => `${p.name}@${p.version} (${p.modules.join(', ')})`).join('; ')}\n`,
+      );
     if (missing.length) process.stdout.write(`\nnot installed: ${missing.join(', ')}\n`);
+    for (const p of problems) process.stdout.write(`\nnot loaded: ${p.package}: ${p.problem}\n`);
   });
 
 program
@@ -412,8 +429,8 @@ program
     "print the JSON Schema of experiment files, with every installed activity's arguments (for editors)",
   )
   .action(async () => {
-    const { activities } = await installedActivities();
-    process.stdout.write(`${JSON.stringify(experimentSchema(activities), null, 2)}\n`);
+    const { activities, aliases } = await installedActivities();
+    process.stdout.write(`${JSON.stringify(experimentSchema([...activities, ...aliases]), null, 2)}\n`);
   });
 
 function withCluster(command: Command): Command {

@@ -5,24 +5,40 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { load } from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { experimentFormat, experimentSchema, formatProblems } from './experiment-format.js';
-import { ACTIVITY_PACKAGES, loadPackage } from './resolve-activity.js';
+import { installedActivities } from './resolve-activity.js';
 
 const examples = fileURLToPath(new URL('../../../examples/experiments/', import.meta.url));
 let validate: ReturnType<Ajv2020['compile']>;
+const installed = () => [...registry.list(), ...registry.aliases()];
 beforeAll(async () => {
-  for (const pkg of ACTIVITY_PACKAGES) await loadPackage(pkg);
-  validate = new Ajv2020({ strict: false, allErrors: true }).compile(experimentSchema(registry.list()));
+  await installedActivities();
+  validate = new Ajv2020({ strict: false, allErrors: true }).compile(experimentSchema(installed()));
 });
 
 describe('the experiment JSON Schema', () => {
-  it('covers every installed activity', () => {
-    const schema = experimentSchema(registry.list()) as {
+  it('covers every installed activity and alias', () => {
+    const schema = experimentSchema(installed()) as {
       $defs: { activity: { anyOf: Array<{ properties?: { provider?: { anyOf: unknown[] } } }> } };
     };
-    expect(schema.$defs.activity.anyOf[1]!.properties!.provider!.anyOf.length).toBe(
-      registry.list().length + 2,
-    );
-    expect(registry.list().length).toBeGreaterThanOrEqual(56);
+    expect(schema.$defs.activity.anyOf[1]!.properties!.provider!.anyOf.length).toBe(installed().length + 2);
+    expect(registry.list().length).toBeGreaterThanOrEqual(66);
+    expect(registry.aliases().length).toBeGreaterThanOrEqual(17);
+  });
+
+  it('accepts an alias as Chaos Toolkit names it, with the arguments of the activity it stands for', () => {
+    const experiment = (args: Record<string, unknown>) => ({
+      title: 't',
+      description: 'd',
+      method: [
+        {
+          type: 'probe',
+          name: 'healthy',
+          provider: { type: 'python', module: 'chaosk8s.probes', func: 'all_pods_healthy', arguments: args },
+        },
+      ],
+    });
+    expect(validate(experiment({ ns: 'shop' })), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate(experiment({ ns: 'shop', name: 'web' }))).toBe(false);
   });
 
   it('accepts the example experiments', async () => {

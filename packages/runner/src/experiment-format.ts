@@ -2,7 +2,7 @@
 // `plan` check experiment files with it (unknown keys are errors, with a did-you-mean), and
 // `chaoskit schema` publishes it as JSON Schema with every installed activity's arguments.
 
-import { type AnyActivity, type JsonSchema, suggest, z } from '@chaoskit/core';
+import { type ActivityAlias, type AnyActivity, type JsonSchema, suggest, z } from '@chaoskit/core';
 import { extensionProblems } from './rails.js';
 
 /** `${name}`: a reference to the configuration or the secrets. */
@@ -90,11 +90,15 @@ const httpProvider = z.strictObject({
   secrets: secretNames.optional(),
 });
 
-/** The python provider of one activity: its module (or its Chaos Toolkit alias), func, typed arguments. */
-function pythonProviderOf(activity: AnyActivity) {
-  const [prefix, ...rest] = activity.module.split('.');
+/**
+ * The python provider of one activity, or of an alias of one: its module (or its Chaos Toolkit
+ * alias), func, typed arguments.
+ */
+function pythonProviderOf(target: AnyActivity | ActivityAlias) {
+  const activity = 'activity' in target ? target.activity : target;
+  const [prefix, ...rest] = target.module.split('.');
   const alias = ALIASES[prefix!];
-  const modules = alias ? [activity.module, [alias, ...rest].join('.')] : [activity.module];
+  const modules = alias ? [target.module, [alias, ...rest].join('.')] : [target.module];
   const args = Object.fromEntries(
     Object.entries(activity.schema.shape).map(([name, schema]) => [
       name,
@@ -105,14 +109,14 @@ function pythonProviderOf(activity: AnyActivity) {
     .strictObject({
       type: z.literal('python'),
       module: z.enum(modules as [string, ...string[]]),
-      func: z.literal(activity.name),
+      func: z.literal(target.name),
       arguments: z.strictObject(args).optional(),
       secrets: secretNames.optional(),
     })
-    .describe(`${activity.qualifiedName}: ${activity.doc}`);
+    .describe(`${target.qualifiedName}: ${activity.doc}`);
 }
 
-function providerOf(activities: readonly AnyActivity[] | undefined) {
+function providerOf(activities: ReadonlyArray<AnyActivity | ActivityAlias> | undefined) {
   const error = (issue: { input?: unknown }) => {
     const type = (issue.input as { type?: unknown } | undefined)?.type;
     return given(issue.input)
@@ -157,10 +161,10 @@ const METHOD_REQUIRED =
 
 /**
  * The experiment format. Without `activities`, a python provider is any module and func (they
- * are resolved after); with them (for `chaoskit schema`), each is one of those activities with
- * its typed arguments.
+ * are resolved after); with them (for `chaoskit schema`), each is one of those activities (or
+ * aliases of activities) with its typed arguments.
  */
-export function experimentFormat(installed?: readonly AnyActivity[]) {
+export function experimentFormat(installed?: ReadonlyArray<AnyActivity | ActivityAlias>) {
   const activity = activityOf(providerOf(installed));
   return z.strictObject(
     {
@@ -216,7 +220,7 @@ export function experimentFormat(installed?: readonly AnyActivity[]) {
 }
 
 /** The JSON Schema (2020-12) of experiment files, with the arguments of every given activity. */
-export function experimentSchema(installed: readonly AnyActivity[]): JsonSchema {
+export function experimentSchema(installed: ReadonlyArray<AnyActivity | ActivityAlias>): JsonSchema {
   const options = { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' } as const;
   const format = experimentFormat(installed);
   const activity = format.shape.method.element;

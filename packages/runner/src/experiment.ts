@@ -20,7 +20,7 @@ import { fetchExperiment, isUrl, shownUrl } from './experiment-url.js';
 import { validateHttpProvider } from './http-provider.js';
 import { validateProcessProvider } from './process-provider.js';
 import { type RailFlags, railsOf } from './rails.js';
-import { resolveActivity } from './resolve-activity.js';
+import { type Lookup, resolveActivity } from './resolve-activity.js';
 import { validateTolerance } from './tolerance.js';
 import { experimentWarnings } from './warnings.js';
 
@@ -53,6 +53,15 @@ export interface Experiment extends Json {
   rollbacks?: Activity[];
 }
 
+// The directory each experiment was read from: its activity packages are looked for there first.
+const directories = new WeakMap<object, string>();
+
+/** Where activity packages are looked for first: the experiment file's directory, when it has one. */
+export function lookupFor(raw: Json): Lookup {
+  const experimentDir = directories.get(raw);
+  return experimentDir ? { experimentDir } : {};
+}
+
 /**
  * Reads an experiment: a .json, .yaml or .yml file, or an http(s) URL (D82). `debug` receives
  * the request's status line.
@@ -79,7 +88,9 @@ export async function loadExperiment(source: string, debug?: (line: string) => v
   if (Buffer.byteLength(text) > MAX_DOCUMENT_BYTES) {
     throw new InvalidExperiment(`${source}: the file is larger than ${MAX_DOCUMENT_BYTES} bytes`);
   }
-  return parseExperiment(text, ext === '.json' ? 'json' : 'yaml', source);
+  const parsed = parseExperiment(text, ext === '.json' ? 'json' : 'yaml', source);
+  directories.set(parsed, dirname(resolve(source)));
+  return parsed;
 }
 
 /** The directory a source's relative paths (js controls) are read from: a file's, or the working one. */
@@ -210,6 +221,7 @@ export async function prepareExperiment(
       activities,
       safety,
       ...(flags.namespace ? { namespace: flags.namespace } : {}),
+      lookup: lookupFor(raw),
     }))
       problems.push(problem);
   };
@@ -267,6 +279,7 @@ interface CheckContext {
   activities: Map<Activity, AnyActivity>;
   safety: Safety;
   namespace?: string;
+  lookup: Lookup;
 }
 
 /** What the format cannot tell: references, pauses once substituted, and what each provider needs. */
@@ -316,7 +329,7 @@ async function checkPython(
   if (typeof provider.func !== 'string' || !provider.func) return problems;
   let target: AnyActivity;
   try {
-    target = await resolveActivity(provider.module!, provider.func!);
+    target = await resolveActivity(provider.module!, provider.func!, ctx.lookup);
   } catch (err) {
     return [`${where}: module '${provider.module}' ${(err as Error).message}`];
   }
@@ -370,7 +383,7 @@ export async function experimentActivities(raw: Json): Promise<AnyActivity[]> {
     if (!isObject(provider) || provider.type !== 'python') continue;
     if (typeof provider.module !== 'string' || typeof provider.func !== 'string') continue;
     found.add(
-      await resolveActivity(provider.module, provider.func).catch((err: Error) => {
+      await resolveActivity(provider.module, provider.func, lookupFor(raw)).catch((err: Error) => {
         throw new Error(`module '${provider.module}' ${err.message}`);
       }),
     );

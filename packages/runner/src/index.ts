@@ -12,19 +12,25 @@ export {
   type Experiment,
   experimentBase,
   loadExperiment,
+  lookupFor,
   type Prepared,
   type PrepareFlags,
   prepareExperiment,
   type Vars,
 } from './experiment.js';
+export { CHAOSKIT_PACKAGES } from './known-packages.js';
 export { type PlannedActivity, planExperiment } from './plan.js';
 export { mergeRules, roleFor } from './rbac.js';
 export {
-  ACTIVITY_PACKAGES,
+  findProviders,
+  type Installed,
   installedActivities,
-  loadPackage,
-  packageFor,
+  type LoadedProvider,
+  type Lookup,
+  loadProvider,
+  type Provider,
   resolveActivity,
+  searchPath,
 } from './resolve-activity.js';
 export {
   DRY_MODES,

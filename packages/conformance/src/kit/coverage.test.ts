@@ -1,9 +1,8 @@
 import { defineActivity, z } from '@chaoskit/core';
-import { installedActivities } from '@chaoskit/runner';
 import { describe, expect, it } from 'vitest';
 import { defineCase } from '../case.js';
 import { loadCases } from '../cases/index.js';
-import { coverageGaps } from './coverage.js';
+import { chaoskitActivities, coverageGaps } from './coverage.js';
 
 const fake = (name: string) =>
   defineActivity({
@@ -33,7 +32,9 @@ describe('coverage guard', () => {
   });
 
   it('finds no gap between the activity packages and the cases', async () => {
-    const { activities } = await installedActivities();
-    expect(coverageGaps(activities, await loadCases())).toEqual({ uncovered: [], unknown: [] });
+    expect(coverageGaps(await chaoskitActivities(), await loadCases())).toEqual({
+      uncovered: [],
+      unknown: [],
+    });
   });
 });

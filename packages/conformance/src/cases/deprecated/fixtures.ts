@@ -3,12 +3,13 @@
 import assert from 'node:assert/strict';
 import { deprecationMessage, resetDeprecationWarnings } from '@chaoskit/chaoscluster-deprecated';
 import { type AnyActivity, isChaosError, type ResultOf } from '@chaoskit/core';
-import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type { CaseContext } from '../../case-context.js';
 
 import { deploymentDoc, deploymentNames, stuckDeployment } from '../deployment/fixtures.js';
+import { podInPhase } from '../pod/fixtures.js';
+import { createService, serviceNames } from '../service/fixtures.js';
 
-export { deploymentDoc, deploymentNames, stuckDeployment };
+export { createService, deploymentDoc, deploymentNames, podInPhase, serviceNames, stuckDeployment };
 
 import { activityFailure, fileWriter } from '../shared-fixtures.js';
 
@@ -104,56 +105,4 @@ export function failureOf(outcome: Outcome | undefined): string {
 function describe(outcome: Outcome | undefined): string {
   if (!outcome) return 'nothing';
   return 'value' in outcome ? `the result ${JSON.stringify(outcome.value)}` : String(outcome.error);
-}
-
-/** A Service in front of the pods app=<name>. */
-export async function createService(
-  t: CaseContext,
-  name: string,
-  labels: Record<string, string>,
-): Promise<void> {
-  await t.core.createNamespacedService({
-    namespace: t.ns,
-    body: {
-      metadata: { name, labels },
-      spec: { selector: { app: name }, ports: [{ port: 80, protocol: 'TCP' }] },
-    },
-  });
-}
-
-/** The names of the services of the scenario's namespace, sorted. */
-export async function serviceNames(t: CaseContext): Promise<string[]> {
-  const list = await t.core.listNamespacedService({ namespace: t.ns });
-  return list.items.map((s) => s.metadata!.name!).sort();
-}
-
-/**
- * A pod in the given phase. Pending: no node can take it. Failed or Succeeded: nothing schedules
- * it (a scheduler that does not exist) and its status is set as a kubelet would have set it.
- */
-export async function podInPhase(
-  t: CaseContext,
-  name: string,
-  phase: 'Pending' | 'Failed' | 'Succeeded',
-  labels: Record<string, string> = {},
-): Promise<void> {
-  await t.core.createNamespacedPod({
-    namespace: t.ns,
-    body: {
-      metadata: { name, labels },
-      spec: {
-        schedulerName: 'chaoskit-no-such-scheduler',
-        containers: [{ name: 'main', image: 'example.invalid/main:1' }],
-      },
-    },
-  });
-  if (phase === 'Pending') return;
-  await t.core.patchNamespacedPodStatus(
-    { name, namespace: t.ns, body: { status: { phase } } },
-    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-  );
-  await t.until(`${name} ${phase}`, async () => {
-    const pod = await t.core.readNamespacedPod({ name, namespace: t.ns });
-    return pod.status?.phase === phase;
-  });
 }

@@ -1,7 +1,8 @@
-// Fixtures shared by the pod cases: pods that stay Pending, pods with several containers.
+// Fixtures shared by the pod cases: pods that stay Pending, pods with several containers, pods
+// in a given phase.
 import assert from 'node:assert/strict';
 import { isChaosError } from '@chaoskit/core';
-import type { V1Pod } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions, type V1Pod } from '@kubernetes/client-node';
 import type { CaseContext } from '../../case-context.js';
 
 /**
@@ -64,4 +65,35 @@ export async function expectFailure(t: CaseContext, args: Record<string, unknown
   );
   assert.ok(isChaosError(err, 'ActivityFailed'), `expected ActivityFailed, got ${String(err)}`);
   return (err as Error).message;
+}
+
+/**
+ * A pod in the given phase. Pending: no node can take it. Failed or Succeeded: nothing schedules
+ * it (a scheduler that does not exist) and its status is set as a kubelet would have set it.
+ */
+export async function podInPhase(
+  t: CaseContext,
+  name: string,
+  phase: 'Pending' | 'Failed' | 'Succeeded',
+  labels: Record<string, string> = {},
+): Promise<void> {
+  await t.core.createNamespacedPod({
+    namespace: t.ns,
+    body: {
+      metadata: { name, labels },
+      spec: {
+        schedulerName: 'chaoskit-no-such-scheduler',
+        containers: [{ name: 'main', image: 'example.invalid/main:1' }],
+      },
+    },
+  });
+  if (phase === 'Pending') return;
+  await t.core.patchNamespacedPodStatus(
+    { name, namespace: t.ns, body: { status: { phase } } },
+    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+  );
+  await t.until(`${name} ${phase}`, async () => {
+    const pod = await t.core.readNamespacedPod({ name, namespace: t.ns });
+    return pod.status?.phase === phase;
+  });
 }

@@ -1,4 +1,4 @@
-// The argument of the service activities that no modern activity declares for this package to reuse.
+// The argument schemas the service activities share (the deprecated module's too).
 
 import { kubernetesName } from '@chaoskit/core';
 

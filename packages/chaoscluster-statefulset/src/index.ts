@@ -1,0 +1,7 @@
+import { activitiesIn } from '@chaoskit/core';
+import * as exported from './activities.js';
+
+export * from './activities.js';
+
+/** Every activity of this package, for registries (the runner, discovery, conformance). */
+export const activities = activitiesIn(exported);

@@ -1,0 +1,46 @@
+// Fixtures shared by the service cases (and the deprecated ones): Services in front of pods, and
+// a Service as a user would write it in a spec file.
+import type { V1Service } from '@kubernetes/client-node';
+import type { CaseContext } from '../../case-context.js';
+
+import { activityFailure, fileWriter } from '../shared-fixtures.js';
+
+export { activityFailure, fileWriter as specDir };
+
+/** A Service in front of the pods app=<name>. */
+export async function createService(
+  t: CaseContext,
+  name: string,
+  labels: Record<string, string>,
+): Promise<void> {
+  await t.core.createNamespacedService({
+    namespace: t.ns,
+    body: {
+      metadata: { name, labels },
+      spec: { selector: { app: name }, ports: [{ port: 80, protocol: 'TCP' }] },
+    },
+  });
+}
+
+/** The names of the services of the scenario's namespace, sorted. */
+export async function serviceNames(t: CaseContext): Promise<string[]> {
+  const list = await t.core.listNamespacedService({ namespace: t.ns });
+  return list.items.map((s) => s.metadata!.name!).sort();
+}
+
+/** A Service as a user would write it in a spec file (no namespace unless given). */
+export function serviceDoc(
+  name: string,
+  extra: { labels?: Record<string, string>; namespace?: string } = {},
+): V1Service {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: {
+      name,
+      labels: { app: name, ...extra.labels },
+      ...(extra.namespace ? { namespace: extra.namespace } : {}),
+    },
+    spec: { selector: { app: name }, ports: [{ port: 80, protocol: 'TCP' }] },
+  };
+}

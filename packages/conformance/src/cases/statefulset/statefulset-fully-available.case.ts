@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { statefulsetFullyAvailableActivity } from '@chaoskit/chaoscluster-statefulset';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { defineCase } from '../../case.js';
+import { activityFailure, readyStatefulSet, replicasOf, stuckStatefulSet } from './fixtures.js';
+
+export default defineCase({
+  activity: statefulsetFullyAvailableActivity,
+  scenarios: [
+    {
+      name: 'holds at once when every replica is ready',
+      async run(t) {
+        await readyStatefulSet(t, 'db', 2);
+        assert.equal(await t.call({ name: 'db', ns: t.ns, timeout: 10 }), true);
+        assert.equal(await t.call({ name: 'db', ns: t.ns, label_selector: 'app={name}' }), true);
+      },
+    },
+    {
+      name: 'returns once the stateful set becomes available, before its timeout (D76)',
+      async run(t) {
+        await stuckStatefulSet(t, 'late', 2);
+        const waiting = t.call({ name: 'late', ns: t.ns, timeout: 60 });
+        // Let the probe start watching, then make the pods schedulable: the controller replaces
+        // the pending pods with ones that can run.
+        await new Promise((r) => setTimeout(r, 1000));
+        await t.apps.patchNamespacedStatefulSet(
+          { name: 'late', namespace: t.ns, body: { spec: { template: { spec: { nodeSelector: null } } } } },
+          setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+        );
+        for (const pod of await t.podNames('app=late'))
+          await t.core.deleteNamespacedPod({ name: pod, namespace: t.ns });
+        assert.equal(await waiting, true);
+        const { desired, ready } = await replicasOf(t, 'late');
+        assert.equal(ready, desired);
+      },
+    },
+    {
+      name: 'fails after the timeout when it never becomes available, saying how many replicas are ready (D76)',
+      async run(t) {
+        await stuckStatefulSet(t, 'stuck', 3);
+        const started = Date.now();
+        const message = await activityFailure(t.call({ name: 'stuck', ns: t.ns, timeout: 2 }));
+        const elapsed = Date.now() - started;
+        assert.equal(message, "stateful set 'stuck' failed to recover within 2s: 0 of 3 replicas ready");
+        assert.ok(elapsed >= 1900, `the probe waited its timeout (${elapsed} ms)`);
+      },
+    },
+    {
+      name: 'a missing stateful set is reported as not found at the timeout',
+      async run(t) {
+        assert.equal(
+          await activityFailure(t.call({ name: 'ghost', ns: t.ns, timeout: 1 })),
+          `stateful set 'ghost' failed to recover within 1s: it was not found in namespace '${t.ns}'`,
+        );
+      },
+    },
+    {
+      name: 'bad timeouts, names, selectors and arguments are refused before any request',
+      async run(t) {
+        await t.expectRefused({ name: 'db', ns: t.ns, timeout: 0 }, 'timeout');
+        await t.expectRefused({ name: 'db', ns: t.ns, timeout: '30' }, 'timeout');
+        await t.expectRefused({ ns: t.ns }, 'name');
+        await t.expectRefused({ name: 'DB', ns: t.ns }, 'name');
+        await t.expectRefused({ name: 'db', ns: t.ns, label_selector: '=x' }, 'label_selector');
+        await t.expectRefused({ name: 'db', ns: t.ns, replicas: 3 }, 'replicas');
+      },
+    },
+  ],
+});

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { argumentSignatures, refusals } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -20,29 +21,14 @@ const file = (name: string, text: string) => {
   return path;
 };
 
-function refusal(validate: () => unknown): Error & { argument?: string; accepted?: string } {
-  try {
-    validate();
-  } catch (err) {
-    expect(isChaosError(err, 'InvalidArgument')).toBe(true);
-    return err as Error & { argument?: string };
-  }
-  throw new Error('expected InvalidArgument');
-}
+const refusal = refusals(isChaosError);
 
 const gvp = { group: 'ex.test', version: 'v1', plural: 'widgets' };
 const widget = { apiVersion: 'ex.test/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 1 } };
 
 describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
   it('declares the twelve operations with their arguments and defaults, in 0.25.1 order', () => {
-    const shape = Object.fromEntries(
-      activities.map((a) => [
-        `${a.module}.${a.name}`,
-        a.arguments.map((arg) =>
-          arg.required ? `${arg.name}*` : `${arg.name}=${JSON.stringify(arg.default)}`,
-        ),
-      ]),
-    );
+    const shape = argumentSignatures(activities);
     const type = ['group*', 'version*', 'plural*'];
     const body = ['resource=null', 'resource_as_yaml_file=null'];
     expect(shape).toEqual({

@@ -2,12 +2,11 @@
 // what README.md shows (`npm run docs` copies it there). The example runs at the top level, as
 // in a reader's script; the test below checks what it did to the cluster, from a watch on the
 // namespace's PodChaos objects opened before it ran.
-import { sharedCluster } from '@chaoskit/cluster/testing';
-import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, Watch } from '@kubernetes/client-node';
+import { readmeNamespace, sharedCluster } from '@chaoskit/cluster/testing';
+import { ApiextensionsV1Api, CustomObjectsApi, Watch } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
-const { kc, kubeconfigPath } = sharedCluster();
-const core = kc.makeApiClient(CoreV1Api);
+const { kc } = sharedCluster();
 const extensions = kc.makeApiClient(ApiextensionsV1Api);
 // The namespace the README names; no other test uses it, nor the chaos-mesh.org group.
 const NS = 'checkout';
@@ -19,17 +18,12 @@ const events: Array<{ type: string; name: string; spec: unknown }> = [];
 // What the example expects: KUBECONFIG pointing at the cluster (as in a reader's shell),
 // namespace `checkout`, and a definition of Chaos Mesh's PodChaos (the part of its schema that
 // the example uses; the server validates strictly against it).
-const previousKubeconfig = process.env.KUBECONFIG;
-process.env.KUBECONFIG = kubeconfigPath;
 let watching: AbortController | undefined;
 afterAll(async () => {
   watching?.abort();
-  if (previousKubeconfig === undefined) delete process.env.KUBECONFIG;
-  else process.env.KUBECONFIG = previousKubeconfig;
-  await core.deleteNamespace({ name: NS }).catch(() => undefined);
   await extensions.deleteCustomResourceDefinition({ name: CRD }).catch(() => undefined);
 });
-await core.createNamespace({ body: { metadata: { name: NS, labels: { 'chaoskit.io/test': 'true' } } } });
+await readmeNamespace(NS);
 await extensions.createCustomResourceDefinition({
   body: {
     metadata: { name: CRD },

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { argumentSignatures, refusals } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -13,27 +14,11 @@ import {
 const dir = mkdtempSync(join(tmpdir(), 'chaoskit-activities-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function refusal(validate: () => unknown): Error & { argument?: string } {
-  try {
-    validate();
-  } catch (err) {
-    expect(isChaosError(err, 'InvalidArgument')).toBe(true);
-    return err as Error & { argument?: string };
-  }
-  throw new Error('expected InvalidArgument');
-}
+const refusal = refusals(isChaosError);
 
 describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
   it('declares every operation with its arguments and defaults, exactly as in 0.25.1', () => {
-    const shape = Object.fromEntries(
-      activities.map((a) => [
-        `${a.module}.${a.name}`,
-        a.arguments.map((arg) =>
-          arg.required ? `${arg.name}*` : `${arg.name}=${JSON.stringify(arg.default)}`,
-        ),
-      ]),
-    );
-    expect(shape).toEqual({
+    expect(argumentSignatures(activities)).toEqual({
       'chaoscluster.deployment.actions.create_deployment': ['spec_path*', 'ns="default"'],
       'chaoscluster.deployment.actions.delete_deployment': [
         'name*',

@@ -19,6 +19,7 @@ import {
 } from '@chaoskit/chaoscluster-pod';
 import { deleteReplicaSetActivity } from '@chaoskit/chaoscluster-replicaset';
 import { deleteServiceActivity, serviceIsInitializedActivity } from '@chaoskit/chaoscluster-service';
+import { argumentSignatures, refusals } from '@chaoskit/cluster/testing';
 import { defineActivity, isChaosError, z } from '@chaoskit/core';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { deploymentIsFullyAvailableActivity } from './deployment-is-fully-available.js';
@@ -37,27 +38,11 @@ afterEach(() => {
   resetDeprecationWarnings();
 });
 
-function refusal(validate: () => unknown): Error & { argument?: string; activity?: string } {
-  try {
-    validate();
-  } catch (err) {
-    expect(isChaosError(err, 'InvalidArgument')).toBe(true);
-    return err as Error & { argument?: string; activity?: string };
-  }
-  throw new Error('expected InvalidArgument');
-}
+const refusal = refusals(isChaosError);
 
 describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
   it('declares every operation of chaoscluster.actions and chaoscluster.probes with the 0.25.1 arguments', () => {
-    const shape = Object.fromEntries(
-      activities.map((a) => [
-        `${a.module}.${a.name}`,
-        a.arguments.map((arg) =>
-          arg.required ? `${arg.name}*` : `${arg.name}=${JSON.stringify(arg.default)}`,
-        ),
-      ]),
-    );
-    expect(shape).toEqual({
+    expect(argumentSignatures(activities)).toEqual({
       'chaoscluster.actions.kill_microservice': [
         'name*',
         'ns="default"',

@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { argumentSignature, refusals } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { dump } from 'js-yaml';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,15 +21,7 @@ function file(name: string, text: string): string {
   return path;
 }
 
-function refusal(validate: () => unknown): Error & { argument?: string } {
-  try {
-    validate();
-  } catch (err) {
-    expect(isChaosError(err, 'InvalidArgument')).toBe(true);
-    return err as Error & { argument?: string };
-  }
-  throw new Error('expected InvalidArgument');
-}
+const refusal = refusals(isChaosError);
 
 const policyDoc = (name = 'web-only', extra: Record<string, unknown> = {}) => ({
   apiVersion: 'networking.k8s.io/v1',
@@ -39,14 +32,7 @@ const policyDoc = (name = 'web-only', extra: Record<string, unknown> = {}) => ({
 
 describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
   it('declares the eight operations with their arguments and defaults', () => {
-    const shape = Object.fromEntries(
-      activities.map((a) => [
-        a.name,
-        a.arguments.map((arg) =>
-          arg.required ? `${arg.name}*` : `${arg.name}=${JSON.stringify(arg.default)}`,
-        ),
-      ]),
-    );
+    const shape = Object.fromEntries(activities.map((a) => [a.name, argumentSignature(a)]));
     expect(shape).toEqual({
       allow_dns_access: ['label_selectors=null', 'ns="default"'],
       remove_allow_dns_access: ['ns="default"'],

@@ -2,12 +2,11 @@
 // what README.md shows (`npm run docs` copies it there). The example runs at the top level, as
 // in a reader's script; the test below checks what it did to the cluster, from a watch on the
 // namespace's network policies opened before it ran.
-import { sharedCluster } from '@chaoskit/cluster/testing';
-import { CoreV1Api, NetworkingV1Api, type V1NetworkPolicy, Watch } from '@kubernetes/client-node';
+import { readmeNamespace, sharedCluster } from '@chaoskit/cluster/testing';
+import { NetworkingV1Api, type V1NetworkPolicy, Watch } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
-const { kc, kubeconfigPath } = sharedCluster();
-const core = kc.makeApiClient(CoreV1Api);
+const { kc } = sharedCluster();
 // The namespace the README names; no other test uses it.
 const NS = 'payments';
 
@@ -17,16 +16,9 @@ const changed = (type: string) => events.filter((e) => e.type === type).map((e) 
 
 // What the example expects: KUBECONFIG pointing at the cluster (as in a reader's shell), and
 // namespace `payments`.
-const previousKubeconfig = process.env.KUBECONFIG;
-process.env.KUBECONFIG = kubeconfigPath;
 let watching: AbortController | undefined;
-afterAll(async () => {
-  watching?.abort();
-  if (previousKubeconfig === undefined) delete process.env.KUBECONFIG;
-  else process.env.KUBECONFIG = previousKubeconfig;
-  await core.deleteNamespace({ name: NS }).catch(() => undefined);
-});
-await core.createNamespace({ body: { metadata: { name: NS, labels: { 'chaoskit.io/test': 'true' } } } });
+afterAll(() => watching?.abort());
+await readmeNamespace(NS);
 const { metadata } = await kc.makeApiClient(NetworkingV1Api).listNamespacedNetworkPolicy({ namespace: NS });
 watching = await new Watch(kc).watch(
   `/apis/networking.k8s.io/v1/namespaces/${NS}/networkpolicies`,

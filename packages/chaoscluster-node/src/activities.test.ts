@@ -1,17 +1,10 @@
+import { refusals } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import { unknownField } from './create-node.js';
 import { activities, createNodeActivity, deleteNodesActivity, drainNodesActivity } from './index.js';
 
-function refusal(run: () => unknown): { argument: string | undefined; message: string } {
-  try {
-    run();
-  } catch (err) {
-    expect(isChaosError(err, 'InvalidArgument')).toBe(true);
-    return { argument: (err as { argument?: string }).argument, message: (err as Error).message };
-  }
-  throw new Error('expected an InvalidArgument');
-}
+const refusal = refusals(isChaosError);
 
 describe('the node activities', () => {
   it('are the six of chaostoolkit-kubernetes 0.25.1, in the node modules', () => {

@@ -4,13 +4,12 @@
 //
 // It must not touch the shared cluster's nodes (other files run on them at the same time): the
 // pool `pool=web` is two kwok nodes of its own, tainted so that only this file's pods land there.
-import { sharedCluster } from '@chaoskit/cluster/testing';
-import { AppsV1Api, CoreV1Api, type V1Pod } from '@kubernetes/client-node';
+import { deploy, readmeNamespace, sharedCluster } from '@chaoskit/cluster/testing';
+import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
-const { kc, kubeconfigPath } = sharedCluster();
+const { kc } = sharedCluster();
 const core = kc.makeApiClient(CoreV1Api);
-const apps = kc.makeApiClient(AppsV1Api);
 const NS = 'web-pool';
 const TAINT = 'chaoskit.io/readme-web-pool';
 const POOL = ['readme-web-0', 'readme-web-1'];
@@ -25,12 +24,7 @@ const runningOn = async (node: string): Promise<string[]> =>
 // What the example expects: KUBECONFIG pointing at the cluster (as in a reader's shell), and
 // nodes labelled pool=web, each running a pod of a Deployment (a drain evicts only pods that a
 // controller will replace).
-const previousKubeconfig = process.env.KUBECONFIG;
-process.env.KUBECONFIG = kubeconfigPath;
 afterAll(async () => {
-  if (previousKubeconfig === undefined) delete process.env.KUBECONFIG;
-  else process.env.KUBECONFIG = previousKubeconfig;
-  await core.deleteNamespace({ name: NS }).catch(() => undefined);
   for (const name of POOL) await core.deleteNode({ name }).catch(() => undefined);
 });
 for (const name of POOL) {
@@ -45,41 +39,15 @@ for (const name of POOL) {
     },
   });
 }
-await core.createNamespace({ body: { metadata: { name: NS, labels: { 'chaoskit.io/test': 'true' } } } });
-await vi.waitFor(
-  async () => {
-    const accounts = await core.listNamespacedServiceAccount({ namespace: NS });
-    expect(accounts.items.map((a) => a.metadata?.name)).toContain('default');
-  },
-  { timeout: 10_000, interval: 50 },
-);
+await readmeNamespace(NS);
 for (const node of POOL) {
-  await apps.createNamespacedDeployment({
-    namespace: NS,
-    body: {
-      metadata: { name: node },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: { app: node } },
-        template: {
-          metadata: { labels: { app: node } },
-          spec: {
-            terminationGracePeriodSeconds: 1,
-            nodeSelector: { 'kubernetes.io/hostname': node },
-            tolerations: [{ key: TAINT, operator: 'Equal', value: 'true', effect: 'NoSchedule' }],
-            containers: [{ name: 'web', image: 'example.invalid/web:1' }],
-          },
-        },
-      },
+  await deploy(kc, NS, node, 1, {
+    podSpec: {
+      nodeSelector: { 'kubernetes.io/hostname': node },
+      tolerations: [{ key: TAINT, operator: 'Equal', value: 'true', effect: 'NoSchedule' }],
     },
   });
 }
-await vi.waitFor(
-  async () => {
-    for (const node of POOL) expect(await runningOn(node)).toHaveLength(1);
-  },
-  { timeout: 30_000, interval: 100 },
-);
 const before = Object.fromEntries(await Promise.all(POOL.map(async (n) => [n, await runningOn(n)] as const)));
 
 // #region use

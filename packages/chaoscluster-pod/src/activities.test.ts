@@ -1,4 +1,5 @@
 // Argument validation of the pod activities: what is refused before any request, and why.
+import { refusals } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import { execInPodsActivity } from './exec-in-pods.js';
@@ -6,15 +7,7 @@ import { activities } from './index.js';
 import { podsInConditionsActivity } from './pods-in-conditions.js';
 import { readPodLogsActivity } from './read-pod-logs.js';
 
-function refusal(fn: () => unknown): { argument?: string; message: string } {
-  try {
-    fn();
-  } catch (error) {
-    expect(isChaosError(error, 'InvalidArgument')).toBe(true);
-    return error as { argument?: string; message: string };
-  }
-  throw new Error('expected an InvalidArgument');
-}
+const refusal = refusals(isChaosError);
 
 describe('the pod activities', () => {
   it('are the ten of chaostoolkit-kubernetes 0.25.1, in their modules', () => {

@@ -1,13 +1,12 @@
 // The README's TypeScript example, run as written on the shared cluster: the region `use` is
 // what README.md shows (`npm run docs` copies it there). The example runs at the top level, as
 // in a reader's script; the test below checks what it did to the cluster.
-import { sharedCluster } from '@chaoskit/cluster/testing';
-import { AppsV1Api, CoreV1Api, type V1Pod } from '@kubernetes/client-node';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { deploy, readmeNamespace, sharedCluster } from '@chaoskit/cluster/testing';
+import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
+import { describe, expect, it, vi } from 'vitest';
 
-const { kc, kubeconfigPath } = sharedCluster();
+const { kc } = sharedCluster();
 const core = kc.makeApiClient(CoreV1Api);
-const apps = kc.makeApiClient(AppsV1Api);
 // The namespace the README names; no other test uses it.
 const NS = 'shop';
 
@@ -21,37 +20,9 @@ const running = (pods: V1Pod[]): string[] =>
 
 // What the example expects: KUBECONFIG pointing at the cluster (as in a reader's shell), and a
 // Deployment `web` of 3 pods in namespace `shop`.
-const previousKubeconfig = process.env.KUBECONFIG;
-process.env.KUBECONFIG = kubeconfigPath;
-afterAll(async () => {
-  if (previousKubeconfig === undefined) delete process.env.KUBECONFIG;
-  else process.env.KUBECONFIG = previousKubeconfig;
-  await core.deleteNamespace({ name: NS }).catch(() => undefined);
-});
-await core.createNamespace({ body: { metadata: { name: NS, labels: { 'chaoskit.io/test': 'true' } } } });
-await vi.waitFor(
-  async () => {
-    const accounts = await core.listNamespacedServiceAccount({ namespace: NS });
-    expect(accounts.items.map((a) => a.metadata?.name)).toContain('default');
-  },
-  { timeout: 10_000, interval: 50 },
-);
-await apps.createNamespacedDeployment({
-  namespace: NS,
-  body: {
-    metadata: { name: 'web', labels: { app: 'web' } },
-    spec: {
-      replicas: 3,
-      selector: { matchLabels: { app: 'web' } },
-      template: {
-        metadata: { labels: { app: 'web' } },
-        spec: {
-          terminationGracePeriodSeconds: 1,
-          containers: [{ name: 'web', image: 'example.invalid/web:1' }],
-        },
-      },
-    },
-  },
+await readmeNamespace(NS);
+await deploy(kc, NS, 'web', 3, {
+  podSpec: { containers: [{ name: 'web', image: 'example.invalid/web:1' }] },
 });
 await vi.waitFor(async () => expect(running(await webPods())).toHaveLength(3), {
   timeout: 30_000,

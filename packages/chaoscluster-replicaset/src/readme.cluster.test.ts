@@ -1,11 +1,10 @@
 // The README's TypeScript example, run as written on the shared cluster: the region `use` is
 // what README.md shows (`npm run docs` copies it there). The test below checks what it did.
-import { sharedCluster } from '@chaoskit/cluster/testing';
-import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { deploy, readmeNamespace, sharedCluster } from '@chaoskit/cluster/testing';
+import { AppsV1Api } from '@kubernetes/client-node';
+import { describe, expect, it, vi } from 'vitest';
 
-const { kc, kubeconfigPath } = sharedCluster();
-const core = kc.makeApiClient(CoreV1Api);
+const { kc } = sharedCluster();
 const apps = kc.makeApiClient(AppsV1Api);
 // The namespace the README names; no other test uses it.
 const NS = 'batch-jobs';
@@ -13,40 +12,9 @@ const NS = 'batch-jobs';
 // What the example expects: KUBECONFIG pointing at the cluster, and in namespace `batch-jobs`
 // a Deployment `web` (2 ready pods) and a Deployment `worker` (3), so that web's 2 pods are a
 // small enough share of the namespace for the pod share rail.
-const previousKubeconfig = process.env.KUBECONFIG;
-process.env.KUBECONFIG = kubeconfigPath;
-afterAll(async () => {
-  if (previousKubeconfig === undefined) delete process.env.KUBECONFIG;
-  else process.env.KUBECONFIG = previousKubeconfig;
-  await core.deleteNamespace({ name: NS }).catch(() => undefined);
-});
-await core.createNamespace({ body: { metadata: { name: NS, labels: { 'chaoskit.io/test': 'true' } } } });
-await vi.waitFor(
-  async () => {
-    const accounts = await core.listNamespacedServiceAccount({ namespace: NS });
-    expect(accounts.items.map((a) => a.metadata?.name)).toContain('default');
-  },
-  { timeout: 10_000, interval: 50 },
-);
-for (const [name, replicas] of [
-  ['web', 2],
-  ['worker', 3],
-] as const) {
-  await apps.createNamespacedDeployment({
-    namespace: NS,
-    body: {
-      metadata: { name, labels: { app: name } },
-      spec: {
-        replicas,
-        selector: { matchLabels: { app: name } },
-        template: {
-          metadata: { labels: { app: name } },
-          spec: { containers: [{ name, image: `example.invalid/${name}:1` }] },
-        },
-      },
-    },
-  });
-}
+await readmeNamespace(NS);
+await deploy(kc, NS, 'web', 2);
+await deploy(kc, NS, 'worker', 3);
 const readyReplicaSets = async () =>
   (await apps.listNamespacedReplicaSet({ namespace: NS, labelSelector: 'app=web' })).items.filter(
     (r) => r.status?.readyReplicas === 2,

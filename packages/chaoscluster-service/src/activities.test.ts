@@ -1,30 +1,14 @@
 import { podIsNotAvailableActivity, readPodLogsActivity } from '@chaoskit/chaoscluster-pod';
+import { argumentSignatures, refusals } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import { activities, aliases, serviceIsInitializedActivity } from './index.js';
 
-function refusal(validate: () => unknown): Error & { argument?: string } {
-  try {
-    validate();
-  } catch (err) {
-    expect(isChaosError(err, 'InvalidArgument')).toBe(true);
-    return err as Error & { argument?: string };
-  }
-  throw new Error('expected InvalidArgument');
-}
+const refusal = refusals(isChaosError);
 
 describe('the service activities of chaostoolkit-kubernetes 0.25.1', () => {
   it('declares every operation with its arguments and defaults as in 0.25.1', () => {
-    expect(
-      Object.fromEntries(
-        activities.map((a) => [
-          a.qualifiedName,
-          a.arguments.map((arg) =>
-            arg.required ? `${arg.name}*` : `${arg.name}=${JSON.stringify(arg.default)}`,
-          ),
-        ]),
-      ),
-    ).toEqual({
+    expect(argumentSignatures(activities)).toEqual({
       'chaoscluster.service.actions.create_service_endpoint': ['spec_path*', 'ns="default"'],
       'chaoscluster.service.actions.delete_service': ['name*', 'ns="default"'],
       'chaoscluster.service.probes.service_is_initialized': [

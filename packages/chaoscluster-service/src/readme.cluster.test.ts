@@ -3,35 +3,24 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sharedCluster } from '@chaoskit/cluster/testing';
+import { readmeNamespace, sharedCluster } from '@chaoskit/cluster/testing';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
-const { kc, kubeconfigPath } = sharedCluster();
+const { kc } = sharedCluster();
 const core = kc.makeApiClient(CoreV1Api);
 // The namespace the README names; no other test uses it.
 const NS = 'checkout';
 
 // What the example expects: KUBECONFIG pointing at the cluster, a Service `web` in namespace
 // `checkout`, and its file in services/web.yaml of the working directory.
-const previous = { kubeconfig: process.env.KUBECONFIG, cwd: process.cwd() };
+const previousCwd = process.cwd();
 const workdir = mkdtempSync(join(tmpdir(), 'chaoskit-service-readme-'));
-process.env.KUBECONFIG = kubeconfigPath;
-afterAll(async () => {
-  process.chdir(previous.cwd);
-  if (previous.kubeconfig === undefined) delete process.env.KUBECONFIG;
-  else process.env.KUBECONFIG = previous.kubeconfig;
+afterAll(() => {
+  process.chdir(previousCwd);
   rmSync(workdir, { recursive: true, force: true });
-  await core.deleteNamespace({ name: NS }).catch(() => undefined);
 });
-await core.createNamespace({ body: { metadata: { name: NS, labels: { 'chaoskit.io/test': 'true' } } } });
-await vi.waitFor(
-  async () => {
-    const accounts = await core.listNamespacedServiceAccount({ namespace: NS });
-    expect(accounts.items.map((a) => a.metadata?.name)).toContain('default');
-  },
-  { timeout: 10_000, interval: 50 },
-);
+await readmeNamespace(NS);
 const web = {
   apiVersion: 'v1',
   kind: 'Service',

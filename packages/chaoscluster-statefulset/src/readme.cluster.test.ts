@@ -1,10 +1,10 @@
 // The README's TypeScript example, run as written on the shared cluster: the region `use` is
 // what README.md shows (`npm run docs` copies it there). The test below checks what it did.
-import { sharedCluster } from '@chaoskit/cluster/testing';
+import { readmeNamespace, sharedCluster } from '@chaoskit/cluster/testing';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
-const { kc, kubeconfigPath } = sharedCluster();
+const { kc } = sharedCluster();
 const core = kc.makeApiClient(CoreV1Api);
 const apps = kc.makeApiClient(AppsV1Api);
 // The namespace the README names; no other test uses it.
@@ -12,21 +12,7 @@ const NS = 'ledger';
 
 // What the example expects: KUBECONFIG pointing at the cluster, and a StatefulSet `db` of 1
 // ready replica in namespace `ledger`.
-const previousKubeconfig = process.env.KUBECONFIG;
-process.env.KUBECONFIG = kubeconfigPath;
-afterAll(async () => {
-  if (previousKubeconfig === undefined) delete process.env.KUBECONFIG;
-  else process.env.KUBECONFIG = previousKubeconfig;
-  await core.deleteNamespace({ name: NS }).catch(() => undefined);
-});
-await core.createNamespace({ body: { metadata: { name: NS, labels: { 'chaoskit.io/test': 'true' } } } });
-await vi.waitFor(
-  async () => {
-    const accounts = await core.listNamespacedServiceAccount({ namespace: NS });
-    expect(accounts.items.map((a) => a.metadata?.name)).toContain('default');
-  },
-  { timeout: 10_000, interval: 50 },
-);
+await readmeNamespace(NS);
 await apps.createNamespacedStatefulSet({
   namespace: NS,
   body: {

@@ -1,3 +1,4 @@
+import { argumentSignatures, refusals } from '@chaoskit/cluster/testing';
 import { type InvalidArgument, isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,15 +9,7 @@ import {
   setFaultActivity,
 } from './index.js';
 
-function refusal(validate: () => unknown): InvalidArgument {
-  try {
-    validate();
-  } catch (err) {
-    expect(isChaosError(err, 'InvalidArgument')).toBe(true);
-    return err as InvalidArgument;
-  }
-  throw new Error('expected InvalidArgument');
-}
+const refusal = refusals<InvalidArgument>(isChaosError);
 
 const base = {
   virtual_service_name: 'reviews',
@@ -25,14 +18,7 @@ const base = {
 
 describe('the activities of chaostoolkit-istio 0.1.4', () => {
   it('declares the 7 operations with their arguments and defaults, in 0.1.4 order', () => {
-    const shape = Object.fromEntries(
-      activities.map((a) => [
-        a.qualifiedName,
-        a.arguments.map((arg) =>
-          arg.required ? `${arg.name}*` : `${arg.name}=${JSON.stringify(arg.default)}`,
-        ),
-      ]),
-    );
+    const shape = argumentSignatures(activities);
     const common = ['ns="default"', 'version="networking.istio.io/v1alpha3"'];
     expect(shape).toEqual({
       'chaosmesh.fault.actions.set_fault': ['virtual_service_name*', 'routes*', 'fault*', ...common],

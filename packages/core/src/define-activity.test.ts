@@ -1,3 +1,4 @@
+import { refusals } from '@chaoskit/cluster/testing';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
 import { camelCase, defineActivity } from './define-activity.js';
@@ -74,15 +75,7 @@ const addAbortFault = defineActivity({
   run: () => ({}),
 });
 
-function invalid(fn: () => unknown): InvalidArgument {
-  try {
-    fn();
-  } catch (error) {
-    expect(isChaosError(error, 'InvalidArgument')).toBe(true);
-    return error as InvalidArgument;
-  }
-  throw new Error('expected InvalidArgument');
-}
+const invalid = refusals<InvalidArgument>(isChaosError);
 
 describe('defineActivity: derived names', () => {
   it('derives the qualified and camelCase names', () => {

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import type { ActivityContext } from './activity-context.js';
 import { watchUntil } from './api.js';
-import { formatNameSelector, nameSelectorArg, namespaceArg } from './args.js';
+import { checkNameSelector, formatNameSelector, nameSelectorArg, namespaceArg } from './args.js';
+import { defineActivity } from './define-activity.js';
 import { ActivityFailed } from './errors.js';
 import { kubernetesName } from './names.js';
 import type { ResourceType } from './resources.js';
@@ -125,4 +126,28 @@ export async function waitForReplicas(
     `${type.noun} ${args.name} is ${want} (${readiness(found)}) after ${((Date.now() - started) / 1000).toFixed(1)}s`,
   );
   return true;
+}
+
+/**
+ * The probe that waits until `want` holds for one object of `type`: deployment_fully_available,
+ * statefulset_not_fully_available and the like are this one mechanism, each with its own name,
+ * module and documentation.
+ */
+export function replicaWaitProbe(
+  type: ResourceType,
+  want: ReplicaWant,
+  identity: { name: string; module: string; doc: string },
+) {
+  return defineActivity({
+    ...identity,
+    kind: 'probe',
+    returns:
+      want === 'fully available'
+        ? '`true` once all replicas are ready; `ActivityFailed` at `timeout`'
+        : '`true` once not all are ready; `ActivityFailed` at `timeout`',
+    args: replicaWaitArgs(type, want),
+    check: checkNameSelector,
+    rbac: replicaWaitRbac(type),
+    run: (args, ctx) => waitForReplicas(type, want, args, ctx),
+  });
 }

@@ -1,7 +1,8 @@
+import { refusals } from '@chaoskit/cluster/testing';
 import { describe, expect, it } from 'vitest';
 import { checkPodSelection, podSelectionArgs } from './args.js';
 import { defineActivity } from './define-activity.js';
-import { isChaosError } from './errors.js';
+import { type InvalidArgument, isChaosError } from './errors.js';
 import { type PodLike, type PodSelectionOptions, selectPods } from './select-pods.js';
 
 const pod = (name: string, created = '2024-01-01T00:00:00Z'): PodLike => ({
@@ -20,15 +21,7 @@ const defaults: PodSelectionOptions = {
 const select = (pods: PodLike[], options: Partial<PodSelectionOptions> = {}) =>
   selectPods(pods, { ...defaults, ...options });
 
-function invalid(fn: () => unknown): { argument?: string; accepted: string; received?: string } {
-  try {
-    fn();
-  } catch (error) {
-    expect(isChaosError(error, 'InvalidArgument')).toBe(true);
-    return error as { argument?: string; accepted: string; received?: string };
-  }
-  throw new Error('expected an InvalidArgument');
-}
+const invalid = refusals<InvalidArgument>(isChaosError);
 
 describe('selectPods: how many', () => {
   const four = podsNamed('a', 'b', 'c', 'd');

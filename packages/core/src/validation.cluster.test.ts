@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readAuditLog } from '@chaoskit/cluster';
-import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
-import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  createNamespace,
+  serviceAccountToken,
+  sharedCluster,
+  testNamespace,
+} from '@chaoskit/cluster/testing';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isChaosError } from './errors.js';
 import { resolveSecrets, secretsFor } from './secrets.js';
 
@@ -55,25 +60,11 @@ const began = new Date();
 
 beforeAll(async () => {
   ns = await testNamespace(cluster.kc, 'validation');
-  const core = cluster.kc.makeApiClient(CoreV1Api);
-  await core.createNamespacedServiceAccount({ namespace: ns.name, body: { metadata: { name: 'prober' } } });
-  await cluster.kc.makeApiClient(RbacAuthorizationV1Api).createNamespacedRoleBinding({
-    namespace: ns.name,
-    body: {
-      metadata: { name: 'prober' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
-      subjects: [{ kind: 'ServiceAccount', name: 'prober', namespace: ns.name }],
-    },
-  });
-  const token = await core.createNamespacedServiceAccountToken({
-    name: 'prober',
-    namespace: ns.name,
-    body: { spec: { audiences: [] } },
-  });
-  identity = `system:serviceaccount:${ns.name}:prober`;
+  const prober = await serviceAccountToken(cluster.kc, ns.name, 'prober', [{ role: 'view' }]);
+  identity = prober.identity;
   secrets = {
     CLUSTER_HOST: cluster.credentials.server,
-    CLUSTER_API_KEY: token.status!.token!,
+    CLUSTER_API_KEY: prober.token,
     CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
   };
 });
@@ -179,14 +170,7 @@ describe("the README's example", () => {
   const previousKubeconfig = process.env.KUBECONFIG;
   beforeAll(async () => {
     process.env.KUBECONFIG = cluster.kubeconfigPath;
-    await core.createNamespace({ body: { metadata: { name: NS, labels: { 'chaoskit.io/test': 'true' } } } });
-    await vi.waitFor(
-      async () => {
-        const accounts = await core.listNamespacedServiceAccount({ namespace: NS });
-        expect(accounts.items.map((a) => a.metadata?.name)).toContain('default');
-      },
-      { timeout: 10_000, interval: 50 },
-    );
+    await createNamespace(cluster.kc, NS);
     for (const [i, name] of ['c-first', 'a-second', 'b-third'].entries()) {
       // Creation timestamps have a resolution of one second.
       if (i > 0) await new Promise((r) => setTimeout(r, 1100));

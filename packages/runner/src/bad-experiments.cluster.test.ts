@@ -1,17 +1,13 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readAuditLog } from '@chaoskit/cluster';
-import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
-import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { serviceAccountToken, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './test-cli.js';
 
-// The CLI as users run it (built by `./dev test` before the tests).
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const cluster = sharedCluster();
 let dir: string;
 let ns: Awaited<ReturnType<typeof testNamespace>>;
@@ -19,13 +15,8 @@ let identity: string;
 let env: NodeJS.ProcessEnv;
 const began = new Date();
 
-function chaoskit(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env, cwd: dir }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+// The CLI as users run it (built by `./dev test` before the tests).
+const chaoskit = (args: string[]) => runCli(args, { env, cwd: dir });
 
 const base = () => ({
   title: 'kill a web pod',
@@ -235,28 +226,11 @@ const cases: Array<[string, string | Experiment, RegExp, string?]> = [
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-bad-'));
   ns = await testNamespace(cluster.kc, 'bad-experiments');
-  const core = cluster.kc.makeApiClient(CoreV1Api);
-  await core.createNamespacedServiceAccount({
-    namespace: ns.name,
-    body: { metadata: { name: 'experimenter' } },
-  });
-  await cluster.kc.makeApiClient(RbacAuthorizationV1Api).createNamespacedRoleBinding({
-    namespace: ns.name,
-    body: {
-      metadata: { name: 'experimenter' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
-      subjects: [{ kind: 'ServiceAccount', name: 'experimenter', namespace: ns.name }],
-    },
-  });
-  const token = await core.createNamespacedServiceAccountToken({
-    name: 'experimenter',
-    namespace: ns.name,
-    body: { spec: { audiences: [] } },
-  });
-  identity = `system:serviceaccount:${ns.name}:experimenter`;
+  const experimenter = await serviceAccountToken(cluster.kc, ns.name, 'experimenter', [{ role: 'edit' }]);
+  identity = experimenter.identity;
   env = {
     ...process.env,
-    BAD_EXPERIMENTS_TOKEN: token.status!.token!,
+    BAD_EXPERIMENTS_TOKEN: experimenter.token,
     KUBECONFIG: '/nonexistent',
     // The run's record goes where the experimenter may write it.
     CHAOSKIT_LEDGER_NAMESPACE: ns.name,

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ResolvedSecrets, redact, substitute } from '@chaoskit/core';
+import { activitiesOf, hypothesisOf, isObject } from './raw-experiment.js';
 
 type Json = Record<string, unknown>;
 
@@ -76,7 +77,6 @@ export interface DeclaredControl {
   automatic?: boolean;
 }
 
-const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 const listOf = (value: unknown): DeclaredControl[] =>
   Array.isArray(value)
     ? (value.filter((c) => isObject(c) && typeof c.name === 'string') as DeclaredControl[])
@@ -84,18 +84,10 @@ const listOf = (value: unknown): DeclaredControl[] =>
 
 /** Every control the experiment declares, in Chaos Toolkit's order: experiment, hypothesis, activities. */
 export function declaredControls(experiment: Json): DeclaredControl[] {
-  const hypothesis = isObject(experiment['steady-state-hypothesis'])
-    ? experiment['steady-state-hypothesis']
-    : {};
-  const activities = [
-    ...(Array.isArray(hypothesis.probes) ? hypothesis.probes : []),
-    ...(Array.isArray(experiment.method) ? experiment.method : []),
-    ...(Array.isArray(experiment.rollbacks) ? experiment.rollbacks : []),
-  ];
   return [
     ...listOf(experiment.controls),
-    ...listOf(hypothesis.controls),
-    ...activities.flatMap((a) => (isObject(a) ? listOf(a.controls) : [])),
+    ...listOf(hypothesisOf(experiment).controls),
+    ...activitiesOf(experiment).flatMap((a) => listOf(a.controls)),
   ];
 }
 

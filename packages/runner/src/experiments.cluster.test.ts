@@ -1,17 +1,21 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { countPods } from '@chaoskit/chaoscluster-pod';
 import { isDryRun, isMutation, readAuditLog } from '@chaoskit/cluster';
-import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import {
+  deploy,
+  kubeconfigYaml,
+  serviceAccountToken,
+  sharedCluster,
+  testNamespace,
+} from '@chaoskit/cluster/testing';
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './test-cli.js';
 
-// The `chaoskit` command as users run it (built by `./dev test` before the tests).
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const examples = fileURLToPath(new URL('../../../examples/experiments/', import.meta.url));
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
@@ -22,20 +26,12 @@ let kubeconfig: string;
 let token: string;
 const namespaces: Array<Awaited<ReturnType<typeof testNamespace>>> = [];
 
-function chaoskit(
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { env: { ...process.env, KUBECONFIG: '/nonexistent', CLUSTERCONFIG: kubeconfig, ...env }, cwd: dir },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
+// The `chaoskit` command as users run it (built by `./dev test` before the tests).
+const chaoskit = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runCli(args, {
+    env: { ...process.env, KUBECONFIG: '/nonexistent', CLUSTERCONFIG: kubeconfig, ...env },
+    cwd: dir,
   });
-}
 
 async function namespace(prefix: string): Promise<string> {
   const ns = await testNamespace(cluster.kc, prefix);
@@ -43,71 +39,17 @@ async function namespace(prefix: string): Promise<string> {
   return ns.name;
 }
 
-async function deploy(ns: string, name: string, replicas: number, podSpec: Record<string, unknown> = {}) {
-  await apps.createNamespacedDeployment({
-    namespace: ns,
-    body: {
-      metadata: { name, labels: { app: name } },
-      spec: {
-        replicas,
-        selector: { matchLabels: { app: name } },
-        template: {
-          metadata: { labels: { app: name } },
-          spec: {
-            terminationGracePeriodSeconds: 1,
-            containers: [{ name: 'app', image: 'example.invalid/app:1' }],
-            ...podSpec,
-          },
-        },
-      },
-    },
-  });
-  for (let i = 0; i < 300; i++) {
-    const d = await apps.readNamespacedDeployment({ name, namespace: ns });
-    if (d.status?.readyReplicas === replicas) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`deployment ${name} not ready`);
-}
-
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-experiments-'));
   const home = await namespace('runner-id');
-  await core.createNamespacedServiceAccount({ namespace: home, body: { metadata: { name: 'runner' } } });
-  await cluster.kc.makeApiClient(RbacAuthorizationV1Api).createClusterRoleBinding({
-    body: {
-      metadata: { name: `chaoskit-runner-${home}` },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-      subjects: [{ kind: 'ServiceAccount', name: 'runner', namespace: home }],
-    },
-  });
-  token = (
-    await core.createNamespacedServiceAccountToken({
-      name: 'runner',
-      namespace: home,
-      body: { spec: { audiences: [] } },
-    })
-  ).status!.token!;
-  identity = `system:serviceaccount:${home}:runner`;
+  const runner = await serviceAccountToken(cluster.kc, home, 'runner', [
+    { role: 'cluster-admin', clusterBinding: `chaoskit-runner-${home}` },
+  ]);
+  ({ token, identity } = runner);
   kubeconfig = join(dir, 'runner.kubeconfig');
   await writeFile(
     kubeconfig,
-    dump({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [
-        {
-          name: 'c',
-          cluster: {
-            server: cluster.credentials.server,
-            'certificate-authority': cluster.credentials.caFile,
-          },
-        },
-      ],
-      users: [{ name: 'runner', user: { token } }],
-      contexts: [{ name: 'runner', context: { cluster: 'c', user: 'runner' } }],
-      'current-context': 'runner',
-    }),
+    kubeconfigYaml(cluster.credentials, { runner: { token } }, { runner: 'runner' }, 'runner'),
   );
 });
 afterAll(async () => {
@@ -135,9 +77,11 @@ describe('chaoskit plan', () => {
       },
     });
     try {
-      await deploy(ns, 'web', 3, {
-        nodeSelector: { 'chaoskit.io/demo': 'drain' },
-        tolerations: [{ key: 'chaoskit.io/plan', operator: 'Exists', effect: 'NoSchedule' }],
+      await deploy(cluster.kc, ns, 'web', 3, {
+        podSpec: {
+          nodeSelector: { 'chaoskit.io/demo': 'drain' },
+          tolerations: [{ key: 'chaoskit.io/plan', operator: 'Exists', effect: 'NoSchedule' }],
+        },
       });
       const before = (await core.listNamespacedPod({ namespace: ns })).items
         .map((p) => p.metadata?.name)
@@ -232,7 +176,7 @@ describe('Chaos Toolkit experiments', () => {
       ['chaoscluster.pod.actions', 'CLUSTER'],
     ] as const) {
       const ns = await namespace('twin');
-      await deploy(ns, 'web', 3);
+      await deploy(cluster.kc, ns, 'web', 3);
       const first = (await core.listNamespacedPod({ namespace: ns, labelSelector: 'app=web' })).items
         .map((p) => p.metadata!.name!)
         .sort()[0]!;
@@ -258,7 +202,7 @@ describe('Chaos Toolkit experiments', () => {
 
   it('deviates when the method breaks the steady state, and a rollback under --rollback-strategy deviated repairs it', async () => {
     const ns = await namespace('deviate');
-    await deploy(ns, 'web', 2);
+    await deploy(cluster.kc, ns, 'web', 2);
     const scale = (replicas: number) => ({
       type: 'action',
       name: `scale-to-${replicas}`,
@@ -331,7 +275,7 @@ describe('Chaos Toolkit experiments', () => {
 describe('chaoskit call', () => {
   it('prints JSON that matches what the library function returns', async () => {
     const ns = await namespace('call');
-    await deploy(ns, 'web', 2);
+    await deploy(cluster.kc, ns, 'web', 2);
     const args = { label_selector: 'app=web', ns };
     const call = await chaoskit([
       'call',

@@ -3,7 +3,6 @@
 // `chaoskit run` of the extension's experiment on the cluster. Once in a project (the runner and
 // the extension side by side), once with the runner installed globally and the extension in the
 // experiment's directory only.
-import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Journal } from './run.js';
+import { exec as execOutcome, type Outcome as Run } from './test-cli.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const extensionDir = join(repo, 'examples', 'extension');
@@ -20,27 +20,12 @@ const npm = 'npm';
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function exec(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      args,
-      {
-        cwd,
-        env: { ...process.env, KUBECONFIG: '/nonexistent', CLUSTERCONFIG: cluster.kubeconfigPath, ...env },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
+const exec = (file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> =>
+  execOutcome(file, args, {
+    cwd,
+    env: { ...process.env, KUBECONFIG: '/nonexistent', CLUSTERCONFIG: cluster.kubeconfigPath, ...env },
+    maxBuffer: 64 * 1024 * 1024,
   });
-}
 
 async function npmOk(args: string[], cwd: string): Promise<string> {
   const run = await exec(npm, [...args, '--no-audit', '--no-fund', '--prefer-offline'], cwd);

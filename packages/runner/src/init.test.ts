@@ -1,29 +1,22 @@
 // `chaoskit init` as users run it: from flags (scripts), and on a terminal (`script` gives it
 // one; the test answers each question once it is shown). What it writes passes validate.
 
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseValue } from './init.js';
+import { cli, runCli } from './test-cli.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 let dir: string;
 // Every test starts the command a few times: on 2 shared cores, that takes seconds.
 vi.setConfig({ testTimeout: 60_000 });
 
-function chaoskit(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { cwd: dir }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const chaoskit = (args: string[]) => runCli(args, { cwd: dir });
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-init-'));

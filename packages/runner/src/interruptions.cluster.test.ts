@@ -4,13 +4,12 @@
 // revert` undoes. Each time the cluster is compared with its state before the run: the whole
 // objects the activity changed, server-owned fields aside.
 
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import {
   ApiextensionsV1Api,
   AppsV1Api,
@@ -20,8 +19,8 @@ import {
 } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, runCli } from './test-cli.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
 const apps = cluster.kc.makeApiClient(AppsV1Api);
@@ -31,27 +30,7 @@ let dir: string;
 
 const env = () => ({ ...process.env, KUBECONFIG: '/nonexistent', CLUSTERCONFIG: cluster.kubeconfigPath });
 
-function chaoskit(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: env(), cwd: dir }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-async function until<T>(
-  what: string,
-  check: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const chaoskit = (args: string[]) => runCli(args, { env: env(), cwd: dir });
 
 type Obj = Record<string, unknown> & { metadata?: Record<string, unknown> };
 // What the activity may change of an object: everything but what the server owns.
@@ -77,31 +56,6 @@ interface Family {
   state(ns: string): Promise<unknown>;
 }
 
-async function deploy(ns: string, name: string, replicas: number, podSpec: Record<string, unknown> = {}) {
-  await apps.createNamespacedDeployment({
-    namespace: ns,
-    body: {
-      metadata: { name, labels: { app: name } },
-      spec: {
-        replicas,
-        selector: { matchLabels: { app: name } },
-        template: {
-          metadata: { labels: { app: name } },
-          spec: {
-            terminationGracePeriodSeconds: 0,
-            containers: [{ name: 'app', image: 'example.invalid/app:1' }],
-            ...podSpec,
-          },
-        },
-      },
-    },
-  });
-  await until(`deployment ${name}`, async () => {
-    const d = await apps.readNamespacedDeployment({ name, namespace: ns });
-    return (d.status?.availableReplicas ?? 0) === replicas;
-  });
-}
-
 const deploymentState = async (ns: string, name: string) =>
   comparable((await apps.readNamespacedDeployment({ name, namespace: ns })) as unknown as Obj);
 
@@ -109,7 +63,7 @@ const families: Family[] = [
   {
     name: 'pod termination',
     async setup(ns) {
-      await deploy(ns, 'web', 2);
+      await deploy(cluster.kc, ns, 'web', 2);
       return {
         action: python('chaoscluster.pod.actions', 'terminate_pods', {
           ns,
@@ -150,7 +104,9 @@ const families: Family[] = [
           (c) => c.type === 'Ready' && c.status === 'True',
         ),
       );
-      await deploy(ns, 'pinned', 1, { nodeSelector: { 'chaoskit.io/interrupt': ns } });
+      await deploy(cluster.kc, ns, 'pinned', 1, {
+        podSpec: { nodeSelector: { 'chaoskit.io/interrupt': ns } },
+      });
       const selector = `chaoskit.io/interrupt=${ns}`;
       return {
         action: python('chaoscluster.node.actions', 'drain_nodes', { label_selector: selector, timeout: 30 }),
@@ -188,7 +144,7 @@ const families: Family[] = [
   {
     name: 'deployment scale',
     async setup(ns) {
-      await deploy(ns, 'api', 2);
+      await deploy(cluster.kc, ns, 'api', 2);
       return {
         action: python('chaoscluster.deployment.actions', 'scale_deployment', {
           name: 'api',

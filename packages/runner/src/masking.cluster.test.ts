@@ -2,17 +2,14 @@
 // with recognisable values, succeeding and failing, through `run` (plain and --json), `plan`
 // and `call`; stdout, stderr and the journal are searched for every value, and none is there.
 
-import { execFile } from 'node:child_process';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
-import { AppsV1Api } from '@kubernetes/client-node';
+import { deploy, kubeconfigYaml, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './test-cli.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const cluster = sharedCluster();
 const MARK = 'K7QZ';
 let dir: string;
@@ -63,11 +60,7 @@ function chaoskit(args: string[], env: Record<string, string>) {
     KUBECONFIG: join(dir, 'none'),
     ...env,
   };
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: base, cwd: dir }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  return runCli(args, { env: base, cwd: dir });
 }
 
 async function kubeconfig(
@@ -80,21 +73,12 @@ async function kubeconfig(
   const path = join(folder, 'config');
   await writeFile(
     path,
-    dump({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [
-        {
-          name: `cluster-${MARK}`,
-          cluster: { server: cluster.credentials.server, 'certificate-authority': extra.ca ?? caFile() },
-        },
-      ],
-      users: [{ name: `user-${MARK}`, user: { ...user, ...(extra.as ? { as: extra.as } : {}) } }],
-      contexts: [
-        { name: `ctx-${name}-${MARK}`, context: { cluster: `cluster-${MARK}`, user: `user-${MARK}` } },
-      ],
-      'current-context': `ctx-${name}-${MARK}`,
-    }),
+    kubeconfigYaml(
+      { name: `cluster-${MARK}`, server: cluster.credentials.server, caFile: extra.ca ?? caFile() },
+      { [`user-${MARK}`]: { ...user, ...(extra.as ? { as: extra.as } : {}) } },
+      { [`ctx-${name}-${MARK}`]: `user-${MARK}` },
+      `ctx-${name}-${MARK}`,
+    ),
   );
   needles.set(`context ctx-${name}`, `ctx-${name}-${MARK}`);
   return path;
@@ -156,23 +140,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-masking-'));
   ns = await testNamespace(cluster.kc, 'masking');
   port = new URL(cluster.credentials.server).port;
-  await cluster.kc.makeApiClient(AppsV1Api).createNamespacedDeployment({
-    namespace: ns.name,
-    body: {
-      metadata: { name: 'web' },
-      spec: {
-        replicas: 3,
-        selector: { matchLabels: { app: 'web' } },
-        template: {
-          metadata: { labels: { app: 'web' } },
-          spec: {
-            terminationGracePeriodSeconds: 0,
-            containers: [{ name: 'app', image: 'example.invalid/app:1' }],
-          },
-        },
-      },
-    },
-  });
+  await deploy(cluster.kc, ns.name, 'web', 3);
   await mkdir(creds(), { recursive: true });
   await copyFile(cluster.credentials.caFile, caFile());
   await copyFile(cluster.credentials.clientCertFile, join(creds(), 'client.crt'));

@@ -7,14 +7,13 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDryRun, isMutation, readAuditLog } from '@chaoskit/cluster';
-import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import { deploy, serviceAccountToken, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, type Outcome, runCli } from './test-cli.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
 const apps = cluster.kc.makeApiClient(AppsV1Api);
@@ -25,19 +24,7 @@ let identity: string;
 let env: NodeJS.ProcessEnv;
 const unique = `rails-${process.pid}`;
 
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function chaoskit(args: string[]): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env, cwd: dir }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const chaoskit = (args: string[]) => runCli(args, { env, cwd: dir });
 
 /** `chaoskit run --confirm` on a terminal (`script` gives it one), answering `answer`. */
 function onTerminal(args: string[], answer: string): Promise<Outcome> {
@@ -53,20 +40,6 @@ function onTerminal(args: string[], answer: string): Promise<Outcome> {
     );
     child.stdin?.end(`${answer}\n`);
   });
-}
-
-async function until<T>(
-  what: string,
-  check: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const action = (func: string, module: string, args: Record<string, unknown>) => ({
@@ -99,66 +72,26 @@ async function podUids(namespace: string, selector: string) {
     .sort();
 }
 
-async function deploy(
-  namespace: string,
-  name: string,
-  replicas: number,
-  podSpec: Record<string, unknown> = {},
-) {
-  await apps.createNamespacedDeployment({
-    namespace,
-    body: {
-      metadata: { name, labels: { app: name } },
-      spec: {
-        replicas,
-        selector: { matchLabels: { app: name } },
-        template: {
-          metadata: { labels: { app: name } },
-          spec: {
-            terminationGracePeriodSeconds: 0,
-            containers: [{ name: 'app', image: 'example.invalid/app:1' }],
-            ...podSpec,
-          },
-        },
-      },
-    },
-  });
-  await until(`deployment ${name}`, async () => {
-    const d = await apps.readNamespacedDeployment({ name, namespace });
-    return (d.status?.availableReplicas ?? 0) === replicas;
-  });
-}
-
 const journalOf = async (path: string) => JSON.parse(await readFile(path, 'utf8'));
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-rails-'));
   ns = await testNamespace(cluster.kc, 'rails');
-  await core.createNamespacedServiceAccount({ namespace: ns.name, body: { metadata: { name: 'operator' } } });
   // Rails are chaoskit's, not RBAC's: the identity may do anything.
-  await rbac.createClusterRoleBinding({
-    body: {
-      metadata: { name: unique },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-      subjects: [{ kind: 'ServiceAccount', name: 'operator', namespace: ns.name }],
-    },
-  });
-  const token = await core.createNamespacedServiceAccountToken({
-    name: 'operator',
-    namespace: ns.name,
-    body: { spec: { audiences: [] } },
-  });
-  identity = `system:serviceaccount:${ns.name}:operator`;
+  const operator = await serviceAccountToken(cluster.kc, ns.name, 'operator', [
+    { role: 'cluster-admin', clusterBinding: unique },
+  ]);
+  identity = operator.identity;
   env = {
     ...process.env,
     CLUSTER_HOST: cluster.credentials.server,
-    CLUSTER_API_KEY: token.status!.token!,
+    CLUSTER_API_KEY: operator.token,
     CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
     KUBECONFIG: '/nonexistent',
     CHAOSKIT_LEDGER_NAMESPACE: ns.name,
   };
   delete env.CLUSTERCONFIG;
-  await deploy(ns.name, 'web', 5);
+  await deploy(cluster.kc, ns.name, 'web', 5);
 });
 
 afterAll(async () => {
@@ -333,9 +266,11 @@ describe('the node rail', () => {
         (c) => c.type === 'Ready' && c.status === 'True',
       ),
     );
-    await deploy('kube-system', unique, 1, {
-      nodeSelector: { 'kubernetes.io/hostname': unique },
-      tolerations: [{ key: unique, operator: 'Exists', effect: 'NoSchedule' }],
+    await deploy(cluster.kc, 'kube-system', unique, 1, {
+      podSpec: {
+        nodeSelector: { 'kubernetes.io/hostname': unique },
+        tolerations: [{ key: unique, operator: 'Exists', effect: 'NoSchedule' }],
+      },
     });
     const before = await podUids('kube-system', `app=${unique}`);
     const out = await chaoskit([
@@ -409,21 +344,7 @@ describe('the pod share rail', () => {
   it('refuses kill_microservice over every pod of its namespace before it deletes the deployment', async () => {
     const solo = await testNamespace(cluster.kc, 'rails-solo');
     try {
-      await apps.createNamespacedDeployment({
-        namespace: solo.name,
-        body: {
-          metadata: { name: 'solo', labels: { name: 'solo' } },
-          spec: {
-            replicas: 2,
-            selector: { matchLabels: { name: 'solo' } },
-            template: {
-              metadata: { labels: { name: 'solo' } },
-              spec: { containers: [{ name: 'app', image: 'example.invalid/app:1' }] },
-            },
-          },
-        },
-      });
-      await until('2 solo pods', async () => (await podUids(solo.name, 'name=solo')).length === 2);
+      await deploy(cluster.kc, solo.name, 'solo', 2, { labels: { name: 'solo' } });
       const since = new Date();
       const journal = join(dir, 'solo.json');
       const out = await chaoskit([

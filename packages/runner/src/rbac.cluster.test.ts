@@ -1,50 +1,29 @@
 // `chaoskit rbac` prints what an experiment needs, and no more is needed: an identity bound to
 // exactly that runs the experiment, its record of changes included.
 
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
-import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import { deploy, serviceAccountToken, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { LEDGER_LABEL } from '@chaoskit/core';
-import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
+import { CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runCli } from './test-cli.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
 const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
 let dir: string;
 let ns: Awaited<ReturnType<typeof testNamespace>>;
 
-function chaoskit(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env, cwd: dir }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const chaoskit = (args: string[], env: NodeJS.ProcessEnv = process.env) => runCli(args, { env, cwd: dir });
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-rbac-'));
   ns = await testNamespace(cluster.kc, 'rbac');
-  await cluster.kc.makeApiClient(AppsV1Api).createNamespacedDeployment({
-    namespace: ns.name,
-    body: {
-      metadata: { name: 'web' },
-      spec: {
-        replicas: 3,
-        selector: { matchLabels: { app: 'web' } },
-        template: {
-          metadata: { labels: { app: 'web' } },
-          spec: { containers: [{ name: 'app', image: 'example.invalid/app:1' }] },
-        },
-      },
-    },
-  });
+  await deploy(cluster.kc, ns.name, 'web', 3);
 });
 afterAll(async () => {
   await ns.remove();
@@ -89,30 +68,17 @@ it('an identity bound to exactly what chaoskit rbac prints runs the experiment a
   const [role, ledger] = loadAll(printed.stdout) as V1Role[];
   expect(role?.kind).toBe('Role');
   expect(ledger?.metadata?.name).toBe('experimenter-ledger');
-  await core.createNamespacedServiceAccount({
-    namespace: ns.name,
-    body: { metadata: { name: 'experimenter' } },
-  });
-  for (const r of [role!, ledger!]) {
-    await rbac.createNamespacedRole({ namespace: ns.name, body: r });
-    await rbac.createNamespacedRoleBinding({
-      namespace: ns.name,
-      body: {
-        metadata: { name: r.metadata!.name! },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: r.metadata!.name! },
-        subjects: [{ kind: 'ServiceAccount', name: 'experimenter', namespace: ns.name }],
-      },
-    });
-  }
-  const token = await core.createNamespacedServiceAccountToken({
-    name: 'experimenter',
-    namespace: ns.name,
-    body: { spec: { audiences: [] } },
-  });
+  for (const r of [role!, ledger!]) await rbac.createNamespacedRole({ namespace: ns.name, body: r });
+  const { token, identity } = await serviceAccountToken(
+    cluster.kc,
+    ns.name,
+    'experimenter',
+    [role!, ledger!].map((r) => ({ role: r.metadata!.name!, kind: 'Role' as const })),
+  );
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     CLUSTER_HOST: cluster.credentials.server,
-    CLUSTER_API_KEY: token.status!.token!,
+    CLUSTER_API_KEY: token,
     CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
     KUBECONFIG: '/nonexistent',
   };
@@ -124,9 +90,7 @@ it('an identity bound to exactly what chaoskit rbac prints runs the experiment a
   expect(result.run[0].output.pods).toHaveLength(1);
   expect(result.rollbacks[0].status, JSON.stringify(result.rollbacks[0].exception)).toBe('succeeded');
   // The record was written by the identity and, with nothing left in place, removed.
-  const writes = (
-    await readAuditLog(cluster.auditLogPath, { user: `system:serviceaccount:${ns.name}:experimenter` })
-  )
+  const writes = (await readAuditLog(cluster.auditLogPath, { user: identity }))
     .filter(
       (e) => e.objectRef?.resource === 'configmaps' && isMutation(e) && (e.responseStatus?.code ?? 0) < 300,
     )

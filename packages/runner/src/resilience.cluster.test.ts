@@ -6,29 +6,15 @@ import { deploymentFullyAvailable } from '@chaoskit/chaoscluster-deployment';
 import { drainNodes } from '@chaoskit/chaoscluster-node';
 import { terminatePods } from '@chaoskit/chaoscluster-pod';
 import { type LocalCluster, readAuditLog, start } from '@chaoskit/cluster';
+import { deploy, until } from '@chaoskit/cluster/testing';
 import { closeConnections, Deployments, isChaosError, kubeClient } from '@chaoskit/core';
 import {
-  AppsV1Api,
   CoreV1Api,
   KubeConfig as Kc,
   type KubeConfig,
   RbacAuthorizationV1Api,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-async function until<T>(
-  what: string,
-  check: () => Promise<T | undefined | false>,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 // The activities act as a user bound to cluster-admin through RBAC, not as a member of
 // system:masters, which the apiserver exempts from its in-flight limits.
@@ -56,41 +42,18 @@ function kubeConfigOf(c: LocalCluster): KubeConfig {
   return kc;
 }
 
-async function deploy(
+/** A deployment of the test's own cluster: large ones take their time there. */
+const deployOn = (
   kc: KubeConfig,
   ns: string,
   name: string,
   replicas: number,
-  podSpec: Record<string, unknown> = {},
-) {
-  const apps = kc.makeApiClient(AppsV1Api);
-  await apps.createNamespacedDeployment({
-    namespace: ns,
-    body: {
-      metadata: { name, labels: { app: name } },
-      spec: {
-        replicas,
-        selector: { matchLabels: { app: name } },
-        template: {
-          metadata: { labels: { app: name } },
-          spec: {
-            terminationGracePeriodSeconds: 0,
-            containers: [{ name: 'app', image: 'example.invalid/app:1' }],
-            ...podSpec,
-          },
-        },
-      },
-    },
+  nodeSelector?: Record<string, string>,
+) =>
+  deploy(kc, ns, name, replicas, {
+    timeoutMs: 180_000,
+    ...(nodeSelector ? { podSpec: { nodeSelector } } : {}),
   });
-  await until(
-    `${replicas} replicas of ${name}`,
-    async () => {
-      const d = await apps.readNamespacedDeployment({ name, namespace: ns });
-      return (d.status?.availableReplicas ?? 0) === replicas;
-    },
-    180_000,
-  );
-}
 
 describe('an apiserver that restarts under the activity', () => {
   let cluster: LocalCluster;
@@ -106,7 +69,7 @@ describe('an apiserver that restarts under the activity', () => {
   it('a deployment wait re-opens its watch and completes once the replicas are back', async () => {
     const kc = kubeConfigOf(cluster);
     await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'restart-wait' } } });
-    await deploy(kc, 'restart-wait', 'web', 2);
+    await deployOn(kc, 'restart-wait', 'web', 2);
     await kubeClient(secretsOf(cluster)).patch(Deployments, 'web', { spec: { replicas: 3 } }, 'merge', {
       namespace: 'restart-wait',
     });
@@ -127,7 +90,7 @@ describe('an apiserver that restarts under the activity', () => {
     const node = cluster.nodes[0]!;
     await core.createNamespace({ body: { metadata: { name: 'restart-drain' } } });
     // A node selector, not a nodeName: replacements go through the scheduler, which honours the cordon.
-    await deploy(kc, 'restart-drain', 'pinned', 12, { nodeSelector: { 'kubernetes.io/hostname': node } });
+    await deployOn(kc, 'restart-drain', 'pinned', 12, { 'kubernetes.io/hostname': node });
     const draining = drainNodes({ name: node, timeout: 90, secrets: secretsOf(cluster) });
     await new Promise((r) => setTimeout(r, 100));
     await cluster.restartApiserver(2000);
@@ -135,17 +98,21 @@ describe('an apiserver that restarts under the activity', () => {
     expect(result.nodes).toEqual([node]);
     expect((await core.readNode({ name: node })).spec?.unschedulable).toBe(true);
     let left: string[] = [];
-    await until('no pod left on the drained node', async () => {
-      const pods = await core.listNamespacedPod({
-        namespace: 'restart-drain',
-        fieldSelector: `spec.nodeName=${node}`,
-      });
-      // What is left, with when it was made, says on failure whether the drain missed it.
-      left = pods.items
-        .filter((p) => !p.metadata?.deletionTimestamp)
-        .map((p) => `${p.metadata?.name} (created ${p.metadata?.creationTimestamp?.toISOString()})`);
-      return left.length === 0;
-    }).catch((err: Error) => {
+    await until(
+      'no pod left on the drained node',
+      async () => {
+        const pods = await core.listNamespacedPod({
+          namespace: 'restart-drain',
+          fieldSelector: `spec.nodeName=${node}`,
+        });
+        // What is left, with when it was made, says on failure whether the drain missed it.
+        left = pods.items
+          .filter((p) => !p.metadata?.deletionTimestamp)
+          .map((p) => `${p.metadata?.name} (created ${p.metadata?.creationTimestamp?.toISOString()})`);
+        return left.length === 0;
+      },
+      60_000,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}: ${left.join(', ')}; the drain evicted ${result.evicted.join(', ')}`);
     });
   }, 180_000);
@@ -197,7 +164,7 @@ describe('a throttled apiserver (real 429s)', () => {
     const kc = kubeConfigOf(c);
     await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'many' } } });
     // On the first node only: the drain below drains the second.
-    await deploy(kc, 'many', 'web', 110, { nodeSelector: { 'kubernetes.io/hostname': c.nodes[0]! } });
+    await deployOn(kc, 'many', 'web', 110, { 'kubernetes.io/hostname': c.nodes[0]! });
     const since = new Date();
     const result = await terminatePods({
       ns: 'many',
@@ -226,7 +193,7 @@ describe('a throttled apiserver (real 429s)', () => {
       const kc = kubeConfigOf(c);
       const node = c.nodes[1]!;
       await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'drained' } } });
-      await deploy(kc, 'drained', 'pinned', 30, { nodeSelector: { 'kubernetes.io/hostname': node } });
+      await deployOn(kc, 'drained', 'pinned', 30, { 'kubernetes.io/hostname': node });
       const since = new Date();
       const result = await drainNodes({ name: node, timeout: 120, secrets: secretsOf(c) });
       return { result, ...(await requests(c, since)) };

@@ -3,7 +3,6 @@
 // imports. Every name resolves, under Chaos Toolkit's module names and under chaoskit's, to the
 // one definition; and every name runs on the cluster through `chaoskit call` (Chaos Toolkit's
 // names) and in an experiment (chaoskit's names).
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +13,8 @@ import { AppsV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node'
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Journal } from './run.js';
+import { exec, runCli } from './test-cli.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
 const apps = cluster.kc.makeApiClient(AppsV1Api);
@@ -100,13 +99,8 @@ describe('the callable surface of the Python originals', () => {
         out.push({ name: module + '.' + func, definedIn: definition.qualifiedName, same: chaosToolkit === definition && chaoskit === definition });
       }
       console.log(JSON.stringify(out));`;
-    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        ['--input-type=module', '-e', script],
-        { cwd: fileURLToPath(new URL('..', import.meta.url)) },
-        (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr }),
-      );
+    const run = await exec(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
     });
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(
@@ -215,26 +209,7 @@ async function fixtures(ns: string, stuckNs: string, files: string): Promise<Ste
   const frontFile = join(files, `${ns}-front.json`);
   await writeFile(frontFile, JSON.stringify(service('front')));
   const dbFile = join(files, `${ns}-db.yaml`);
-  await writeFile(
-    dbFile,
-    dump({
-      apiVersion: 'apps/v1',
-      kind: 'StatefulSet',
-      metadata: { name: 'db', labels: labels('db') },
-      spec: {
-        replicas: 1,
-        serviceName: 'db',
-        selector: { matchLabels: { app: 'db' } },
-        template: {
-          metadata: { labels: { app: 'db' } },
-          spec: {
-            terminationGracePeriodSeconds: 1,
-            containers: [{ name: 'db', image: 'example.invalid/db:1' }],
-          },
-        },
-      },
-    }),
-  );
+  await writeFile(dbFile, dump(statefulSet('db')));
   await waitFor('the web pod and the replica sets ready', async () => {
     const web = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
     const sets = await apps.listNamespacedReplicaSet({
@@ -337,17 +312,11 @@ async function settled(ns: string) {
   return seen;
 }
 
-function chaoskit(args: string[], cwd: string) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { cwd, env: { ...process.env, KUBECONFIG: '/nonexistent', CLUSTERCONFIG: cluster.kubeconfigPath } },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
+const chaoskit = (args: string[], cwd: string) =>
+  runCli(args, {
+    cwd,
+    env: { ...process.env, KUBECONFIG: '/nonexistent', CLUSTERCONFIG: cluster.kubeconfigPath },
   });
-}
 
 describe('every name of the surface on the cluster', () => {
   let files: string;

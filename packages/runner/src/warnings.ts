@@ -3,10 +3,9 @@
 // quieter than the tool it replaces).
 
 import { controlWarnings } from './controls.js';
+import { activitiesOf, isObject } from './raw-experiment.js';
 
 type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** The warnings of an experiment: controls chaoskit cannot run, others' extensions, `dry` keys. */
 export function experimentWarnings(experiment: Json): string[] {
@@ -22,17 +21,11 @@ export function experimentWarnings(experiment: Json): string[] {
     warnings.push(
       `extension '${name}' is not chaoskit's: it is kept in the journal and otherwise ignored (chaoskit reads only its own extension, 'chaoskit': the safety rails)`,
     );
-  const hypothesis = isObject(experiment['steady-state-hypothesis'])
-    ? experiment['steady-state-hypothesis']
-    : {};
-  const activities = [
-    ...(Array.isArray(hypothesis.probes) ? hypothesis.probes : []),
-    ...(Array.isArray(experiment.method) ? experiment.method : []),
-    ...(Array.isArray(experiment.rollbacks) ? experiment.rollbacks : []),
-  ].filter(isObject);
   const dry = [
     ...('dry' in experiment ? ['the experiment'] : []),
-    ...activities.filter((a) => 'dry' in a).map((a) => `activity '${String(a.name ?? a.ref)}'`),
+    ...activitiesOf(experiment)
+      .filter((a) => 'dry' in a)
+      .map((a) => `activity '${String(a.name ?? a.ref)}'`),
   ];
   if (dry.length)
     warnings.push(

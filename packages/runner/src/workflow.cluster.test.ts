@@ -3,18 +3,23 @@
 // where `run`, `plan` and `call` act, and `--verbose`/`--log-file` trace every request without
 // a secret or the cluster's address.
 
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDryRun, isMutation, readAuditLog } from '@chaoskit/cluster';
-import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import {
+  deploy,
+  kubeconfigYaml,
+  serviceAccountToken,
+  sharedCluster,
+  testNamespace,
+  until,
+} from '@chaoskit/cluster/testing';
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './test-cli.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
 const apps = cluster.kc.makeApiClient(AppsV1Api);
@@ -29,23 +34,7 @@ let token: string;
 let kubeconfig: string;
 let env: NodeJS.ProcessEnv;
 
-function chaoskit(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env, cwd: dir }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-async function until<T>(what: string, check: () => Promise<T | undefined | false>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const chaoskit = (args: string[]) => runCli(args, { env, cwd: dir });
 
 let markers = 0;
 /**
@@ -117,70 +106,24 @@ const onCluster = () => ['--kubeconfig', kubeconfig, '--context', CONTEXT];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-workflow-'));
   ns = await testNamespace(cluster.kc, 'workflow');
-  await core.createNamespacedServiceAccount({ namespace: ns.name, body: { metadata: { name: 'operator' } } });
-  await rbac.createClusterRoleBinding({
-    body: {
-      metadata: { name: unique },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-      subjects: [{ kind: 'ServiceAccount', name: 'operator', namespace: ns.name }],
-    },
-  });
-  token = (
-    await core.createNamespacedServiceAccountToken({
-      name: 'operator',
-      namespace: ns.name,
-      body: { spec: { audiences: [] } },
-    })
-  ).status!.token!;
-  identity = `system:serviceaccount:${ns.name}:operator`;
+  ({ token, identity } = await serviceAccountToken(cluster.kc, ns.name, 'operator', [
+    { role: 'cluster-admin', clusterBinding: unique },
+  ]));
   // Its current context reaches the cluster as nobody: only --context reaches it as the operator.
   kubeconfig = join(dir, 'two-contexts.kubeconfig');
   await writeFile(
     kubeconfig,
-    dump({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [
-        {
-          name: 'c',
-          cluster: {
-            server: cluster.credentials.server,
-            'certificate-authority': cluster.credentials.caFile,
-          },
-        },
-      ],
-      users: [
-        { name: 'operator', user: { token } },
-        { name: 'nobody', user: {} },
-      ],
-      contexts: [
-        { name: CONTEXT, context: { cluster: 'c', user: 'operator' } },
-        { name: 'nobody-ctx', context: { cluster: 'c', user: 'nobody' } },
-      ],
-      'current-context': 'nobody-ctx',
-    }),
+    kubeconfigYaml(
+      cluster.credentials,
+      { operator: { token }, nobody: {} },
+      { [CONTEXT]: 'operator', 'nobody-ctx': 'nobody' },
+      'nobody-ctx',
+    ),
   );
   env = { ...process.env, KUBECONFIG: '/nonexistent', CHAOSKIT_LEDGER_NAMESPACE: ns.name };
   for (const key of ['CLUSTERCONFIG', 'CLUSTER_HOST', 'CLUSTER_CONTEXT', 'KUBERNETES_CONTEXT'])
     delete env[key];
-  await apps.createNamespacedDeployment({
-    namespace: ns.name,
-    body: {
-      metadata: { name: 'web', labels: { app: 'web' } },
-      spec: {
-        replicas: 3,
-        selector: { matchLabels: { app: 'web' } },
-        template: {
-          metadata: { labels: { app: 'web' } },
-          spec: {
-            terminationGracePeriodSeconds: 0,
-            containers: [{ name: 'app', image: 'example.invalid/app:1' }],
-          },
-        },
-      },
-    },
-  });
-  await until('3 web pods', allReady);
+  await deploy(cluster.kc, ns.name, 'web', 3);
 });
 
 afterAll(async () => {
@@ -190,15 +133,17 @@ afterAll(async () => {
 });
 
 describe('run --dry', () => {
-  it('actions: the probes run, the actions do not, and nothing is written to the cluster', async () => {
+  /** `run --dry <mode>` of an experiment that counts the web pods and kills one, from 3 ready pods. */
+  async function dryRun(mode: string, extra: Record<string, unknown> = {}) {
     const file = await experimentFile({
       'steady-state-hypothesis': { title: 'three web pods', probes: [countPods()] },
       method: [killOne()],
+      ...extra,
     });
     await until('3 web pods', allReady);
     const before = await podUids();
     const since = new Date();
-    const journalPath = join(dir, 'dry-actions.json');
+    const journalPath = join(dir, `dry-${mode}.json`);
     const out = await chaoskit([
       'run',
       file,
@@ -208,10 +153,14 @@ describe('run --dry', () => {
       '--journal-path',
       journalPath,
       '--dry',
-      'actions',
+      mode,
     ]);
     expect(out.code, out.stderr).toBe(0);
-    const journal = JSON.parse(await readFile(journalPath, 'utf8'));
+    return { journal: JSON.parse(await readFile(journalPath, 'utf8')), before, since };
+  }
+
+  it('actions: the probes run, the actions do not, and nothing is written to the cluster', async () => {
+    const { journal, before, since } = await dryRun('actions');
     expect(journal.steady_states.before.probes[0].output).toBe(3);
     expect(journal.run[0]).toMatchObject({ status: 'succeeded', output: null });
     // The probes read the pods (twice: before and after the method); nothing was written.
@@ -221,27 +170,7 @@ describe('run --dry', () => {
   });
 
   it('activities: not a single request', async () => {
-    const file = await experimentFile({
-      'steady-state-hypothesis': { title: 'three web pods', probes: [countPods()] },
-      method: [killOne()],
-      rollbacks: [killOne()],
-    });
-    const before = await podUids();
-    const since = new Date();
-    const journalPath = join(dir, 'dry-activities.json');
-    const out = await chaoskit([
-      'run',
-      file,
-      '-n',
-      ns.name,
-      ...onCluster(),
-      '--journal-path',
-      journalPath,
-      '--dry',
-      'activities',
-    ]);
-    expect(out.code, out.stderr).toBe(0);
-    const journal = JSON.parse(await readFile(journalPath, 'utf8'));
+    const { journal, before, since } = await dryRun('activities', { rollbacks: [killOne()] });
     const states = journal.steady_states;
     const runs = [...states.before.probes, ...journal.run, ...states.after.probes, ...journal.rollbacks];
     expect(runs.map((r: { status: string; output: unknown }) => [r.status, r.output])).toEqual(
@@ -252,27 +181,7 @@ describe('run --dry', () => {
   });
 
   it('probes: the actions run (a pod goes), the probes do not', async () => {
-    const file = await experimentFile({
-      'steady-state-hypothesis': { title: 'three web pods', probes: [countPods()] },
-      method: [killOne()],
-    });
-    await until('3 web pods', allReady);
-    const before = await podUids();
-    const since = new Date();
-    const journalPath = join(dir, 'dry-probes.json');
-    const out = await chaoskit([
-      'run',
-      file,
-      '-n',
-      ns.name,
-      ...onCluster(),
-      '--journal-path',
-      journalPath,
-      '--dry',
-      'probes',
-    ]);
-    expect(out.code, out.stderr).toBe(0);
-    const journal = JSON.parse(await readFile(journalPath, 'utf8'));
+    const { journal, before, since } = await dryRun('probes');
     expect(journal.steady_states.before.probes[0]).toMatchObject({ output: null, tolerance_met: true });
     const [gone] = journal.run[0].output.pods;
     expect((await writesSince(since)).filter((w) => w.startsWith('delete pods'))).toEqual([

@@ -2,7 +2,6 @@
 // cluster: process providers are the system): background activities, controls, --dry pause,
 // --fail-fast, --no-validation, experiments from a URL, the log file.
 
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -12,30 +11,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Outcome, runCli } from './test-cli.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const control = fileURLToPath(new URL('./controls.fixture.mjs', import.meta.url));
 let dir: string;
 // Every test starts the command (and its processes) a few times: on 2 shared cores, that takes seconds.
 vi.setConfig({ testTimeout: 60_000 });
 
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function chaoskit(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { env: { ...process.env, KUBECONFIG: '/nonexistent', ...env }, cwd: dir },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const chaoskit = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> =>
+  runCli(args, { env: { ...process.env, KUBECONFIG: '/nonexistent', ...env }, cwd: dir });
 
 type Json = Record<string, unknown>;
 

@@ -3,9 +3,8 @@ import { existsSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import {
-  AppsV1Api,
   CoreV1Api,
   CustomObjectsApi,
   Exec,
@@ -25,7 +24,6 @@ import { writePodLog } from './local-cluster.js';
 const execFileAsync = promisify(execFile);
 const { kc, kubectl, kubeconfigPath, nodes, auditLogPath, users } = sharedCluster();
 const core = kc.makeApiClient(CoreV1Api);
-const apps = kc.makeApiClient(AppsV1Api);
 
 let ns: Awaited<ReturnType<typeof testNamespace>>;
 beforeAll(async () => {
@@ -35,39 +33,6 @@ afterAll(async () => {
   await ns.remove();
 });
 
-async function until<T>(
-  what: string,
-  fn: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function deployment(name: string, replicas: number) {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, labels: { app: name } },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: {
-          terminationGracePeriodSeconds: 1,
-          containers: [{ name: 'app', image: 'example.invalid/app:1' }],
-        },
-      },
-    },
-  };
-}
-
 async function runningPods(selector: string): Promise<V1Pod[]> {
   const list = await core.listNamespacedPod({ namespace: ns.name, labelSelector: selector });
   return list.items.filter((p: V1Pod) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp);
@@ -75,11 +40,7 @@ async function runningPods(selector: string): Promise<V1Pod[]> {
 
 describe('local provider: workloads', () => {
   it('runs a 3-replica Deployment on kwok nodes and replaces a deleted pod', async () => {
-    await apps.createNamespacedDeployment({ namespace: ns.name, body: deployment('web', 3) });
-    await until('3 available replicas', async () => {
-      const d = await apps.readNamespacedDeployment({ name: 'web', namespace: ns.name });
-      return d.status?.availableReplicas === 3;
-    });
+    await deploy(kc, ns.name, 'web', 3);
     const pods = await runningPods('app=web');
     expect(pods).toHaveLength(3);
     for (const p of pods) expect(nodes).toContain(p.spec?.nodeName);
@@ -107,8 +68,7 @@ describe('local provider: workloads', () => {
     await execFileAsync(kubectl, ['--kubeconfig', kubeconfigPath, 'uncordon', node]);
     expect((await core.readNode({ name: node })).spec?.unschedulable).toBeFalsy();
 
-    await apps.createNamespacedDeployment({ namespace: ns.name, body: deployment('guarded', 2) });
-    await until('2 running guarded pods', async () => (await runningPods('app=guarded')).length === 2);
+    await deploy(kc, ns.name, 'guarded', 2);
     const policy = kc.makeApiClient(PolicyV1Api);
     const [first, second] = await runningPods('app=guarded');
 

@@ -18,6 +18,32 @@ export async function fileWriter(t: CaseContext): Promise<(name: string, text: s
   };
 }
 
+/**
+ * Waits until the controller of a workload whose pods can never be scheduled (NO_SUCH_NODE) has
+ * observed it and made its `replicas` pods (labelled app=<name>), all pending.
+ */
+export async function untilPending(
+  t: CaseContext,
+  workload: { noun: string; name: string; replicas: number },
+  read: () => Promise<{ status?: { observedGeneration?: number } }>,
+): Promise<void> {
+  const { noun, name, replicas } = workload;
+  await t.until(`${noun} ${name} observed, with ${replicas} pods pending`, async () => {
+    const observed = ((await read()).status?.observedGeneration ?? 0) >= 1;
+    return observed && (await t.podNames(`app=${name}`)).length === replicas;
+  });
+}
+
+/** The refusals every scale activity shares, on an object `name` that must stay as it is. */
+export async function expectScaleRefusals(t: CaseContext, name: string): Promise<void> {
+  await t.expectRefused({ name, replicas: -1, ns: t.ns }, 'replicas');
+  await t.expectRefused({ name, replicas: 1.5, ns: t.ns }, 'replicas');
+  await t.expectRefused({ name, replicas: '3', ns: t.ns }, 'replicas');
+  await t.expectRefused({ name, ns: t.ns }, 'replicas');
+  await t.expectRefused({ replicas: 2, ns: t.ns }, 'name');
+  await t.expectRefused({ name: 'Keep_It', replicas: 2, ns: t.ns }, 'name');
+}
+
 /** Asserts that `promise` rejects with ActivityFailed; returns the message. */
 export async function activityFailure(promise: Promise<unknown>): Promise<string> {
   const outcome = await promise.then(

@@ -1,29 +1,18 @@
 // `chaoskit report` as users run it (the built CLI), and the page it writes as a real browser
 // renders it: Debian's Chromium, driven headless by playwright-core.
-import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../test-cli.js';
 import { TIMELINE_SERIES } from './charts.js';
 import { fixturePath, HOSTILE, hostileJournal } from './test-journals.js';
 
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-
-function chaoskit(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // In the fixtures' directory: the page names the journals as given.
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { cwd: dirname(fixturePath('README.md')) },
-      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+// In the fixtures' directory: the page names the journals as given.
+const chaoskit = (...args: string[]) => runCli(args, { cwd: dirname(fixturePath('README.md')) });
 
 /** Debian's Chromium (`apt-get install chromium`) or another on the PATH, or the one CHROMIUM_PATH names. */
 function findChromium(): string | undefined {

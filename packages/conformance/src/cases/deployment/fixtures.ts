@@ -1,7 +1,7 @@
-import type { V1Deployment } from '@kubernetes/client-node';
-import type { CaseContext } from '../../case-context.js';
+import type { V1Deployment, V1PodSpec } from '@kubernetes/client-node';
+import { type CaseContext, NO_SUCH_NODE, workloadDoc } from '../../case-context.js';
 
-import { activityFailure, fileWriter } from '../shared-fixtures.js';
+import { activityFailure, fileWriter, untilPending } from '../shared-fixtures.js';
 
 export { activityFailure, fileWriter as specDir };
 
@@ -9,25 +9,9 @@ export { activityFailure, fileWriter as specDir };
 export function deploymentDoc(
   name: string,
   replicas: number,
-  extra: { labels?: Record<string, string>; namespace?: string } = {},
+  extra: { labels?: Record<string, string>; namespace?: string; podSpec?: Partial<V1PodSpec> } = {},
 ): V1Deployment {
-  const labels = { app: name, ...extra.labels };
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, labels, ...(extra.namespace ? { namespace: extra.namespace } : {}) },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels },
-        spec: {
-          terminationGracePeriodSeconds: 1,
-          containers: [{ name: 'app', image: 'example.invalid/app:1' }],
-        },
-      },
-    },
-  };
+  return workloadDoc('Deployment', name, replicas, extra);
 }
 
 /** The names of the deployments of the scenario's namespace, sorted. */
@@ -41,14 +25,13 @@ export async function deploymentNames(t: CaseContext): Promise<string[]> {
  * 0 ready of `replicas`. Returns once the controller has reported its status.
  */
 export async function stuckDeployment(t: CaseContext, name: string, replicas: number): Promise<void> {
-  const body = deploymentDoc(name, replicas);
-  body.spec!.template.spec!.nodeSelector = { 'chaoskit.io/no-such-node': 'true' };
-  await t.apps.createNamespacedDeployment({ namespace: t.ns, body });
-  await t.until(`deployment ${name} observed, with ${replicas} pods pending`, async () => {
-    const d = await t.apps.readNamespacedDeployment({ name, namespace: t.ns });
-    const pods = await t.podNames(`app=${name}`);
-    return (d.status?.observedGeneration ?? 0) >= 1 && pods.length === replicas;
+  await t.apps.createNamespacedDeployment({
+    namespace: t.ns,
+    body: deploymentDoc(name, replicas, { podSpec: { nodeSelector: NO_SUCH_NODE } }),
   });
+  await untilPending(t, { noun: 'deployment', name, replicas }, () =>
+    t.apps.readNamespacedDeployment({ name, namespace: t.ns }),
+  );
 }
 
 /** Reads the deployment's replica counts (admin view). */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { scaleDeploymentActivity } from '@chaoskit/chaoscluster-deployment';
 import { defineCase } from '../../case.js';
+import { expectScaleRefusals } from '../shared-fixtures.js';
 import { activityFailure, replicasOf } from './fixtures.js';
 
 export default defineCase({
@@ -41,12 +42,7 @@ export default defineCase({
       name: 'negative, fractional or textual replicas and bad names are refused before any request',
       async run(t) {
         await t.deploy('keep', 1);
-        await t.expectRefused({ name: 'keep', replicas: -1, ns: t.ns }, 'replicas');
-        await t.expectRefused({ name: 'keep', replicas: 1.5, ns: t.ns }, 'replicas');
-        await t.expectRefused({ name: 'keep', replicas: '3', ns: t.ns }, 'replicas');
-        await t.expectRefused({ name: 'keep', ns: t.ns }, 'replicas');
-        await t.expectRefused({ replicas: 2, ns: t.ns }, 'name');
-        await t.expectRefused({ name: 'Keep_It', replicas: 2, ns: t.ns }, 'name');
+        await expectScaleRefusals(t, 'keep');
         await t.expectRefused({ name: 'keep', replicas: 2, ns: t.ns, replica: 3 }, 'replica');
         assert.equal((await replicasOf(t, 'keep')).desired, 1);
       },

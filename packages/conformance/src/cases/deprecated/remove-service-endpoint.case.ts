@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { removeServiceEndpointActivity } from '@chaoskit/chaoscluster-deprecated';
 import { defineCase } from '../../case.js';
-import { planCall } from '../networking/fixtures.js';
+import { planLeavesTheService } from '../service/fixtures.js';
 import { callsWarnedOnce, createService, failureOf, resultOf, serviceNames } from './fixtures.js';
 
 export default defineCase({
@@ -24,17 +24,7 @@ export default defineCase({
         assert.deepEqual(await serviceNames(t), ['api']);
       },
     },
-    {
-      name: 'plan mode sends a server-side dry run: the service stays',
-      async run(t) {
-        await createService(t, 'web', {});
-        assert.deepEqual((await planCall(t, { name: 'web', ns: t.ns })).result, {
-          service: 'web',
-          namespace: t.ns,
-        });
-        assert.deepEqual(await serviceNames(t), ['web']);
-      },
-    },
+    planLeavesTheService,
     {
       name: 'a missing or bad name, a bad namespace and unknown arguments are refused before any request',
       async run(t) {

@@ -6,13 +6,11 @@ import {
   assertOnlyFaultsChanged,
   concurrentEditScenario,
   createBookinfo,
+  createVirtualService,
   EXISTING_BROKEN,
   editScenarios,
   expectCommonRefusals,
   failureScenarios,
-  GROUP,
-  objects,
-  PLURAL,
   ROUTE,
   readVs,
   to,
@@ -132,31 +130,22 @@ export default defineCase({
               return { ok: false, message: (err as Error).message };
             }
           })();
-          const server = await objects(t)
-            .createNamespacedCustomObject({
-              group: GROUP,
-              version: 'v1',
-              namespace: t.ns,
-              plural: PLURAL,
-              dryRun: 'All',
-              body: {
-                apiVersion: `${GROUP}/v1`,
-                kind: 'VirtualService',
-                metadata: { name: 'probe' },
-                spec: { hosts: ['a'], http: [{ route: [to('a')], fault: { delay: { fixedDelay } } }] },
-              },
-            })
-            .then(
-              () => ({ ok: true, by: '', message: '' }),
-              (err: { code?: number; body?: string }) => {
-                const message = String(err.body);
-                const status = (JSON.parse(message) as { message?: string }).message ?? '';
-                if (err.code === 400 && status.startsWith('admission webhook "validation.istio.io"'))
-                  return { ok: false, by: 'istiod', message: status };
-                assert.equal(err.code, 422, `${JSON.stringify(fixedDelay)}: ${err.body}`);
-                return { ok: false, by: 'crd', message };
-              },
-            );
+          const server = await createVirtualService(
+            t,
+            { name: 'probe' },
+            { hosts: ['a'], http: [{ route: [to('a')], fault: { delay: { fixedDelay } } }] },
+            { dryRun: 'All' },
+          ).then(
+            () => ({ ok: true, by: '', message: '' }),
+            (err: { code?: number; body?: string }) => {
+              const message = String(err.body);
+              const status = (JSON.parse(message) as { message?: string }).message ?? '';
+              if (err.code === 400 && status.startsWith('admission webhook "validation.istio.io"'))
+                return { ok: false, by: 'istiod', message: status };
+              assert.equal(err.code, 422, `${JSON.stringify(fixedDelay)}: ${err.body}`);
+              return { ok: false, by: 'crd', message };
+            },
+          );
           if (ours.ok)
             assert.ok(server.ok, `${JSON.stringify(fixedDelay)} is accepted here but refused by the server`);
           if (server.by === 'crd') {

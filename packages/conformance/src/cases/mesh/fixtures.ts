@@ -87,20 +87,30 @@ export function objects(t: CaseContext): CustomObjectsApi {
   return t.kc.makeApiClient(CustomObjectsApi);
 }
 
-/** Creates the fixture VirtualService (admin, stored version v1) in the scenario's namespace. */
-export async function createBookinfo(t: CaseContext, name = VS_NAME): Promise<void> {
-  await objects(t).createNamespacedCustomObject({
+/** Creates a VirtualService (admin, stored version v1) in the scenario's namespace; `dryRun` only asks the server. */
+export function createVirtualService(
+  t: CaseContext,
+  metadata: { name: string; labels?: Record<string, string> },
+  spec: Record<string, unknown>,
+  options: { dryRun?: 'All' } = {},
+): Promise<object> {
+  return objects(t).createNamespacedCustomObject({
     group: GROUP,
     version: 'v1',
     namespace: t.ns,
     plural: PLURAL,
-    body: {
-      apiVersion: `${GROUP}/v1`,
-      kind: 'VirtualService',
-      metadata: { name, labels: { app: 'bookinfo' } },
-      spec: { hosts: ['reviews', 'ratings', 'details', 'orders', 'productpage'], http: bookinfoHttp() },
-    },
+    ...options,
+    body: { apiVersion: `${GROUP}/v1`, kind: 'VirtualService', metadata, spec },
   });
+}
+
+/** Creates the fixture VirtualService in the scenario's namespace. */
+export async function createBookinfo(t: CaseContext, name = VS_NAME): Promise<void> {
+  await createVirtualService(
+    t,
+    { name, labels: { app: 'bookinfo' } },
+    { hosts: ['reviews', 'ratings', 'details', 'orders', 'productpage'], http: bookinfoHttp() },
+  );
 }
 
 /** The VirtualService as the admin reads it at `version`. */

@@ -9,7 +9,7 @@ import type { MeshTraffic, RouteStats } from '@chaoskit/cluster';
 import type { AnyActivity } from '@chaoskit/core';
 import type { Scenario } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
-import { GROUP, objects, onEveryVersion, PLURAL } from './fixtures.js';
+import { createVirtualService, GROUP, objects, onEveryVersion, PLURAL } from './fixtures.js';
 
 export const TRAFFIC_VS = 'traffic';
 const ROUTE_HEADER = 'x-chaoskit-route';
@@ -120,18 +120,11 @@ export async function trafficFixture(t: CaseContext, version: MeshVersion): Prom
     match: [{ headers: { [ROUTE_HEADER]: { exact: name } } }],
     route: [{ destination: { host, subset } }],
   });
-  await objects(t).createNamespacedCustomObject({
-    group: GROUP,
-    version: 'v1',
-    namespace: t.ns,
-    plural: PLURAL,
-    body: {
-      apiVersion: `${GROUP}/v1`,
-      kind: 'VirtualService',
-      metadata: { name: TRAFFIC_VS },
-      spec: { hosts: [host], http: [route('a', 'v1'), route('b', 'v2')] },
-    },
-  });
+  await createVirtualService(
+    t,
+    { name: TRAFFIC_VS },
+    { hosts: [host], http: [route('a', 'v1'), route('b', 'v2')] },
+  );
   // Until the client has the routes: without them, a route spreads over both subsets.
   const only = (s: RouteStats, subset: string) => Object.keys(s.servedBy).join() === `${host}/${subset}`;
   await traffic.waitFor('a', (s) => only(s, 'v1'), { batch: 50 });

@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import { isChaosError } from '@chaoskit/core';
 import { PatchStrategy, setHeaderOptions, type V1Pod } from '@kubernetes/client-node';
-import type { CaseContext } from '../../case-context.js';
+import type { Scenario } from '../../case.js';
+import { type CaseContext, NO_SUCH_NODE } from '../../case-context.js';
+import { activityFailure } from '../shared-fixtures.js';
 
 /**
  * A pod that stays Pending: `unschedulable` asks for a node label no node has (the scheduler
@@ -23,7 +25,7 @@ export async function createPendingPod(
       spec: {
         containers: [{ name: 'main', image: 'example.invalid/main:1' }],
         ...(how === 'unschedulable'
-          ? { nodeSelector: { 'chaoskit.io/no-such-node': 'true' } }
+          ? { nodeSelector: NO_SUCH_NODE }
           : { schedulerName: 'chaoskit-no-such-scheduler' }),
       },
     },
@@ -77,16 +79,7 @@ export async function podInPhase(
   phase: 'Pending' | 'Failed' | 'Succeeded',
   labels: Record<string, string> = {},
 ): Promise<void> {
-  await t.core.createNamespacedPod({
-    namespace: t.ns,
-    body: {
-      metadata: { name, labels },
-      spec: {
-        schedulerName: 'chaoskit-no-such-scheduler',
-        containers: [{ name: 'main', image: 'example.invalid/main:1' }],
-      },
-    },
-  });
+  await createPendingPod(t, name, labels, 'unscheduled');
   if (phase === 'Pending') return;
   await t.core.patchNamespacedPodStatus(
     { name, namespace: t.ns, body: { status: { phase } } },
@@ -97,3 +90,37 @@ export async function podInPhase(
     return pod.status?.phase === phase;
   });
 }
+
+/**
+ * What all_pods_healthy and all_microservices_healthy (its deprecated name) share: an empty
+ * namespace is healthy; Failed pods, then the others neither Running nor Succeeded, are named;
+ * bad arguments are refused.
+ */
+export const healthScenarios: Scenario[] = [
+  {
+    name: 'holds in a namespace without pods',
+    async run(t) {
+      assert.equal(await t.call({ ns: t.ns }), true);
+    },
+  },
+  {
+    name: 'fails naming the Failed pods, then those neither Running nor Succeeded (D50)',
+    async run(t) {
+      await t.deploy('web', 1);
+      await podInPhase(t, 'queued', 'Pending');
+      await podInPhase(t, 'crashed', 'Failed');
+      const message = await activityFailure(t.call({ ns: t.ns }));
+      assert.match(
+        message,
+        /^the system is unhealthy: pod crashed is Failed; pod queued is Pending, not Running or Succeeded \(2 of 3 pods/,
+      );
+    },
+  },
+  {
+    name: 'a bad namespace and unknown arguments are refused before any request',
+    async run(t) {
+      await t.expectRefused({ ns: 'Not_A_Namespace' }, 'ns');
+      await t.expectRefused({ ns: t.ns, name: 'web' }, 'name');
+    },
+  },
+];

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { deleteServiceActivity } from '@chaoskit/chaoscluster-service';
 import { defineCase } from '../../case.js';
-import { planCall } from '../networking/fixtures.js';
-import { activityFailure, createService, serviceNames } from './fixtures.js';
+import { activityFailure, createService, planLeavesTheService, serviceNames } from './fixtures.js';
 
 export default defineCase({
   activity: deleteServiceActivity,
@@ -23,17 +22,7 @@ export default defineCase({
         assert.equal(message, `there is no service 'ghost' in namespace '${t.ns}' to remove`);
       },
     },
-    {
-      name: 'plan mode sends a server-side dry run: the service stays',
-      async run(t) {
-        await createService(t, 'web', {});
-        assert.deepEqual((await planCall(t, { name: 'web', ns: t.ns })).result, {
-          service: 'web',
-          namespace: t.ns,
-        });
-        assert.deepEqual(await serviceNames(t), ['web']);
-      },
-    },
+    planLeavesTheService,
     {
       name: 'a missing or bad name, a bad namespace and unknown arguments are refused before any request',
       async run(t) {

@@ -1,8 +1,10 @@
 // Fixtures shared by the service cases (and the deprecated ones): Services in front of pods, and
 // a Service as a user would write it in a spec file.
+import assert from 'node:assert/strict';
 import type { V1Service } from '@kubernetes/client-node';
+import type { Scenario } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
-
+import { planCall } from '../networking/fixtures.js';
 import { activityFailure, fileWriter } from '../shared-fixtures.js';
 
 export { activityFailure, fileWriter as specDir };
@@ -44,3 +46,16 @@ export function serviceDoc(
     spec: { selector: { app: name }, ports: [{ port: 80, protocol: 'TCP' }] },
   };
 }
+
+/** delete_service and remove_service_endpoint in plan mode: a server-side dry run, the service stays. */
+export const planLeavesTheService: Scenario = {
+  name: 'plan mode sends a server-side dry run: the service stays',
+  async run(t) {
+    await createService(t, 'web', {});
+    assert.deepEqual((await planCall(t, { name: 'web', ns: t.ns })).result, {
+      service: 'web',
+      namespace: t.ns,
+    });
+    assert.deepEqual(await serviceNames(t), ['web']);
+  },
+};

@@ -1,9 +1,9 @@
 // Fixtures shared by the statefulset cases: stateful sets as a user would write them, ones whose
 // pods come up, ones whose pods never can, and their replica counts.
-import type { V1StatefulSet } from '@kubernetes/client-node';
-import type { CaseContext } from '../../case-context.js';
+import type { V1PodSpec, V1StatefulSet } from '@kubernetes/client-node';
+import { type CaseContext, NO_SUCH_NODE, workloadDoc } from '../../case-context.js';
 
-import { activityFailure, fileWriter } from '../shared-fixtures.js';
+import { activityFailure, fileWriter, untilPending } from '../shared-fixtures.js';
 
 export { activityFailure, fileWriter as specDir };
 
@@ -11,29 +11,13 @@ export { activityFailure, fileWriter as specDir };
 export function statefulSetDoc(
   name: string,
   replicas: number,
-  extra: { labels?: Record<string, string>; namespace?: string; nodeSelector?: Record<string, string> } = {},
+  extra: { labels?: Record<string, string>; namespace?: string; podSpec?: Partial<V1PodSpec> } = {},
 ): V1StatefulSet {
-  const labels = { app: name, ...extra.labels };
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'StatefulSet',
-    metadata: { name, labels, ...(extra.namespace ? { namespace: extra.namespace } : {}) },
-    spec: {
-      replicas,
-      serviceName: name,
-      // Every pod at once: quicker than one after the other, and the same for the probes.
-      podManagementPolicy: 'Parallel',
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels },
-        spec: {
-          terminationGracePeriodSeconds: 1,
-          containers: [{ name: 'app', image: 'example.invalid/app:1' }],
-          ...(extra.nodeSelector ? { nodeSelector: extra.nodeSelector } : {}),
-        },
-      },
-    },
-  };
+  return workloadDoc('StatefulSet', name, replicas, {
+    ...extra,
+    // Every pod at once: quicker than one after the other, and the same for the probes.
+    spec: { serviceName: name, podManagementPolicy: 'Parallel' },
+  });
 }
 
 /** The stateful set's replica counts (admin view). */
@@ -63,12 +47,11 @@ export async function readyStatefulSet(
 export async function stuckStatefulSet(t: CaseContext, name: string, replicas: number): Promise<void> {
   await t.apps.createNamespacedStatefulSet({
     namespace: t.ns,
-    body: statefulSetDoc(name, replicas, { nodeSelector: { 'chaoskit.io/no-such-node': 'true' } }),
+    body: statefulSetDoc(name, replicas, { podSpec: { nodeSelector: NO_SUCH_NODE } }),
   });
-  await t.until(`stateful set ${name} observed, with ${replicas} pods pending`, async () => {
-    const s = await t.apps.readNamespacedStatefulSet({ name, namespace: t.ns });
-    return (s.status?.observedGeneration ?? 0) >= 1 && (await t.podNames(`app=${name}`)).length === replicas;
-  });
+  await untilPending(t, { noun: 'stateful set', name, replicas }, () =>
+    t.apps.readNamespacedStatefulSet({ name, namespace: t.ns }),
+  );
 }
 
 /** The names of the stateful sets of the scenario's namespace, sorted. */

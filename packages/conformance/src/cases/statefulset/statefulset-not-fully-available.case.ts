@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { statefulsetNotFullyAvailableActivity } from '@chaoskit/chaoscluster-statefulset';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
+import { NO_SUCH_NODE } from '../../case-context.js';
 import { activityFailure, readyStatefulSet, replicasOf, stuckStatefulSet } from './fixtures.js';
 
 export default defineCase({
@@ -25,7 +26,7 @@ export default defineCase({
           {
             name: 'db',
             namespace: t.ns,
-            body: { spec: { template: { spec: { nodeSelector: { 'chaoskit.io/no-such-node': 'true' } } } } },
+            body: { spec: { template: { spec: { nodeSelector: NO_SUCH_NODE } } } },
           },
           setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
         );

@@ -1,0 +1,71 @@
+import { CoreV1Api, type KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { dump } from 'js-yaml';
+
+export interface Grant {
+  /** The role granted: a ClusterRole, or with `kind: 'Role'` a Role of the namespace. */
+  role: string;
+  kind?: 'ClusterRole' | 'Role';
+  /**
+   * Granted cluster-wide by a ClusterRoleBinding of this name (the caller deletes it); otherwise
+   * by a RoleBinding in the namespace, named after the role.
+   */
+  clusterBinding?: string;
+}
+
+/**
+ * A service account `name` of `namespace`, bound to each grant, and a token for it: an identity
+ * whose requests the audit log shows as `identity`.
+ */
+export async function serviceAccountToken(
+  kc: KubeConfig,
+  namespace: string,
+  name: string,
+  grants: Grant[],
+): Promise<{ token: string; identity: string }> {
+  const core = kc.makeApiClient(CoreV1Api);
+  const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
+  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name } } });
+  for (const { role, kind = 'ClusterRole', clusterBinding } of grants) {
+    const binding = {
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind, name: role },
+      subjects: [{ kind: 'ServiceAccount', name, namespace }],
+    };
+    if (clusterBinding) {
+      await rbac.createClusterRoleBinding({ body: { metadata: { name: clusterBinding }, ...binding } });
+    } else {
+      await rbac.createNamespacedRoleBinding({ namespace, body: { metadata: { name: role }, ...binding } });
+    }
+  }
+  const token = await core.createNamespacedServiceAccountToken({
+    name,
+    namespace,
+    body: { spec: { audiences: [] } },
+  });
+  return { token: token.status!.token!, identity: `system:serviceaccount:${namespace}:${name}` };
+}
+
+/**
+ * A kubeconfig (YAML) with one cluster (`server`, trusted through `caFile`), the `users` given
+ * (name → user entry), and one context per entry of `contexts` (context name → user name).
+ */
+export function kubeconfigYaml(
+  cluster: { server: string; caFile: string; name?: string },
+  users: Record<string, Record<string, unknown>>,
+  contexts: Record<string, string>,
+  current: string,
+): string {
+  const clusterName = cluster.name ?? 'c';
+  return dump({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [
+      { name: clusterName, cluster: { server: cluster.server, 'certificate-authority': cluster.caFile } },
+    ],
+    users: Object.entries(users).map(([name, user]) => ({ name, user })),
+    contexts: Object.entries(contexts).map(([name, user]) => ({
+      name,
+      context: { cluster: clusterName, user },
+    })),
+    'current-context': current,
+  });
+}

@@ -11,11 +11,16 @@
 //   lines of that test file between `// #region <region>` and `// #endregion`, so that every
 //   code example in a README is code that a test runs.
 //
-// `npm run docs` writes them; `test/docs.test.ts` (part of ./dev test) fails when a README
+// - between `// generated: packages` and `// end: packages` in the runner's known-packages.ts:
+//   chaoskit's own activity packages and the modules each declares in its package.json, so that
+//   the runner can name the package to install when one is missing.
+//
+// `npm run docs` writes them; `test/docs.test.ts` (part of ./dev test) fails when a file
 // differs from what this would write.
 //
 // Usage: node scripts/docs.mjs [--check]
 
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -106,7 +111,32 @@ async function builtActivities(dir) {
   return { activities: mod.activities, aliases: mod.aliases ?? [] };
 }
 
-/** Every README with generated parts: its path, its text now, and what it should be. */
+const PACKAGES = /(\/\/ generated: packages\n)([\s\S]*?)(\/\/ end: packages)/;
+const KNOWN_PACKAGES = join(ROOT, 'packages', 'runner', 'src', 'known-packages.ts');
+
+/** The runner's table of chaoskit's packages and their modules, from their package.json files. */
+function knownPackages() {
+  const text = readFileSync(KNOWN_PACKAGES, 'utf8');
+  const declared = packageDirs()
+    .map((dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')))
+    .filter((m) => m.name.startsWith('@chaoskit/') && m.chaoskit?.modules?.length)
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const table = `export const CHAOSKIT_PACKAGES: Readonly<Record<string, readonly string[]>> = ${JSON.stringify(
+    Object.fromEntries(declared.map((m) => [m.name, m.chaoskit.modules])),
+  )};\n`;
+  const draft = text.replace(PACKAGES, (_m, open, _body, close) => `${open}${table}${close}`);
+  // Formatted as the linter formats the file, so that both agree.
+  const biome = join(ROOT, 'node_modules', '.bin', 'biome');
+  const formatted = spawnSync(biome, ['format', `--stdin-file-path=${KNOWN_PACKAGES}`], {
+    input: draft,
+    encoding: 'utf8',
+    cwd: ROOT,
+  });
+  if (formatted.status !== 0) throw new Error(`biome format failed: ${formatted.stderr}`);
+  return { path: KNOWN_PACKAGES, text, expected: formatted.stdout };
+}
+
+/** Every file with generated parts: its path, its text now, and what it should be. */
 export async function readmes() {
   const out = [];
   for (const path of [join(ROOT, 'README.md'), ...packageDirs().map((d) => join(d, 'README.md'))]) {
@@ -127,6 +157,7 @@ export async function readmes() {
     });
     out.push({ path, text, expected });
   }
+  out.push(knownPackages());
   return out;
 }
 

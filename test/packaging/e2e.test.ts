@@ -65,8 +65,9 @@ beforeAll(() => {
   mkdirSync(tarballs);
   const pack = run('npm', ['pack', '--workspaces', '--json', '--pack-destination', tarballs], { cwd: copy });
   if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
+  // chaoskit's packages (the repository's example extension is packed too, and installed).
   for (const entry of JSON.parse(pack.stdout) as Array<{ name: string; version: string }>)
-    versions.set(entry.name, entry.version);
+    if (entry.name.startsWith('@chaoskit/')) versions.set(entry.name, entry.version);
 
   // 2. A user's project, outside the repository, with the tarballs installed (npm's registry
   //    for everything else) and TypeScript for the typed import.

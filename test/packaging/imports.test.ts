@@ -25,6 +25,8 @@ const COMPUTED_IMPORTS_ALLOWED: Record<string, string> = {
   'packages/core/src/connection.ts':
     'hpagent and @kubernetes/client-node, for a proxy or a legacy auth-provider',
   'packages/chaoscluster-pod/src/pod-exec.ts': '@kubernetes/client-node, for exec over websockets',
+  // A chaoskit control (D81): a module the experiment names, by path or package.
+  'packages/runner/src/controls.ts': "the experiment's js controls",
 };
 
 const packageName = (specifier: string): string =>

@@ -1,7 +1,8 @@
 // chaoskit's own activity packages and the modules each declares in its package.json, so that an
 // experiment naming one of these modules when its package is not installed is told which one to
-// install. The packages' declarations are the truth: resolve-activity.test.ts holds this to them.
+// install. Written by `npm run docs` from the packages' declarations (checked by ./dev test).
 
+// generated: packages
 export const CHAOSKIT_PACKAGES: Readonly<Record<string, readonly string[]>> = {
   '@chaoskit/chaoscluster-crd': ['chaoscluster.crd.actions', 'chaoscluster.crd.probes'],
   '@chaoskit/chaoscluster-deployment': ['chaoscluster.deployment.actions', 'chaoscluster.deployment.probes'],
@@ -17,6 +18,7 @@ export const CHAOSKIT_PACKAGES: Readonly<Record<string, readonly string[]>> = {
   ],
   '@chaoskit/chaosmesh-fault': ['chaosmesh.fault.actions', 'chaosmesh.fault.probes'],
 };
+// end: packages
 
 /** The chaoskit package that declares `module` (canonical), or undefined. */
 export function chaoskitPackageOf(module: string): string | undefined {

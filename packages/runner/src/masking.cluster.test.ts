@@ -345,7 +345,7 @@ describe('no value that selects or reaches a cluster is shown', () => {
   afterAll(() => {
     const table = [...totals].map(([what, n]) => `${what}: ${n}`).join(', ');
     process.stdout.write(
-      `masking: occurrences over ${scenarios.size} credential scenarios × 4 commands: ${table}\n`,
+      `masking: occurrences over ${scenarios.size} credential scenarios × 4 commands (run --verbose --log-file, run --json, plan --verbose, call --verbose): ${table}\n`,
     );
   });
 
@@ -356,11 +356,23 @@ describe('no value that selects or reaches a cluster is shown', () => {
     await writeFile(file, dump(experiment(scenario.secrets !== undefined)(scenario.secrets)));
     const journal = join(dir, `journal-${i}.json`);
     const outputs: string[] = [];
-    const run = await chaoskit(['run', file, '--journal-path', journal], scenario.env);
-    outputs.push(run.stdout, run.stderr, await readFile(journal, 'utf8').catch(() => ''));
+    // The most verbose level (every request's method, path and status), into a log file too.
+    const logFile = join(dir, `log-${i}.txt`);
+    const run = await chaoskit(
+      ['run', file, '--verbose', '--log-file', logFile, '--journal-path', journal],
+      scenario.env,
+    );
+    outputs.push(
+      run.stdout,
+      run.stderr,
+      await readFile(journal, 'utf8').catch(() => ''),
+      await readFile(logFile, 'utf8').catch(() => ''),
+    );
+    if (scenario.succeeds)
+      expect(await readFile(logFile, 'utf8')).toMatch(/GET \S*\/api\/v1\/namespaces\/\S+\/pods/);
     const json = await chaoskit(['run', file, '--json', '--journal-path', `${journal}.2`], scenario.env);
     outputs.push(json.stdout, json.stderr);
-    const plan = await chaoskit(['plan', file], scenario.env);
+    const plan = await chaoskit(['plan', '--verbose', file], scenario.env);
     outputs.push(plan.stdout, plan.stderr);
     // `call` takes the secrets resolved, as a process provider would give them.
     const resolved = Object.fromEntries(
@@ -372,6 +384,7 @@ describe('no value that selects or reaches a cluster is shown', () => {
     const call = await chaoskit(
       [
         'call',
+        '--verbose',
         'chaoscluster.pod.probes',
         'count_pods',
         '--arguments',
@@ -392,7 +405,7 @@ describe('no value that selects or reaches a cluster is shown', () => {
     } else {
       expect(run.code, scenario.name).toBe(1);
       expect(call.code).toBe(1);
-      expect(call.stderr).toMatch(/^chaoskit: \S/);
+      expect(call.stderr).toMatch(/^chaoskit: \S/m);
     }
     const text = outputs.join('\n');
     const found: string[] = [];

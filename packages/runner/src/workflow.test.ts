@@ -344,13 +344,15 @@ describe('--dry, --fail-fast, --no-validation', () => {
     });
     const refused = await run(file);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/module 'nomodule.actions' is not a chaoskit module/);
+    expect(refused.stderr).toMatch(/module 'nomodule.actions' is provided by no installed package/);
     expect(existsSync(marker)).toBe(false);
     const { code, journal, stderr } = await run(file, '--no-validation');
     expect(code).toBe(0);
     expect(stderr).toMatch(/WARN\] not valid \(--no-validation\): method activity 'unknown': module/);
     expect(journal.run.map((r: Json) => r.status)).toEqual(['failed', 'succeeded']);
-    expect(journal.run[0].exception[0]).toMatch(/module 'nomodule.actions' is not a chaoskit module/);
+    expect(journal.run[0].exception[0]).toMatch(
+      /module 'nomodule.actions' is provided by no installed package/,
+    );
     expect(existsSync(marker)).toBe(true);
   });
 });

@@ -7,17 +7,34 @@ import { expect, it } from 'vitest';
 import { loadCases } from '../cases/index.js';
 
 const cases = await loadCases();
+// One activity of each group, real mesh traffic included: the kit's own workings as a user
+// runs it (every case runs in cases.cluster.test.ts, the mesh traffic in
+// mesh-traffic.cluster.test.ts).
+const ONLY = [
+  'terminate_pods',
+  'drain_nodes',
+  'scale_deployment',
+  'deny_all_ingress',
+  'patch_custom_object',
+  'kill_microservice',
+  'add_abort_fault',
+  'delete_service',
+  'scale_statefulset',
+  'delete_replica_set',
+];
 
-// The whole kit, as a user runs it, on a disposable local cluster of its own.
+// The kit, as a user runs it, on a disposable local cluster of its own.
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
-it('passes every case on the local provider and reports all of them', async () => {
+it('passes one case of every group on the local provider and reports each of them', async () => {
+  const chosen = cases.filter((c) => ONLY.includes(c.activity.name));
+  expect(chosen.map((c) => c.activity.name).sort()).toEqual([...ONLY].sort());
   const dir = await mkdtemp(join(tmpdir(), 'chaoskit-kit-local-'));
   try {
     const run = await new Promise<{ code: number; stderr: string }>((resolve) =>
       execFile(
         process.execPath,
-        [cli, '--report', dir],
+        [cli, '--report', dir, '--only', ONLY.join(',')],
         { cwd: dir, maxBuffer: 1 << 26 },
         (err, _out, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
       ),
@@ -25,9 +42,9 @@ it('passes every case on the local provider and reports all of them', async () =
     const report = await readFile(join(dir, 'conformance.md'), 'utf8');
     console.log(report.split('\n').slice(0, 5).join('\n'));
     expect(run.code, run.stderr.slice(-4000)).toBe(0);
-    expect(report).toContain(`**${cases.length} of ${cases.length} activities passed**, 0 failed, 0 skipped`);
+    expect(report).toContain(`**${ONLY.length} of ${ONLY.length} activities passed**, 0 failed, 0 skipped`);
     const junit = await readFile(join(dir, 'conformance.junit.xml'), 'utf8');
-    expect(junit).toMatch(new RegExp(`<testsuites [^>]*tests="${cases.length}" failures="0" skipped="0"`));
+    expect(junit).toMatch(new RegExp(`<testsuites [^>]*tests="${ONLY.length}" failures="0" skipped="0"`));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

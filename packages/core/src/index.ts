@@ -41,6 +41,7 @@ export * from './replica-wait.js';
 export * from './resources.js';
 export * from './revert.js';
 export * from './safety.js';
+export * from './scale.js';
 export * from './secrets.js';
 export * from './select-nodes.js';
 export * from './select-pods.js';

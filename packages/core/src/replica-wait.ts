@@ -10,7 +10,7 @@ import { checkNameSelector, formatNameSelector, nameSelectorArg, namespaceArg } 
 import { defineActivity } from './define-activity.js';
 import { ActivityFailed } from './errors.js';
 import { kubernetesName } from './names.js';
-import type { ResourceType } from './resources.js';
+import { apiGroupOf, type ResourceType } from './resources.js';
 
 export type ReplicaWant = 'fully available' | 'not fully available';
 
@@ -49,8 +49,7 @@ export function replicaWaitArgs(type: ResourceType, want: ReplicaWant) {
 
 /** The RBAC of a wait on objects of `type`. */
 export function replicaWaitRbac(type: ResourceType) {
-  const group = type.apiVersion.includes('/') ? (type.apiVersion.split('/')[0] ?? '') : '';
-  return [{ apiGroups: [group], resources: [type.plural], verbs: ['list', 'watch'] }];
+  return [{ apiGroups: [apiGroupOf(type)], resources: [type.plural], verbs: ['list', 'watch'] }];
 }
 
 /** spec.replicas (the API server defaults it to 1) and status.readyReplicas (absent: 0, D17). */

@@ -26,6 +26,11 @@ function type(
   };
 }
 
+/** The API group of `type` ('' for the core group), as RBAC rules name it. */
+export function apiGroupOf(type: ResourceType): string {
+  return type.apiVersion.includes('/') ? (type.apiVersion.split('/')[0] ?? '') : '';
+}
+
 export const Pods = type('v1', 'pods', 'Pod', true);
 export const Nodes = type('v1', 'nodes', 'Node', false);
 export const Services = type('v1', 'services', 'Service', true);

@@ -1,6 +1,6 @@
 // `./dev bench` (and `npm run bench`): chaoskit against the Python originals and kubectl, in one
 // run, on one local cluster, every tool as its own identity so that the audit log counts each
-// one's requests. Numbers to report, not assertions: see bench/README.md for the method.
+// one's requests. Numbers to report, not assertions: the method heads every report (report.mjs).
 //
 //   node bench/run.mjs [--nodes 100] [--pods 5000] [--repeats 5] [--only count,drain] [--out bench/results]
 //   node bench/run.mjs --tiny      3 nodes, 50 pods, 1 repeat: proves the bench works (CI)
@@ -48,6 +48,12 @@ const audit = new AuditTail(
   Object.values(fx.identities).map((i) => i.user),
 );
 await audit.read();
+// Ctrl-C or a kill: the cluster goes with the bench.
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(signal, () => {
+    log(`${signal}: stopping the cluster…`);
+    fx.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  });
 
 /** The ways each scenario is run, whole process or in process, and as whom. */
 function variants(scenario, file) {

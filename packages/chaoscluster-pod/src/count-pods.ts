@@ -17,19 +17,12 @@ export const countPodsActivity = defineActivity({
   },
   rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }],
   async run(args, ctx): Promise<number> {
-    // The cheapest list that answers: every pod of the namespace is counted by the server (one
-    // item asked for, the rest counted); otherwise names only, the phase filtered on the server.
-    const count =
-      !args.label_selector && !args.phase
-        ? await ctx.kube.count(Pods, args.ns)
-        : (
-            await ctx.kube.list(Pods, {
-              namespace: args.ns,
-              labelSelector: args.label_selector,
-              fieldSelector: args.phase ? `status.phase=${args.phase}` : null,
-              metadataOnly: true,
-            })
-          ).length;
+    // The server counts: no pod is sent whole (see KubeClient.count).
+    const count = await ctx.kube.count(Pods, {
+      namespace: args.ns,
+      labelSelector: args.label_selector,
+      fieldSelector: args.phase ? `status.phase=${args.phase}` : null,
+    });
     ctx.log(
       `${count} pod(s)${args.phase ? ` in phase ${args.phase}` : ''} match '${args.label_selector}' in namespace ${args.ns}`,
     );

@@ -25,34 +25,36 @@ export function phaseProbe<const Name extends 'pods_in_phase' | 'pods_not_in_pha
     },
     rbac: [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }],
     async run(args, ctx): Promise<boolean> {
-      // The server filters by phase: only the pods that break the rule come whole; the others
-      // are counted from a metadata-only list, and the filtered list is read as of that one so
-      // that both describe the same moment ("1 of 3 pods …").
-      const { items: all, resourceVersion } = await ctx.kube.listWithVersion(Pods, {
-        namespace: args.ns,
-        labelSelector: args.label_selector,
-        metadataOnly: true,
-      });
-      if (all.length === 0) throw noPodMatched(args.label_selector, args.ns);
-      const selection = describeSelection(args.label_selector, args.ns);
-      const breaking = await ctx.kube.list<V1Pod>(Pods, {
+      // The server filters by phase: only the pods that break the rule come whole (usually
+      // none); the others are only counted, as of that list or later.
+      const { items: breaking, resourceVersion } = await ctx.kube.listWithVersion<V1Pod>(Pods, {
         namespace: args.ns,
         labelSelector: args.label_selector,
         fieldSelector: `status.phase${wantIn ? '!=' : '='}${args.phase}`,
+      });
+      const total = await ctx.kube.count(Pods, {
+        namespace: args.ns,
+        labelSelector: args.label_selector,
         ...(resourceVersion ? { resourceVersion } : {}),
       });
+      if (total === 0 && breaking.length === 0) throw noPodMatched(args.label_selector, args.ns);
+      const selection = describeSelection(args.label_selector, args.ns);
       const problems = breaking.map((pod) =>
         wantIn
           ? `pod ${objectName(pod)} is ${phaseOf(pod)}, expected ${args.phase}`
           : `pod ${objectName(pod)} is ${args.phase}, expected not to be ${args.phase}`,
       );
       if (problems.length > 0) {
-        throw notAsExpected(problems, all.length, `${selection} are ${wantIn ? 'not ' : ''}${args.phase}`);
+        throw notAsExpected(
+          problems,
+          Math.max(total, breaking.length),
+          `${selection} are ${wantIn ? 'not ' : ''}${args.phase}`,
+        );
       }
       ctx.log(
         wantIn
-          ? `${selection}: all ${all.length} ${args.phase}`
-          : `${selection}: none of ${all.length} is ${args.phase}`,
+          ? `${selection}: all ${total} ${args.phase}`
+          : `${selection}: none of ${total} is ${args.phase}`,
       );
       return true;
     },

@@ -77,7 +77,7 @@ export async function checkPodRemoval(kube: KubeClient, pods: readonly Named[]):
   if (!kube.safety) return;
   for (const [namespace, some] of Map.groupBy(pods, (o) => o.metadata?.namespace ?? '')) {
     if (some.length > 1)
-      kube.safety.checkPodShare(kube.activity, namespace, some.length, await kube.count(Pods, namespace));
+      kube.safety.checkPodShare(kube.activity, namespace, some.length, await kube.count(Pods, { namespace }));
   }
 }
 

@@ -34,15 +34,32 @@ export interface ListOptions {
    * a fraction of the bytes of whole objects.
    */
   metadataOnly?: boolean;
-  /** The list as of this resourceVersion exactly (another list's, to agree with it). */
+  /**
+   * The list as of this resourceVersion or later (another list's, to agree with it): served from
+   * the apiserver's cache, where an exact version would be read again from etcd.
+   */
   resourceVersion?: string;
 }
 
+/** What `count` counts: the objects of a namespace (or all), filtered on the server. */
+export type CountOptions = Pick<
+  ListOptions,
+  'namespace' | 'labelSelector' | 'fieldSelector' | 'resourceVersion'
+>;
+
 const METADATA_ONLY = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+// The server's table of a list without the objects: a row is a few hundred bytes, where a pod's
+// metadata alone is kilobytes (managedFields).
+const TABLE = 'application/json;as=Table;g=meta.k8s.io;v=v1,application/json';
 
 // A list's metadata (and so its continue token) comes before its items: the next page can be
 // asked for before this one is parsed.
 const CONTINUE_TOKEN = /^\{[^[]*?"continue":"([^"]+)"/;
+
+/** A list as of `resourceVersion` or later (from the apiserver's cache); none: the latest. */
+function versionQuery(resourceVersion: string | undefined): Query {
+  return resourceVersion ? { resourceVersion, resourceVersionMatch: 'NotOlderThan' } : {};
+}
 
 export interface WriteOptions {
   namespace?: string | null;
@@ -194,19 +211,38 @@ export class KubeClient {
     }
   }
 
-  /** How many objects of a kind a namespace holds (one small request when the server counts). */
-  async count(t: ResourceType, namespace?: string | null): Promise<number> {
-    const page = await this.request<{
-      items?: unknown[];
-      metadata?: { continue?: string; remainingItemCount?: number };
-    }>(
-      { method: 'GET', path: collectionPath(t, namespace), query: { limit: 1 } },
-      named(t, 'list', undefined, namespace),
+  /**
+   * How many objects match: without a selector the server counts (one item asked for, the rest
+   * in remainingItemCount); with one, the rows of the server's table of them, in one response.
+   */
+  async count(t: ResourceType, options: CountOptions = {}): Promise<number> {
+    const context = named(t, 'list', undefined, options.namespace);
+    const path = collectionPath(t, options.namespace);
+    if (!options.labelSelector && !options.fieldSelector) {
+      const page = await this.request<{
+        items?: unknown[];
+        metadata?: { continue?: string; remainingItemCount?: number };
+      }>({ method: 'GET', path, query: { limit: 1 } }, context);
+      const first = page.items?.length ?? 0;
+      if (!page.metadata?.continue) return first;
+      if (typeof page.metadata.remainingItemCount === 'number')
+        return first + page.metadata.remainingItemCount;
+    }
+    const table = await this.request<{ rows?: unknown[] }>(
+      {
+        method: 'GET',
+        path,
+        accept: TABLE,
+        query: {
+          includeObject: 'None',
+          labelSelector: options.labelSelector || undefined,
+          fieldSelector: options.fieldSelector || undefined,
+          ...versionQuery(options.resourceVersion),
+        },
+      },
+      context,
     );
-    const first = page.items?.length ?? 0;
-    if (!page.metadata?.continue) return first;
-    if (typeof page.metadata.remainingItemCount === 'number') return first + page.metadata.remainingItemCount;
-    return (await this.list(t, { namespace })).length;
+    return table.rows?.length ?? 0;
   }
 
   /** The object now, as the caller gave it or read from the cluster; undefined when it is gone. */
@@ -257,9 +293,7 @@ export class KubeClient {
       labelSelector: options.labelSelector || undefined,
       fieldSelector: options.fieldSelector || undefined,
       continue: options.continue,
-      ...(options.resourceVersion && !options.continue
-        ? { resourceVersion: options.resourceVersion, resourceVersionMatch: 'Exact' }
-        : {}),
+      ...(options.continue ? {} : versionQuery(options.resourceVersion)),
     };
     const res = await this.connection.send({
       ...this.signalled(),

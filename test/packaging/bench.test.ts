@@ -1,0 +1,62 @@
+// `./dev bench` in its tiny size (3 nodes, 50 pods, one repeat), only to prove that it works:
+// every scenario runs with every tool, each tool's requests reach the apiserver's audit log, and
+// nothing fails. Times are reported by the bench, never asserted here.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from './repo.js';
+
+interface Variant {
+  requests: { median: number };
+  rssMb: { median: number };
+  failures: string[];
+}
+interface Report {
+  scenarios: { id: string; variants: Record<string, Variant> }[];
+}
+
+const out = mkdtempSync(join(tmpdir(), 'chaoskit-bench-test-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe('the bench, tiny', () => {
+  it('runs every scenario with chaoskit, the Python originals and kubectl, and reports what each did', () => {
+    execFileSync(process.execPath, ['bench/run.mjs', '--tiny', '--out', out], {
+      cwd: repoRoot,
+      stdio: 'pipe',
+      timeout: 600_000,
+    });
+    const report: Report = JSON.parse(readFileSync(join(out, 'tiny.json'), 'utf8'));
+    expect(report.scenarios.map((s) => s.id)).toEqual([
+      'start',
+      'count',
+      'phase',
+      'terminate-tenth',
+      'terminate-hundred',
+      'drain',
+      'exec',
+      'fault',
+    ]);
+    for (const scenario of report.scenarios) {
+      const names = Object.keys(scenario.variants);
+      for (const tool of [
+        'chaoskit run',
+        'python run',
+        'kubectl',
+        'chaoskit in-process',
+        'python in-process',
+      ])
+        expect(names, scenario.id).toContain(tool);
+      for (const [name, variant] of Object.entries(scenario.variants)) {
+        expect(variant.failures, `${scenario.id} · ${name}`).toEqual([]);
+        expect(
+          variant.requests.median,
+          `${scenario.id} · ${name}: requests in the audit log`,
+        ).toBeGreaterThan(0);
+        expect(variant.rssMb.median, `${scenario.id} · ${name}: peak RSS`).toBeGreaterThan(0);
+      }
+    }
+    expect(readFileSync(join(out, 'tiny.md'), 'utf8')).toContain('Method: one run of `./dev bench`');
+  }, 900_000);
+});

@@ -42,18 +42,23 @@ const python = join(dirname(chaos), 'python');
 const chaoskit = join(root, 'packages', 'runner', 'dist', 'bin.js');
 const scratch = await mkdtemp(join(tmpdir(), 'chaoskit-bench-'));
 log(`starting a local cluster of ${NODES} nodes and ${PODS} pods…`);
-const fx = await startFixture({ nodes: NODES, pods: PODS, log, scratch });
+// Ctrl-C or a kill: the cluster goes with the bench (while it starts, the cluster package's
+// exit hook kills what has started).
+let fx;
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(signal, () => {
+    log(`${signal}: stopping the cluster…`);
+    const code = signal === 'SIGINT' ? 130 : 143;
+    const cleanUp = () => rm(scratch, { recursive: true, force: true }).finally(() => process.exit(code));
+    if (!fx) cleanUp();
+    else fx.stop().finally(cleanUp);
+  });
+fx = await startFixture({ nodes: NODES, pods: PODS, log, scratch });
 const audit = new AuditTail(
   fx.cluster.auditLogPath,
   Object.values(fx.identities).map((i) => i.user),
 );
 await audit.read();
-// Ctrl-C or a kill: the cluster goes with the bench.
-for (const signal of ['SIGINT', 'SIGTERM'])
-  process.once(signal, () => {
-    log(`${signal}: stopping the cluster…`);
-    fx.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  });
 
 /** The ways each scenario is run, whole process or in process, and as whom. */
 function variants(scenario, file) {

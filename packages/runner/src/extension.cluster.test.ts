@@ -3,7 +3,7 @@
 // `chaoskit run` of the extension's experiment on the cluster. Once in a project (the runner and
 // the extension side by side), once with the runner installed globally and the extension in the
 // experiment's directory only.
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -140,6 +140,22 @@ describe('an extension installed from its tarball next to the runner', () => {
     const text = await exec(chaoskit, ['discover'], project);
     expect(text.stdout).toContain('example.configmaps.actions.set_config_value (action)');
     expect(text.stdout).toContain('extensions: chaoskit-extension-example@1.0.0');
+    // `chaoskit info`, as `chaos info extensions`: what is installed, and where.
+    const info = await exec(chaoskit, ['info', '--json'], project);
+    expect(info.code, info.stderr).toBe(0);
+    expect(JSON.parse(info.stdout).packages).toEqual([
+      {
+        name: 'chaoskit-extension-example',
+        version: '1.0.0',
+        dir: await realpath(join(project, 'node_modules', 'chaoskit-extension-example')),
+        modules: ['example.configmaps.actions', 'example.configmaps.probes'],
+        activities: 2,
+        aliases: 0,
+      },
+    ]);
+    expect((await exec(chaoskit, ['info'], project)).stdout).toContain(
+      'chaoskit-extension-example@1.0.0: 2 activities in example.configmaps.actions, example.configmaps.probes',
+    );
 
     const experiment = await experimentIn(project);
     const journal = join(project, 'journal.json');

@@ -75,7 +75,7 @@ describe('the activities of chaostoolkit-istio 0.1.4', () => {
 });
 
 describe('argument checks (before any request)', () => {
-  it('percentage: a number or {value}, both become Istio {value}; 100 when none is given (D88)', () => {
+  it('percentage: a number or {value}, both become Istio {value}; 100 when none is given (D85)', () => {
     const args = { ...base, http_status: 503 };
     expect(addAbortFaultActivity.validate({ ...args, percentage: 50 }).percentage).toEqual({ value: 50 });
     expect(addAbortFaultActivity.validate({ ...args, percentage: { value: 100.0 } }).percentage).toEqual({
@@ -183,7 +183,7 @@ describe('argument checks (before any request)', () => {
       abort: { httpStatus: 503, percentage: { value: 20 } },
       delay: { fixedDelay: '2s', percentage: { value: 5 } },
     });
-    // D88: a kind without percentage is written with 100.
+    // D85: a kind without percentage is written with 100.
     expect(setFaultActivity.validate({ ...base, fault: { delay: { fixedDelay: '1m' } } }).fault).toEqual({
       delay: { fixedDelay: '1m', percentage: { value: 100 } },
     });

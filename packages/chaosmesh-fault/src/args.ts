@@ -67,7 +67,7 @@ export const percentageSchema = accepting(
 );
 
 /**
- * The share a fault gets when the user gives none: 100, written out (D88), so the object means
+ * The share a fault gets when the user gives none: 100, written out (D85), so the object means
  * the same to every Istio version (the default of an absent percentage has changed over time).
  */
 export const EVERY_REQUEST: Percent = { value: 100 };

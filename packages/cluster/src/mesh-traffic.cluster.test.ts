@@ -284,7 +284,7 @@ describe('faults from a VirtualService on real proxyless gRPC traffic', () => {
   });
 
   // Istio's API reference says an abort or delay without percentage affects no request, and
-  // istiod translates it so (0 %); chaoskit therefore always writes one (D88).
+  // istiod translates it so (0 %); chaoskit therefore always writes one (D85).
   it('does nothing with an abort or a delay that has no percentage', async () => {
     await writeReviewsRoutes({
       a: { abort: { httpStatus: 503 } },

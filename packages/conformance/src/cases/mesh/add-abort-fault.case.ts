@@ -54,7 +54,7 @@ export default defineCase({
       },
     },
     {
-      name: 'replaces an existing abort and keeps the delay beside it; no percentage is written as 100 (D88)',
+      name: 'replaces an existing abort and keeps the delay beside it; no percentage is written as 100 (D85)',
       async run(t) {
         await createBookinfo(t);
         const before = await readVs(t, 'networking.istio.io/v1');

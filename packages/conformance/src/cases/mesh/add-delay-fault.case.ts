@@ -69,7 +69,7 @@ export default defineCase({
       },
     ),
     {
-      name: 'a destination without subset matches by host; no percentage is written as 100 (D88)',
+      name: 'a destination without subset matches by host; no percentage is written as 100 (D85)',
       async run(t) {
         await createBookinfo(t);
         const before = await readVs(t, 'networking.istio.io/v1beta1');

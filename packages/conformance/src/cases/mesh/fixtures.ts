@@ -43,7 +43,7 @@ export const EXISTING_BROKEN = {
   delay: { fixedDelay: '1s' },
 };
 
-/** The percentage chaoskit writes when none is given (D88). */
+/** The percentage chaoskit writes when none is given (D85). */
 export const ALL = { value: 100 };
 
 export const to = (host: string, subset?: string) => ({

@@ -64,7 +64,7 @@ export default defineCase({
       alsoEdit: (vs) => {
         vs.spec.http![ROUTE.jason]!.fault = { delay: { fixedDelay: '3s' } };
       },
-      // D88: the abort given without percentage is written with 100.
+      // D85: the abort given without percentage is written with 100.
       faults: { [ROUTE.slow]: { abort: { httpStatus: 500, percentage: ALL } } },
     }),
     ...trafficScenarios<typeof setFaultActivity>(

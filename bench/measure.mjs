@@ -22,6 +22,8 @@ export class AuditTail {
     const file = await open(this.path, 'r');
     try {
       const { size } = await file.stat();
+      // A smaller file is a new one: read it from its start.
+      if (size < this.#offset) [this.#offset, this.#rest] = [0, ''];
       if (size <= this.#offset) return;
       const buffer = Buffer.alloc(size - this.#offset);
       await file.read(buffer, 0, buffer.length, this.#offset);

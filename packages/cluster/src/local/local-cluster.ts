@@ -128,6 +128,8 @@ async function boot(
       `--audit-log-path=${auditLogPath}`,
       '--audit-log-format=json',
       '--audit-log-mode=blocking',
+      // Never rotated (0 means lumberjack's 100 MB): readers of the log expect one whole file.
+      '--audit-log-maxsize=1048576',
       ...(options.apiserverArgs ?? []),
     ],
     componentEnv,

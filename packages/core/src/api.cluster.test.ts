@@ -1,12 +1,16 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readAuditLog } from '@chaoskit/cluster';
 import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchUntil } from './api.js';
+import { MAX_CONNECTIONS } from './connection.js';
 import { ActivityFailed } from './errors.js';
 import { kubeClient } from './kube.js';
 import { ConfigMaps } from './resources.js';
 
+const execFileAsync = promisify(execFile);
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
 // The same identity (the admin token) through core's own client.
@@ -52,28 +56,63 @@ describe('kube.list on the cluster', () => {
     expect(lists).toHaveLength(4);
   });
 
-  it('reads only the metadata when asked, and a second list as of the first one', async () => {
-    const { items, resourceVersion } = await kube.listWithVersion<V1ConfigMap & { kind?: string }>(
-      ConfigMaps,
-      {
-        namespace: ns.name,
-        labelSelector: 'set=api',
-        metadataOnly: true,
-      },
-    );
+  it("reads only the metadata when asked, and counts in one request of the server's table", async () => {
+    const { items } = await kube.listWithVersion<V1ConfigMap & { kind?: string }>(ConfigMaps, {
+      namespace: ns.name,
+      labelSelector: 'set=api',
+      metadataOnly: true,
+    });
     expect(items).toHaveLength(7);
     expect(items[0]).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { labels: { set: 'api' } } });
     expect(items[0]?.data).toBeUndefined();
-    // Changed after the first list: a list as of its resourceVersion does not see it.
+    const since = new Date();
+    const selection = { namespace: ns.name, labelSelector: 'set=api' };
+    expect(await kube.count(ConfigMaps, selection)).toBe(7);
     await core.deleteNamespacedConfigMap({ name: 'cm-0', namespace: ns.name });
-    const then = await kube.list<V1ConfigMap>(ConfigMaps, {
-      namespace: ns.name,
-      labelSelector: 'set=api',
-      resourceVersion,
+    expect(await kube.count(ConfigMaps, selection)).toBe(6);
+    const lists = (await readAuditLog(cluster.auditLogPath, { user: cluster.users.token, since })).filter(
+      (e) => e.verb === 'list' && e.objectRef?.resource === 'configmaps' && e.objectRef.namespace === ns.name,
+    );
+    expect(lists).toHaveLength(2);
+  });
+});
+
+describe("core's connections to the apiserver (counted by ss)", () => {
+  // A process of its own, so that only core's connections are counted: it sends its requests,
+  // then asks ss for its own established connections to the apiserver's port.
+  const connectionsAfter = async (requests: number, concurrent: boolean): Promise<number> => {
+    const port = new URL(cluster.credentials.server).port;
+    const script = `
+      import { execFileSync } from 'node:child_process';
+      import { kubeClient, Namespaces } from ${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)};
+      const kube = kubeClient(JSON.parse(process.env.SECRETS));
+      const get = () => kube.get(Namespaces, 'default');
+      if (${concurrent}) await Promise.all(Array.from({ length: ${requests} }, get));
+      else for (let i = 0; i < ${requests}; i++) await get();
+      const ss = execFileSync('ss', ['-tnpH', 'state', 'established', '( dport = :${port} )'], { encoding: 'utf8' });
+      console.log(ss.split('\\n').filter((l) => l.includes('pid=' + process.pid + ',')).length);
+    `;
+    const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], {
+      env: {
+        ...process.env,
+        SECRETS: JSON.stringify({
+          CLUSTER_HOST: cluster.credentials.server,
+          CLUSTER_API_KEY: cluster.credentials.token,
+          CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
+        }),
+      },
     });
-    const now = await kube.list<V1ConfigMap>(ConfigMaps, { namespace: ns.name, labelSelector: 'set=api' });
-    expect(then).toHaveLength(7);
-    expect(now).toHaveLength(6);
+    return Number(stdout.trim());
+  };
+
+  it('sends 50 sequential requests over one connection', async () => {
+    expect(await connectionsAfter(50, false)).toBe(1);
+  });
+
+  it('opens at most its pool of 16 connections for 50 concurrent requests', async () => {
+    const open = await connectionsAfter(50, true);
+    expect(open).toBeGreaterThan(1);
+    expect(open).toBeLessThanOrEqual(MAX_CONNECTIONS);
   });
 });
 

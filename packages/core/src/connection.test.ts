@@ -12,6 +12,11 @@ async function serve(plan: Planned[]): Promise<{ connection: Connection; seen: s
   const seen: string[] = [];
   server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
+    // Ready whenever asked: a dropped connection makes the client ask before it retries.
+    if (req.url === '/readyz') {
+      res.end('ok');
+      return;
+    }
     const next = plan.shift() ?? { status: 200, body: '{}' };
     if (next === 'reset') {
       req.socket.destroy();
@@ -47,7 +52,9 @@ describe('the connection layer', () => {
     expect(res.status).toBe(200);
     expect(res.body).toBe('{"ok":true}');
     expect(res.attempts).toBe(4);
-    expect(seen).toHaveLength(4);
+    expect(seen.filter((r) => r === 'GET /api/v1/pods')).toHaveLength(4);
+    // After the dropped connection, it asked whether the server is ready, once.
+    expect(seen.filter((r) => r === 'GET /readyz')).toHaveLength(1);
     // The Retry-After second was honoured (logged, not asserted as a speed).
     console.log(`4 attempts in ${Date.now() - started} ms`);
   });

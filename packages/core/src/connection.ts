@@ -175,8 +175,9 @@ export class Connection {
       }
       // A 429, or a connection that was never made, changed nothing; the others may have.
       if (res ? res.status !== 429 : !NEVER_SENT.has(errorCode(failure) ?? '')) ambiguous = true;
-      // Nothing listened (not a dropped connection): the server is down, perhaps restarting.
-      if (!res && NEVER_SENT.has(errorCode(failure) ?? '')) this.#wasDown = true;
+      // No answer (refused or dropped): the server may be restarting, and answers before it is
+      // ready; every request of the connection waits for /readyz before the next attempt.
+      if (!res) this.#wasDown = true;
       await sleep(wait, options.signal);
     }
   }

@@ -9,14 +9,14 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 const { kc } = sharedCluster();
 const extensions = kc.makeApiClient(ApiextensionsV1Api);
 // The namespace the README names; no other test uses it, nor the chaos-mesh.org group.
-const NS = 'checkout';
+const NS = 'chaos-testing';
 const CRD = 'podchaos.chaos-mesh.org';
 
 type PodChaos = { metadata: { name: string }; spec: Record<string, unknown> };
 const events: Array<{ type: string; name: string; spec: unknown }> = [];
 
 // What the example expects: KUBECONFIG pointing at the cluster (as in a reader's shell),
-// namespace `checkout`, and a definition of Chaos Mesh's PodChaos (the part of its schema that
+// namespace `chaos-testing`, and a definition of Chaos Mesh's PodChaos (the part of its schema that
 // the example uses; the server validates strictly against it).
 let watching: AbortController | undefined;
 afterAll(async () => {
@@ -96,7 +96,7 @@ watching = await vi.waitFor(
 // #region use
 import { createCustomObject, deleteCustomObject, listCustomObjects } from '@chaoskit/chaoscluster-crd';
 
-const where = { group: 'chaos-mesh.org', version: 'v1alpha1', plural: 'podchaos', ns: 'checkout' };
+const where = { group: 'chaos-mesh.org', version: 'v1alpha1', plural: 'podchaos', ns: 'chaos-testing' };
 const created = await createCustomObject({
   ...where,
   resource: {

@@ -99,7 +99,10 @@ export class Safety {
   }
 
   /** Refuses removing more than the allowed share of a namespace's pods (one pod always may go). */
-  checkPodShare(activity: string, namespace: string, selected: number, total: number): void {
+  checkPodShare(activity: string, namespace: string, selected: number, counted: number): void {
+    // The selected pods are the namespace's: a count made a moment after the selection may miss
+    // some that were already going away, never the other way round.
+    const total = Math.max(counted, selected);
     if (selected <= 1 || total === 0 || selected / total <= this.maxPodShare) return;
     const needed = Math.ceil((selected / total) * 100) / 100;
     throw new SafetyRefusal(

@@ -66,10 +66,9 @@ export async function startFixture({ nodes, pods, log, scratch }) {
         },
       },
     });
-  /** The pods of `app` in `ns`: how many, and how many Running and not terminating. */
-  const census = async (ns, app) => {
-    let all = 0;
-    let running = 0;
+  /** Every pod of `app` in `ns`, page by page. */
+  const podsOf = async (ns, app) => {
+    const pods = [];
     let token;
     do {
       const page = await core.listNamespacedPod({
@@ -78,13 +77,16 @@ export async function startFixture({ nodes, pods, log, scratch }) {
         limit: 1000,
         ...(token ? { _continue: token } : {}),
       });
-      all += page.items.length;
-      running += page.items.filter(
-        (p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp,
-      ).length;
+      pods.push(...page.items);
       token = page.metadata?._continue;
     } while (token);
-    return { all, running };
+    return pods;
+  };
+  /** The pods of `app` in `ns`: how many, and how many Running and not terminating. */
+  const census = async (ns, app) => {
+    const pods = await podsOf(ns, app);
+    const running = pods.filter((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp);
+    return { all: pods.length, running: running.length };
   };
   /** Every pod of `app` running, none terminating. */
   const settled = (ns, app, want) =>
@@ -220,18 +222,7 @@ export async function startFixture({ nodes, pods, log, scratch }) {
     },
     /** Names of `n` random pods of the big deployment (kubectl's targets). */
     randomPods: async (ns, app, n) => {
-      const names = [];
-      let token;
-      do {
-        const page = await core.listNamespacedPod({
-          namespace: ns,
-          labelSelector: `app=${app}`,
-          limit: 1000,
-          ...(token ? { _continue: token } : {}),
-        });
-        names.push(...page.items.map((p) => p.metadata.name));
-        token = page.metadata?._continue;
-      } while (token);
+      const names = (await podsOf(ns, app)).map((p) => p.metadata.name);
       for (let i = names.length - 1; i > 0; i--) {
         const j = Math.floor(Math.random() * (i + 1));
         [names[i], names[j]] = [names[j], names[i]];

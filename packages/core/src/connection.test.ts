@@ -98,6 +98,37 @@ describe('the connection layer', () => {
     expect(seen).toEqual(['GET /readyz', 'GET /readyz', 'GET /api/v1/pods']);
   });
 
+  it('asks a refusal once more when the server says it is ready: a restarted apiserver refuses before its RBAC has synced', async () => {
+    // No failed connection announced this restart: the old server closed its idle connections.
+    // /readyz is authorized through RBAC too: refused, it means not yet.
+    const readyz = [403, 500, 200, 200, 401];
+    const plan = [403, 200, 403, 403, 403, 401, 401];
+    const seen: string[] = [];
+    server = createServer((req, res) => {
+      const status = req.url === '/readyz' ? (readyz.shift() ?? 200) : plan.shift()!;
+      seen.push(`${req.url} ${status}`);
+      res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const connection = new Connection(
+      { server: `http://127.0.0.1:${port}`, insecure: true, auth: { kind: 'none' } },
+      'CLUSTER_HOST from the secrets',
+    );
+    expect(await connection.send({ method: 'GET', path: '/a' })).toMatchObject({ status: 200, attempts: 2 });
+    expect(seen).toEqual(['/a 403', '/readyz 403', '/readyz 500', '/readyz 200', '/a 200']);
+    // A refusal from a ready server stands after one more question; none without a budget.
+    expect(await connection.send({ method: 'GET', path: '/b' })).toMatchObject({ status: 403, attempts: 2 });
+    expect(await connection.send({ method: 'GET', path: '/c', retryBudgetMs: 0 })).toMatchObject({
+      status: 403,
+      attempts: 1,
+    });
+    expect(seen.slice(5)).toEqual(['/b 403', '/readyz 200', '/b 403', '/c 403']);
+    // Credentials it does not take: /readyz says 401 too, which ends the wait at once.
+    expect(await connection.send({ method: 'GET', path: '/d' })).toMatchObject({ status: 401, attempts: 2 });
+    expect(seen.slice(9)).toEqual(['/d 401', '/readyz 401', '/d 401']);
+  });
+
   it('does not retry a 404 or a 409, and gives up when the budget is spent', async () => {
     const { connection, seen } = await serve([
       { status: 404 },

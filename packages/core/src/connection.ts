@@ -92,6 +92,9 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** How long /readyz refused (403) is taken for a server still starting. */
+const READYZ_REFUSED_MS = 15_000;
+
 /** How many connections one cluster gets at most: bulk work reuses them instead of opening more. */
 export const MAX_CONNECTIONS = 16;
 
@@ -144,6 +147,7 @@ export class Connection {
   async send(options: RequestOptions): Promise<RawResponse> {
     const deadline = Date.now() + (options.retryBudgetMs ?? RETRY_BUDGET_MS);
     let ambiguous = false;
+    let askedAgain = false;
     for (let attempt = 1; ; attempt++) {
       if (this.#wasDown) await this.untilReady(deadline, options.signal);
       await this.throttle.acquire(options.signal);
@@ -159,6 +163,15 @@ export class Connection {
         failure = err;
       } finally {
         this.throttle.release(res?.status === 429 && !res.body.includes('"DisruptionBudget"'));
+      }
+      // A restarting apiserver closes its idle connections cleanly and answers before its RBAC
+      // informers have synced, refusing (401, 403) what it allows a moment later; no failure
+      // announced the restart. A refusal is asked once more, once /readyz says ready: a real
+      // one costs a readiness question and a repeat, neither of which changes anything.
+      if ((res?.status === 401 || res?.status === 403) && !askedAgain && Date.now() < deadline) {
+        askedAgain = true;
+        await this.untilReady(deadline, options.signal);
+        if (!options.signal?.aborted) continue;
       }
       // A 429 of a PodDisruptionBudget refusing an eviction is an answer, not an overload: its
       // caller decides (drain_nodes retries it until its own timeout).
@@ -183,13 +196,17 @@ export class Connection {
   }
 
   /**
-   * After the server was unreachable (a restart), waits until it says it is ready (`/readyz`):
-   * a restarting apiserver answers before its RBAC informers have synced, and refuses (403)
-   * what it allows a moment later. One wait for every request of the connection; an answer
-   * other than 200 or a 5xx (a server that does not say) ends it too.
+   * After the server was unreachable (a restart), or refused a request, waits until it says it
+   * is ready (`/readyz`): a restarting apiserver answers before its RBAC informers have synced,
+   * and refuses (403) what it allows a moment later. One wait for every request of the
+   * connection. /readyz itself is authorized through RBAC (system:public-info-viewer), so a 403
+   * from it means "not yet" until READYZ_REFUSED_MS have passed (a cluster that never lets this
+   * identity ask); any other answer that is not a 5xx ends the wait, a 401 (credentials the
+   * server does not take: waiting would not change that) too.
    */
   private untilReady(deadline: number, signal: AbortSignal | undefined): Promise<void> {
     this.#readiness ??= (async () => {
+      let refusedUntil: number | undefined;
       for (let attempt = 1; Date.now() < deadline && !signal?.aborted; attempt++) {
         const status = await this.open({ method: 'GET', path: '/readyz', accept: '*/*' }).then(
           (res) => {
@@ -198,7 +215,11 @@ export class Connection {
           },
           () => 0,
         );
-        if (status !== 0 && (status < 500 || status >= 600)) {
+        const refused = status === 403;
+        if (refused) refusedUntil ??= Date.now() + READYZ_REFUSED_MS;
+        const notYet =
+          status === 0 || (status >= 500 && status < 600) || (refused && Date.now() < refusedUntil!);
+        if (!notYet) {
           this.#wasDown = false;
           return;
         }

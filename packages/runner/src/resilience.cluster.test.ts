@@ -2,6 +2,9 @@
 // is throttled (low in-flight limits, real 429s). Each on a local cluster of its own, since
 // both would disturb every other test of the shared one.
 
+import { readFile } from 'node:fs/promises';
+import { get as httpsGet } from 'node:https';
+import { connect } from 'node:net';
 import { deploymentFullyAvailable } from '@chaoskit/chaoscluster-deployment';
 import { drainNodes } from '@chaoskit/chaoscluster-node';
 import { terminatePods } from '@chaoskit/chaoscluster-pod';
@@ -40,6 +43,17 @@ function kubeConfigOf(c: LocalCluster): KubeConfig {
   const kc = new Kc();
   kc.loadFromString(c.kubeconfig);
   return kc;
+}
+
+/** The apiserver's /readyz status, or the error that stood in for it. */
+async function readyz(c: LocalCluster): Promise<string> {
+  const ca = await readFile(c.credentials.caFile);
+  return new Promise((resolve) => {
+    httpsGet(`${c.credentials.server}/readyz`, { ca }, (res) => {
+      res.resume();
+      resolve(String(res.statusCode));
+    }).on('error', (err) => resolve(err.message));
+  });
 }
 
 /** A deployment of the test's own cluster: large ones take their time there. */
@@ -115,6 +129,46 @@ describe('an apiserver that restarts under the activity', () => {
     ).catch((err: Error) => {
       throw new Error(`${err.message}: ${left.join(', ')}; the drain evicted ${result.evicted.join(', ')}`);
     });
+  }, 180_000);
+
+  it('an activity sent the moment a restarted apiserver listens, before it is ready, is not refused', async () => {
+    // The old apiserver closes the pool's idle connection cleanly, so no failure announces the
+    // restart; the new one answers before its RBAC informers have synced and would refuse (403).
+    const secrets = secretsOf(cluster);
+    await expect(
+      deploymentFullyAvailable({ name: 'web', ns: 'restart-wait', timeout: 60, secrets }),
+    ).resolves.toBe(true);
+    const { hostname, port } = new URL(cluster.credentials.server);
+    const listening = () =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect(Number(port), hostname, () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+      });
+    const restarted = cluster.restartApiserver(500);
+    await until('the old apiserver gone', async () => !(await listening()), 30_000, 10);
+    await until('the new apiserver listening', listening, 60_000, 10);
+    const ready = await readyz(cluster);
+    const since = new Date();
+    const result = await terminatePods({ ns: 'restart-wait', labelSelector: 'app=web', qty: 1, secrets });
+    await restarted;
+    const refused = (
+      await readAuditLog(cluster.auditLogPath, { user: cluster.users.unprivileged, since })
+    ).filter((e) => e.responseStatus?.code === 403).length;
+    console.log(`/readyz when the activity started: ${ready}; requests refused 403 on the way: ${refused}`);
+    expect(result.pods).toHaveLength(1);
+    await until(
+      'the terminated pod gone',
+      async () =>
+        !(
+          await kubeConfigOf(cluster)
+            .makeApiClient(CoreV1Api)
+            .listNamespacedPod({ namespace: 'restart-wait' })
+        ).items.some((p) => p.metadata?.name === result.pods[0] && !p.metadata?.deletionTimestamp),
+      60_000,
+    );
   }, 180_000);
 
   it('while the apiserver is down, an activity fails after its retries with the cause and where the address came from, not a bare fetch failure', async () => {

@@ -1,12 +1,20 @@
 // The evictions of drain_nodes: one eviction through the Eviction API (so disruption budgets
 // are honoured), and all of them with the refusals of a budget retried until a deadline.
 
-import { ActivityFailed, isApiError, type KubeClient, mapLimit, objectName, Pods } from '@chaoskit/core';
+import {
+  ActivityFailed,
+  DEFAULT_CONCURRENCY,
+  isApiError,
+  type KubeClient,
+  mapLimit,
+  objectName,
+  Pods,
+} from '@chaoskit/core';
 import type { V1Pod } from '@kubernetes/client-node';
 import { blockingBudget, podKey } from './drain-plan.js';
 
 /** Requests at once: evictions, and nodes listed or watched. */
-export const CONCURRENCY = 10;
+export const CONCURRENCY = DEFAULT_CONCURRENCY;
 /** Retries of an eviction a disruption budget refused: from 1 s, doubling, at most 5 s apart. */
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 5000;

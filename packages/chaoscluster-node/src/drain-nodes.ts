@@ -1,9 +1,18 @@
-import { ActivityFailed, defineActivity, mapLimit, objectName, Pods, seedArg, z } from '@chaoskit/core';
+import {
+  ActivityFailed,
+  DEFAULT_CONCURRENCY,
+  defineActivity,
+  mapLimit,
+  objectName,
+  Pods,
+  seedArg,
+  z,
+} from '@chaoskit/core';
 import type { V1Pod } from '@kubernetes/client-node';
 import { checkHostingPods, hostingPodArgs, nodeNameArg, nodeSelectorArg } from './args.js';
 import { needingPatch, patchUnschedulable } from './cordon.js';
 import { planNode, podKey } from './drain-plan.js';
-import { CONCURRENCY, evictAll } from './eviction.js';
+import { evictAll } from './eviction.js';
 import { findNodes } from './find-nodes.js';
 import { ACTIONS } from './modules.js';
 import { waitGone } from './wait-gone.js';
@@ -88,7 +97,7 @@ export const drainNodesActivity = defineActivity({
 
     // 2. What to do with every pod of every node, before anything is evicted.
     const options = { deletePodsWithLocalStorage: args.delete_pods_with_local_storage };
-    const plans = await mapLimit(names, CONCURRENCY, async (node) =>
+    const plans = await mapLimit(names, DEFAULT_CONCURRENCY, async (node) =>
       planNode(node, await kube.list<V1Pod>(Pods, { fieldSelector: `spec.nodeName=${node}` }), options),
     );
     const refused = plans.flatMap((plan) => plan.refused.map((pod) => `${podKey(pod)} on node ${plan.node}`));
@@ -137,7 +146,7 @@ export const drainNodesActivity = defineActivity({
     const evictedSet = new Set(evicted.done);
     const leftover = ctx.dryRun
       ? []
-      : await mapLimit(plans, CONCURRENCY, (plan) => waitGone(kube, plan, evictedSet, deadline, ctx));
+      : await mapLimit(plans, DEFAULT_CONCURRENCY, (plan) => waitGone(kube, plan, evictedSet, deadline, ctx));
     const left = leftover.flat();
     if (left.length > 0) throw timedOut(`${left.length} pod(s) left: ${left.join(', ')}`);
 

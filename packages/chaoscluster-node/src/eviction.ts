@@ -13,8 +13,6 @@ import {
 import type { V1Pod } from '@kubernetes/client-node';
 import { blockingBudget, podKey } from './drain-plan.js';
 
-/** Requests at once: evictions, and nodes listed or watched. */
-export const CONCURRENCY = DEFAULT_CONCURRENCY;
 /** Retries of an eviction a disruption budget refused: from 1 s, doubling, at most 5 s apart. */
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 5000;
@@ -82,7 +80,7 @@ async function evictOnce(kube: KubeClient, pod: V1Pod): Promise<Outcome> {
 }
 
 /**
- * Evicts every pod, CONCURRENCY at once. Refusals (429: a disruption budget, or the server's
+ * Evicts every pod, DEFAULT_CONCURRENCY at once. Refusals (429: a disruption budget, or the server's
  * rate limits) are retried, all together, with a growing pause, until the deadline; then the
  * refusals left are returned. Any other error fails the drain at once.
  */
@@ -111,7 +109,7 @@ export async function evictAll(
   let reported = false;
   for (;;) {
     const failures: string[] = [];
-    const outcomes = await mapLimit(pending, CONCURRENCY, (pod) =>
+    const outcomes = await mapLimit(pending, DEFAULT_CONCURRENCY, (pod) =>
       evictOnce(kube, pod).catch((err: unknown) => {
         failures.push(`${podKey(pod)}: ${(err as Error).message}`);
         return undefined;

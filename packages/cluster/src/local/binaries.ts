@@ -12,6 +12,10 @@ export const ETCD_VERSION = 'v3.5.24';
 export const KWOK_VERSION = 'v0.7.0';
 /** istiod (pilot-discovery): istio.io/istio is published only as pseudo-versions. */
 export const ISTIO_VERSION = 'v0.0.0-20260827124520-eed52ebb66ad';
+/** Prometheus 3.16.0: github.com/prometheus/prometheus numbers its Go module v0.3xx.y for 3.xx.y. */
+export const PROMETHEUS_VERSION = 'v0.316.0';
+/** Jaeger v2 (cmd/jaeger), from the github.com/jaegertracing/jaeger module at this version. */
+export const JAEGER_VERSION = 'v1.76.0';
 
 export interface Binaries {
   etcd: string;
@@ -29,6 +33,8 @@ interface Target {
   /** The binaries `go build` leaves in `dir`, one per package. */
   outputs: string[];
   ldflags: string;
+  /** Go build tags, comma-separated. */
+  tags?: string;
 }
 
 const K8S_COMMANDS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl'];
@@ -120,6 +126,33 @@ function meshProbeTarget(): Target {
   };
 }
 
+/**
+ * Prometheus without its cloud service discoveries (`remove_all_sd` keeps static, file and
+ * HTTP ones, all that a local scrape needs): a third of the build, and none of the cloud SDKs
+ * are downloaded. The web UI's assets are not embedded either; the HTTP API is all there.
+ */
+function prometheusTarget(): Target {
+  const [, minor, patch] = /^v0\.3(\d\d)\.(\d+)$/.exec(PROMETHEUS_VERSION) ?? [];
+  return {
+    component: 'prometheus',
+    dir: join(cacheDir(), 'bin', `prometheus-${PROMETHEUS_VERSION}`),
+    packages: ['github.com/prometheus/prometheus/cmd/prometheus'],
+    outputs: ['prometheus'],
+    ldflags: `-s -w -X github.com/prometheus/common/version.Version=3.${Number(minor)}.${patch}`,
+    tags: 'remove_all_sd',
+  };
+}
+
+function jaegerTarget(): Target {
+  return {
+    component: 'jaeger',
+    dir: join(cacheDir(), 'bin', `jaeger-${JAEGER_VERSION}`),
+    packages: ['github.com/jaegertracing/jaeger/cmd/jaeger'],
+    outputs: ['jaeger'],
+    ldflags: '-s -w',
+  };
+}
+
 /** The binary of a target, built into the cache (holding its lock) first if missing. */
 async function ensureOne(t: Target, progress: ProgressSink): Promise<string> {
   const path = binaryNames(t)[0]!;
@@ -144,6 +177,16 @@ export function istiodMissing(): boolean {
 /** The path of chaoskit's meshprobe, built into the cache first if missing. */
 export function ensureMeshProbe(progress: ProgressSink = stderrProgress): Promise<string> {
   return ensureOne(meshProbeTarget(), progress);
+}
+
+/** The path of prometheus, built into the cache first if missing (only tests and demos need it). */
+export function ensurePrometheus(progress: ProgressSink = stderrProgress): Promise<string> {
+  return ensureOne(prometheusTarget(), progress);
+}
+
+/** The path of jaeger (v2, an OpenTelemetry Collector with Jaeger's storage and query), built first if missing. */
+export function ensureJaeger(progress: ProgressSink = stderrProgress): Promise<string> {
+  return ensureOne(jaegerTarget(), progress);
 }
 
 const stderrProgress: ProgressSink = (line) => process.stderr.write(`${line}\n`);
@@ -181,7 +224,16 @@ async function build(t: Target, progress: ProgressSink): Promise<void> {
   }, 30_000);
   try {
     await runGo(
-      ['build', '-trimpath', '-ldflags', t.ldflags, '-o', `${scratch}/`, ...t.packages],
+      [
+        'build',
+        '-trimpath',
+        ...(t.tags ? ['-tags', t.tags] : []),
+        '-ldflags',
+        t.ldflags,
+        '-o',
+        `${scratch}/`,
+        ...t.packages,
+      ],
       t.component,
     );
     // etcd's main package is its module root (`…/server/v3`), so `go build` names it `server`.

@@ -7,6 +7,7 @@ const packagesDir = fileURLToPath(new URL('./packages', import.meta.url));
 const alias = {
   // Test-only helpers of the cluster package (not part of its published API).
   '@chaoskit/cluster/testing': `${packagesDir}/cluster/src/testing.ts`,
+  '@chaoskit/cluster/observability': `${packagesDir}/cluster/src/observability.ts`,
   ...Object.fromEntries(
     readdirSync(packagesDir).map((dir) => [`@chaoskit/${dir}`, `${packagesDir}/${dir}/src/index.ts`]),
   ),

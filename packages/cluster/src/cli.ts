@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ensureBinaries, ensureIstiod, ensureMeshProbe } from './local/binaries.js';
+import {
+  ensureBinaries,
+  ensureIstiod,
+  ensureJaeger,
+  ensureMeshProbe,
+  ensurePrometheus,
+} from './local/binaries.js';
 import { start } from './start.js';
 import type { LocalCluster, ProviderName } from './types.js';
 
@@ -57,9 +63,11 @@ program
   .command('build')
   .description("build the local provider's binaries into the cache (a no-op when cached)")
   .option('--istiod', 'also istiod and the mesh traffic probe')
-  .action(async (opts: { istiod?: boolean }) => {
+  .option('--observability', 'also Prometheus and Jaeger (@chaoskit/cluster/observability)')
+  .action(async (opts: { istiod?: boolean; observability?: boolean }) => {
     const bin: string[] = Object.values(await ensureBinaries());
     if (opts.istiod) bin.push(await ensureIstiod(), await ensureMeshProbe());
+    if (opts.observability) bin.push(await ensurePrometheus(), await ensureJaeger());
     process.stdout.write(`${bin.join('\n')}\n`);
   });
 

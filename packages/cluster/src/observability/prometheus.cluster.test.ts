@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../testing/until.js';
+import { type RunningPrometheus, startPrometheus } from './prometheus.js';
+import { PromQueryError } from './promql.js';
+
+// A real Prometheus (built on first use): it scrapes a target this file serves and changes,
+// and takes a push from a one-shot process over OTLP. Uses no cluster.
+
+const execFileAsync = promisify(execFile);
+
+let flag = 1;
+let target: Server;
+let targetAddress: string;
+let prometheus: RunningPrometheus;
+
+function serveTarget(): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+    res.end(
+      `# HELP chaoskit_test_flag What the test set.\n# TYPE chaoskit_test_flag gauge\nchaoskit_test_flag ${flag}\n`,
+    );
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+function report(what: string, data: unknown): void {
+  process.stderr.write(`prometheus ${what}: ${JSON.stringify(data)}\n`);
+}
+
+beforeAll(async () => {
+  target = await serveTarget();
+  targetAddress = `127.0.0.1:${(target.address() as AddressInfo).port}`;
+  const began = Date.now();
+  prometheus = await startPrometheus({ scrape: [{ job: 'flip', targets: [targetAddress] }] });
+  report('start', { version: prometheus.version, ms: Date.now() - began, readyMs: prometheus.readyMs });
+}, 1_800_000);
+
+afterAll(async () => {
+  await prometheus?.stop();
+  await new Promise((resolve) => target?.close(resolve));
+});
+
+/** The flag's value as Prometheus last scraped it, once it has one. */
+async function scrapedFlag(): Promise<number | undefined> {
+  const [sample] = await prometheus.samples('chaoskit_test_flag{job="flip"}');
+  return sample?.value;
+}
+
+describe('startPrometheus', () => {
+  it('scrapes the target and PromQL sees the value flip', async () => {
+    await until('the first scrape', async () => (await scrapedFlag()) === 1);
+    const [up] = await prometheus.samples('up{job="flip"}');
+    expect(up?.metric.instance).toBe(targetAddress);
+    expect(up?.value).toBe(1);
+
+    const flipped = Date.now();
+    flag = 0;
+    await until('a scrape after the flip', async () => (await scrapedFlag()) === 0);
+    report('flip seen', { ms: Date.now() - flipped });
+    // A comparison with the flip's value: what a PromQL guard asks.
+    expect(await prometheus.samples('chaoskit_test_flag{job="flip"} > 0')).toEqual([]);
+  });
+
+  it('takes a counter that a one-shot process pushes over OTLP/HTTP', async () => {
+    const service = `chaoskit-push-${randomBytes(4).toString('hex')}`;
+    const script = fileURLToPath(new URL('./test-push-metric.ts', import.meta.url));
+    const pushed = await execFileAsync(process.execPath, [script, service, '3'], {
+      env: { ...process.env, OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: prometheus.otlpMetricsUrl },
+    });
+    expect(pushed.stderr).toBe('');
+    const query = `chaoskit_test_pushes_total{job="${service}",outcome="succeeded"}`;
+    const sample = await until('the pushed counter', async () => (await prometheus.samples(query))[0]);
+    report('pushed', { query, value: sample.value });
+    expect(sample.value).toBe(3);
+  });
+
+  it('says why Prometheus refused a query', async () => {
+    const refusal = await prometheus.query('sum(').catch((err: unknown) => err);
+    expect(refusal).toBeInstanceOf(PromQueryError);
+    expect((refusal as PromQueryError).errorType).toBe('bad_data');
+  });
+});
+
+describe('stop', () => {
+  it('ends the process and removes its directory', async () => {
+    const other = await startPrometheus();
+    const { pid, logFile } = other;
+    expect(existsSync(logFile)).toBe(true);
+    await other.stop();
+    expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
+    expect(existsSync(logFile)).toBe(false);
+  });
+});

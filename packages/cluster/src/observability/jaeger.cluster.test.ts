@@ -31,20 +31,23 @@ afterAll(async () => {
 describe.each(['http/protobuf', 'grpc'] as const)('startJaeger, spans over OTLP %s', (protocol) => {
   it('keeps the trace, and it reads back as the tree that was sent', async () => {
     const service = `chaoskit-${protocol.replace('/', '-')}-${randomBytes(4).toString('hex')}`;
+    // #region jaeger
+    // A one-shot process sends a trace with the OpenTelemetry SDK, configured by OTEL_* alone
+    // (protocol 'http/protobuf' or 'grpc'), and prints its trace id.
     const sent = await execFileAsync(process.execPath, [SENDER, service], {
       env: { ...process.env, ...jaeger.otelEnv(protocol) },
     });
-    expect(sent.stderr).toBe('');
     const traceId = sent.stdout.trim();
-    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
-
-    const spans = await jaeger.waitForTrace(traceId, { spans: 5 });
-    expect(spans).toHaveLength(5);
-    expect(new Set(spans.map((s) => s.service))).toEqual(new Set([service]));
-    const [run] = spanTree(spans);
+    const spans = await jaeger.waitForTrace(traceId, { spans: 5 }); // TraceSpan[]: ids, attributes, events, status
+    const [run] = spanTree(spans); // each span with its children, in start order
     expect(treeShape(spanTree(spans))).toEqual([
       { run: [{ method: [{ 'action kill_pods': ['DELETE pods'] }, 'probe pods_ready'] }] },
     ]);
+    // #endregion
+    expect(sent.stderr).toBe('');
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(spans).toHaveLength(5);
+    expect(new Set(spans.map((s) => s.service))).toEqual(new Set([service]));
 
     const method = run!.children[0]!;
     const [activity, probe] = method.children;

@@ -42,7 +42,10 @@ beforeAll(async () => {
   target = await serveTarget();
   targetAddress = `127.0.0.1:${(target.address() as AddressInfo).port}`;
   const began = Date.now();
+  // #region prometheus
   prometheus = await startPrometheus({ scrape: [{ job: 'flip', targets: [targetAddress] }] });
+  // prometheus.url: its HTTP API; prometheus.otlpMetricsUrl, .remoteWriteUrl: where pushes go
+  // #endregion
   report('start', { version: prometheus.version, ms: Date.now() - began, readyMs: prometheus.readyMs });
 }, 1_800_000);
 
@@ -60,7 +63,10 @@ async function scrapedFlag(): Promise<number | undefined> {
 describe('startPrometheus', () => {
   it('scrapes the target and PromQL sees the value flip', async () => {
     await until('the first scrape', async () => (await scrapedFlag()) === 1);
-    const [up] = await prometheus.samples('up{job="flip"}');
+    // #region prometheus-query
+    const [up] = await prometheus.samples('up{job="flip"}'); // [{ metric: { instance, job, … }, value: 1, time }]
+    // also prometheus.query(promql): the typed answer (vector, scalar, matrix or string)
+    // #endregion
     expect(up?.metric.instance).toBe(targetAddress);
     expect(up?.value).toBe(1);
 
@@ -75,11 +81,15 @@ describe('startPrometheus', () => {
   it('takes a counter that a one-shot process pushes over OTLP/HTTP', async () => {
     const service = `chaoskit-push-${randomBytes(4).toString('hex')}`;
     const script = fileURLToPath(new URL('./test-push-metric.ts', import.meta.url));
+    // #region prometheus-push
+    // A one-shot process with the OpenTelemetry SDK's OTLP metric exporter pushes a counter
+    // chaoskit.test.pushes (service.name = service): Prometheus names it as below.
     const pushed = await execFileAsync(process.execPath, [script, service, '3'], {
       env: { ...process.env, OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: prometheus.otlpMetricsUrl },
     });
-    expect(pushed.stderr).toBe('');
     const query = `chaoskit_test_pushes_total{job="${service}",outcome="succeeded"}`;
+    // #endregion
+    expect(pushed.stderr).toBe('');
     const sample = await until('the pushed counter', async () => (await prometheus.samples(query))[0]);
     report('pushed', { query, value: sample.value });
     expect(sample.value).toBe(3);

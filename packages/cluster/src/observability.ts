@@ -7,3 +7,4 @@ export * from './observability/jaeger.js';
 export * from './observability/prometheus.js';
 export * from './observability/promql.js';
 export * from './observability/spans.js';
+export * from './observability/target.js';

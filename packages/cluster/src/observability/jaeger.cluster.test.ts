@@ -48,6 +48,8 @@ describe.each(['http/protobuf', 'grpc'] as const)('startJaeger, spans over OTLP 
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(spans).toHaveLength(5);
     expect(new Set(spans.map((s) => s.service))).toEqual(new Set([service]));
+    const found = await jaeger.findTraces(service);
+    expect(found.map((t) => [t[0]!.traceId, t.length])).toEqual([[traceId, 5]]);
 
     const method = run!.children[0]!;
     const [activity, probe] = method.children;

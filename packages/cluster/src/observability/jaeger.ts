@@ -38,6 +38,11 @@ export interface RunningJaeger extends AsyncDisposable {
   otelEnv(protocol?: 'http/protobuf' | 'grpc'): Record<string, string>;
   /** The spans Jaeger holds for a trace (hex id), none when it holds none. */
   trace(traceId: string): Promise<TraceSpan[]>;
+  /**
+   * The traces of one service (its resource's service.name) that began since `since` (default:
+   * the last 24 hours), each as its spans: for a process whose trace id the caller does not know.
+   */
+  findTraces(service: string, since?: Date): Promise<TraceSpan[][]>;
   /** Polls trace() until it has `spans` spans; throws after the timeout with how many it had. */
   waitForTrace(traceId: string, options?: WaitForTraceOptions): Promise<TraceSpan[]>;
   /** Ends Jaeger (its traces are in memory only) and removes its directory. */
@@ -98,16 +103,31 @@ export async function startJaeger(options: JaegerOptions = {}): Promise<RunningJ
     ready: () => answers(`http://${at(health)}/status`),
   });
 
-  const trace = async (traceId: string): Promise<TraceSpan[]> => {
-    // Raw: as received. Otherwise Jaeger's adjusters rewrite spans (a clock-skew warning added as
-    // an attribute), and in its memory storage the rewrite stays for later reads too.
-    const res = await fetch(`${queryUrl}/api/v3/traces/${encodeURIComponent(traceId)}?raw_traces=true`);
+  /** The spans of a query of the v3 API; none when Jaeger finds none (404). */
+  const spansOf = async (path: string): Promise<TraceSpan[]> => {
+    const res = await fetch(`${queryUrl}/api/v3/${path}`);
     if (res.status === 404) {
       await res.body?.cancel();
       return [];
     }
     if (!res.ok) throw new Error(`Jaeger's query service answered ${res.status}: ${await res.text()}`);
     return otlpSpans(((await res.json()) as { result?: OtlpTraces }).result ?? {});
+  };
+
+  // Raw: as received. Otherwise Jaeger's adjusters rewrite spans (a clock-skew warning added as
+  // an attribute), and in its memory storage the rewrite stays for later reads too.
+  const trace = (traceId: string) => spansOf(`traces/${encodeURIComponent(traceId)}?raw_traces=true`);
+
+  const findTraces = async (serviceName: string, since = new Date(Date.now() - 86_400_000)) => {
+    const query = new URLSearchParams({
+      'query.service_name': serviceName,
+      'query.start_time_min': since.toISOString(),
+      'query.start_time_max': new Date(Date.now() + 3_600_000).toISOString(),
+      'query.num_traces': '1000',
+      'query.raw_traces': 'true',
+    });
+    const byTrace = Map.groupBy(await spansOf(`traces?${query}`), (s) => s.traceId);
+    return [...byTrace.values()];
   };
 
   const waitForTrace = async (traceId: string, wait: WaitForTraceOptions = {}): Promise<TraceSpan[]> => {
@@ -139,6 +159,7 @@ export async function startJaeger(options: JaegerOptions = {}): Promise<RunningJ
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: protocol === 'grpc' ? otlpGrpcUrl : `${otlpHttpUrl}/v1/traces`,
     }),
     trace,
+    findTraces,
     waitForTrace,
     stop: service.stop,
     [Symbol.asyncDispose]: service.stop,

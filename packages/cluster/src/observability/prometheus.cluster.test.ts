@@ -1,49 +1,32 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../testing/until.js';
 import { type RunningPrometheus, startPrometheus } from './prometheus.js';
 import { PromQueryError } from './promql.js';
+import { type MetricsTarget, serveMetrics } from './target.js';
 
-// A real Prometheus (built on first use): it scrapes a target this file serves and changes,
-// and takes a push from a one-shot process over OTLP. Uses no cluster.
+// A real Prometheus (built on first use): it scrapes a target this file serves and changes
+// (serveMetrics), and takes a push from a one-shot process over OTLP. Uses no cluster.
 
 const execFileAsync = promisify(execFile);
 
-let flag = 1;
-let target: Server;
-let targetAddress: string;
+let target: MetricsTarget;
 let prometheus: RunningPrometheus;
-
-function serveTarget(): Promise<Server> {
-  const server = createServer((req, res) => {
-    if (req.url !== '/metrics') {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
-    res.end(
-      `# HELP chaoskit_test_flag What the test set.\n# TYPE chaoskit_test_flag gauge\nchaoskit_test_flag ${flag}\n`,
-    );
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 function report(what: string, data: unknown): void {
   process.stderr.write(`prometheus ${what}: ${JSON.stringify(data)}\n`);
 }
 
 beforeAll(async () => {
-  target = await serveTarget();
-  targetAddress = `127.0.0.1:${(target.address() as AddressInfo).port}`;
   const began = Date.now();
   // #region prometheus
-  prometheus = await startPrometheus({ scrape: [{ job: 'flip', targets: [targetAddress] }] });
+  target = await serveMetrics(); // gauges the test sets, on a free 127.0.0.1 port
+  target.set('chaoskit_test_flag', 1);
+  prometheus = await startPrometheus({ scrape: [{ job: 'flip', targets: [target.address] }] });
   // prometheus.url: its HTTP API; prometheus.otlpMetricsUrl, .remoteWriteUrl: where pushes go
   // #endregion
   report('start', { version: prometheus.version, ms: Date.now() - began, readyMs: prometheus.readyMs });
@@ -51,7 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await prometheus?.stop();
-  await new Promise((resolve) => target?.close(resolve));
+  await target?.close();
 });
 
 /** The flag's value as Prometheus last scraped it, once it has one. */
@@ -67,15 +50,21 @@ describe('startPrometheus', () => {
     const [up] = await prometheus.samples('up{job="flip"}'); // [{ metric: { instance, job, … }, value: 1, time }]
     // also prometheus.query(promql): the typed answer (vector, scalar, matrix or string)
     // #endregion
-    expect(up?.metric.instance).toBe(targetAddress);
+    expect(up?.metric.instance).toBe(target.address);
     expect(up?.value).toBe(1);
 
     const flipped = Date.now();
-    flag = 0;
+    target.set('chaoskit_test_flag', 0);
     await until('a scrape after the flip', async () => (await scrapedFlag()) === 0);
     report('flip seen', { ms: Date.now() - flipped });
     // A comparison with the flip's value: what a PromQL guard asks.
     expect(await prometheus.samples('chaoskit_test_flag{job="flip"} > 0')).toEqual([]);
+
+    await target.close();
+    await until(
+      'the target to be down',
+      async () => (await prometheus.samples('up{job="flip"}'))[0]?.value === 0,
+    );
   });
 
   it('takes a counter that a one-shot process pushes over OTLP/HTTP', async () => {

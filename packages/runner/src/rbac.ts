@@ -1,13 +1,8 @@
 // `chaoskit rbac`: the Role (or ClusterRole) an experiment or a list of activities needs, from
 // the RBAC rules each activity declares in its definition.
 
-import type { AnyActivity, RbacRule } from '@chaoskit/core';
+import { type AnyActivity, ledgerRules, type RbacRule } from '@chaoskit/core';
 import { dump } from 'js-yaml';
-
-/** What the run's record of its changes needs, in the ledger namespace (`--ledger-namespace`). */
-const LEDGER_RULES: RbacRule[] = [
-  { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'patch'] },
-];
 
 // Resources that live outside namespaces: a rule on them needs a ClusterRole.
 const CLUSTER_SCOPED = new Set([
@@ -81,7 +76,7 @@ export function roleFor(
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'Role',
     metadata: { name: `${name}-ledger` },
-    rules: LEDGER_RULES,
+    rules: ledgerRules(),
   };
   const note = [
     "# The run's record of its changes (chaoskit status, chaoskit revert): bind this Role in the",

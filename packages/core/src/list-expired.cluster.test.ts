@@ -66,7 +66,9 @@ async function listRequests(since: Date) {
     .filter(
       (e) => e.verb === 'list' && e.objectRef?.resource === 'configmaps' && e.objectRef.namespace === ns.name,
     )
-    .map((e) => `${/[?&]continue=/.test(e.requestURI) ? 'next page' : 'first page'} ${e.responseStatus?.code}`);
+    .map(
+      (e) => `${/[?&]continue=/.test(e.requestURI) ? 'next page' : 'first page'} ${e.responseStatus?.code}`,
+    );
 }
 
 it('a list whose next page expired (410) starts again and returns every object once', async () => {

@@ -98,6 +98,20 @@ export class Safety {
     );
   }
 
+  /**
+   * Refuses an action whose candidates are every node because nothing narrows them: it would
+   * pick among all of them (the first, a random one), which no experiment means by accident.
+   * `argument` is the missing selector, `accepted` what would narrow the candidates.
+   */
+  checkNodeSelector(activity: string, argument: string, accepted: string): void {
+    if (this.allowAllNodes) return;
+    throw new SafetyRefusal(
+      activity,
+      'nodes',
+      `argument '${argument}' is not given, so every node of the cluster is a candidate; give ${accepted}, or ${HOW.nodes}`,
+    );
+  }
+
   /** Refuses removing more than the allowed share of a namespace's pods (one pod always may go). */
   checkPodShare(activity: string, namespace: string, selected: number, counted: number): void {
     // The selected pods are the namespace's: a count made a moment after the selection may miss

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { deploy, kubeconfigYaml, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from './exit-codes.js';
 import { runCli } from './test-cli.js';
 
 const cluster = sharedCluster();
@@ -403,7 +404,8 @@ describe('no value that selects or reaches a cluster is shown', () => {
       expect(result.run[0].output.pods).toHaveLength(1);
       expect(call.code, call.stderr).toBe(0);
     } else {
-      expect(run.code, scenario.name).toBe(1);
+      // Refused before the run, by its checks of the cluster (D88).
+      expect(run.code, scenario.name).toBe(EXIT.refused);
       expect(call.code).toBe(1);
       expect(call.stderr).toMatch(/^chaoskit: \S/m);
     }

@@ -18,6 +18,7 @@ import {
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from './exit-codes.js';
 import { runCli } from './test-cli.js';
 
 const cluster = sharedCluster();
@@ -259,7 +260,7 @@ describe('-n, --context and --kubeconfig', () => {
     });
     const since = new Date();
     const out = await chaoskit(['run', file, ...onCluster(), '--journal-path', join(dir, 'never.json')]);
-    expect(out.code).toBe(1);
+    expect(out.code).toBe(EXIT.refused);
     expect(out.stderr).toMatch(
       /activity 'kill-one-web-pod' chooses a cluster in its secrets .*give the cluster in one place/,
     );

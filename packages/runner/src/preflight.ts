@@ -37,13 +37,16 @@ interface Reached {
 
 const message = (err: unknown) => (isChaosError(err) ? err.message : ((err as Error).message ?? String(err)));
 
-/** The clusters the run's activities reach (those that declare RBAC rules), by connection. */
+/** The clusters the run's activities reach (those that declare RBAC rules and run), by connection. */
 function clustersOf(prepared: Prepared, dry: DryMode | undefined): Map<Connection, Reached> {
   const reached = new Map<Connection, Reached>();
-  const acts = (activity: Activity) =>
-    activity.type === 'action' && dry !== 'actions' && dry !== 'activities';
+  // What --dry leaves out reaches no cluster.
+  const runs = (activity: Activity) =>
+    dry !== 'activities' &&
+    !(dry === 'actions' && activity.type === 'action') &&
+    !(dry === 'probes' && activity.type === 'probe');
   for (const [activity, target] of prepared.activities) {
-    if (target.rbac.length === 0) continue;
+    if (target.rbac.length === 0 || !runs(activity)) continue;
     const groups = activity.provider?.secrets;
     let connection: Connection;
     let source: string;
@@ -56,7 +59,7 @@ function clustersOf(prepared: Prepared, dry: DryMode | undefined): Map<Connectio
     }
     const entry = reached.get(connection) ?? { source, activities: [], changes: false };
     entry.activities.push(String(activity.name));
-    entry.changes ||= acts(activity);
+    entry.changes ||= activity.type === 'action';
     reached.set(connection, entry);
   }
   return reached;

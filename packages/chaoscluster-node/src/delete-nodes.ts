@@ -7,11 +7,11 @@ export const deleteNodesActivity = defineActivity({
   name: 'delete_nodes',
   kind: 'action',
   module: ACTIONS,
-  doc: 'Deletes nodes (the API objects: they are not drained first, nor restarted), chosen among those matching label_selector and, with pod_label_selector and pod_namespace, hosting a matching pod (with neither selector every node is a candidate: refused unless every node is allowed, D89). all: every one; rand: one at random; count ≥ 1: that many at random (fewer when fewer match); otherwise the first. A node is never picked twice. Returns the names of the nodes deleted (and the seed of a random choice); none matching is an ActivityFailed.',
+  doc: 'Deletes nodes (the API objects: they are not drained first, nor restarted), chosen among those matching label_selector and, with pod_label_selector and pod_namespace, hosting a matching pod (with neither selector every node is a candidate: refused unless every node is allowed, D92). all: every one; rand: one at random; count ≥ 1: that many at random (fewer when fewer match); otherwise the first. A node is never picked twice. Returns the names of the nodes deleted (and the seed of a random choice); none matching is an ActivityFailed.',
   returns: '`{ nodes: string[], seed? }`',
   args: {
     label_selector: nodeSelectorArg(
-      'Label selector of the candidate nodes; absent (and no pod_label_selector): every node, refused unless every node is allowed (D89).',
+      'Label selector of the candidate nodes; absent (and no pod_label_selector): every node, refused unless every node is allowed (D92).',
     ),
     all: z
       .boolean()
@@ -43,7 +43,7 @@ export const deleteNodesActivity = defineActivity({
     { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
   ],
   async run(args, ctx) {
-    // D89: without a selector, 0.25.1 deleted the first node the cluster listed.
+    // D92: without a selector, 0.25.1 deleted the first node the cluster listed.
     if (!args.label_selector && !args.pod_label_selector)
       ctx.safety.checkNodeSelector(
         ctx.activity.qualifiedName,

@@ -1,27 +1,11 @@
 // What an identity may do, asked of the cluster before a run's first change: who its
 // credentials are (a SelfSubjectReview), and whether it holds each right the run needs (a
-// SelfSubjectAccessReview per right). Both are allowed to every authenticated identity.
+// SelfSubjectAccessReview per right, e.g. of the record's LEDGER_RULES). Both questions are
+// allowed to every authenticated identity.
 
 import type { RbacRule } from './define-activity.js';
 import { isApiError } from './errors.js';
 import type { KubeClient } from './kube.js';
-
-/** The Secret holding the key that authenticates the run records of a ledger namespace. */
-export const LEDGER_KEY_SECRET = 'chaoskit-ledger-key';
-
-/**
- * What a run's record of its changes needs in its ledger namespace (`--ledger-namespace`): the
- * `-ledger` Role `chaoskit rbac` prints, and the rights `chaoskit run` checks before its first
- * change. The one list of them: whatever the record comes to need is added here.
- */
-export function ledgerRules(): RbacRule[] {
-  return [
-    { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'patch'] },
-    // A name cannot narrow `create` in RBAC; it narrows the reads of the key.
-    { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
-    { apiGroups: [''], resources: ['secrets'], resourceNames: [LEDGER_KEY_SECRET], verbs: ['get'] },
-  ];
-}
 
 /** One right: a verb on a resource (of a group; one object of it when named), in a namespace. */
 export interface Right {

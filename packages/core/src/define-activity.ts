@@ -27,7 +27,7 @@ export interface RbacRule {
   apiGroups: string[];
   resources: string[];
   verbs: string[];
-  /** Only these objects (a Role's `resourceNames`). */
+  /** Only these objects (by name). */
   resourceNames?: string[];
 }
 

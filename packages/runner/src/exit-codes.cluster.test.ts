@@ -206,7 +206,7 @@ describe('chaoskit run exit codes (D86)', () => {
     expect(existsSync(journalPath('usage'))).toBe(false);
   });
 
-  it('3: refused before any change: an invalid experiment; a rail refusing the first action (delete_nodes without a selector, D89)', async () => {
+  it('3: refused before any change: an invalid experiment; a rail refusing the first action (delete_nodes without a selector, D92)', async () => {
     await experiment('invalid', { method: [{ ...scale('web', 2), provider: { type: 'python' } }] });
     const invalid = await run('invalid');
     expect(invalid.code, invalid.stderr).toBe(EXIT.refused);

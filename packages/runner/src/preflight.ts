@@ -12,7 +12,7 @@ import {
   isApiError,
   isChaosError,
   KubeClient,
-  ledgerRules,
+  LEDGER_RULES,
   missingRights,
   rightsOf,
   secretsFor,
@@ -68,7 +68,7 @@ function clustersOf(prepared: Prepared, dry: DryMode | undefined): Map<Connectio
 /**
  * Refuses (a Refusal saying what to fix) unless every cluster the run reaches accepts its
  * credentials and, where the run changes something and keeps a record, the identity holds every
- * right of the record (core's ledgerRules) in the ledger namespace.
+ * right of the record (core's LEDGER_RULES) in the ledger namespace.
  */
 export async function checkClusters(prepared: Prepared, options: PreflightOptions): Promise<void> {
   for (const [connection, reached] of clustersOf(prepared, options.dry)) {
@@ -88,7 +88,7 @@ export async function checkClusters(prepared: Prepared, options: PreflightOption
     const namespace = options.ledgerNamespace;
     let missing: Awaited<ReturnType<typeof missingRights>>;
     try {
-      missing = await missingRights(kube, rightsOf(ledgerRules(), namespace));
+      missing = await missingRights(kube, rightsOf(LEDGER_RULES, namespace));
     } catch (err) {
       throw new Refusal(`${which}: the rights of the run's record could not be checked: ${message(err)}`);
     }

@@ -43,9 +43,9 @@ describe('chaoskit rbac', () => {
       kind: 'Role',
       metadata: { name: 'chaos-ledger' },
       rules: [
-        { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'patch'] },
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'list', 'patch'] },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['chaoskit-ledger-key'] },
         { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
-        { apiGroups: [''], resources: ['secrets'], resourceNames: ['chaoskit-ledger-key'], verbs: ['get'] },
       ],
     });
     const probe = defineActivity({

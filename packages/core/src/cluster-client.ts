@@ -226,7 +226,7 @@ function fromKubeconfig(files: string[], context: string | undefined, from: stri
   const wanted = context ?? kc.currentContext;
   if (context && !kc.contexts.some((c) => c.name === context)) {
     // Neither it nor the file's contexts are shown: they come from the secrets or the
-    // environment, and their names select clusters (D87).
+    // environment, and their names select clusters (D90).
     throw new ConfigurationError(
       `the context that CLUSTER_CONTEXT names is not in the kubeconfig (${from}), which has ${contextCount(kc.contexts.length)} (kubectl config get-contexts lists them)`,
     );

@@ -3,7 +3,7 @@ import { clearSecretsForTests, redact, redactValue, registerSecret, registerTarg
 
 afterEach(() => clearSecretsForTests());
 
-describe('redact (D87)', () => {
+describe('redact (D90)', () => {
   it('masks a short context name where it is named, and never inside another word', () => {
     registerTarget('sa');
     registerTarget('shop');

@@ -1,6 +1,6 @@
 // Secret values are registered here as soon as they are resolved, and every message that
 // leaves chaoskit (errors, logs, journals) passes through `redact`. One process-wide set,
-// because a secret read by one package may surface in another package's error. D87
+// because a secret read by one package may surface in another package's error. D90
 // (docs/decisions.md) says what is masked, what is shown, and why.
 
 const MASK = '***';
@@ -53,7 +53,7 @@ export function registerTarget(value: unknown): void {
 }
 
 // Who made a request is what a refusal is about (the identity to grant rights to): shown whole,
-// even where a part of it is also the name of a context or a kubeconfig user (D87); a
+// even where a part of it is also the name of a context or a kubeconfig user (D90); a
 // credential inside one is masked all the same. The
 // apiserver names it `User "…"`; a service account is `system:serviceaccount:<ns>:<name>`.
 const IDENTITY = /User "[^"\n]{1,256}"|system:serviceaccount:[a-z0-9.-]{1,253}:[a-z0-9.-]{1,253}/g;

@@ -136,7 +136,7 @@ function useCluster(opts: { context?: string; kubeconfig?: string }, chosenBySec
   if (opts.kubeconfig && !existsSync(opts.kubeconfig))
     throw new Refusal(`--kubeconfig ${opts.kubeconfig} names no file`);
   if (opts.context) {
-    // Typed on this command line: shown back (D87); the kubeconfig's own contexts are not.
+    // Typed on this command line: shown back (D90); the kubeconfig's own contexts are not.
     const files = kubeconfigFiles(clusterEnv(opts));
     const from = opts.kubeconfig ? `--kubeconfig ${opts.kubeconfig}` : files.from;
     if (files.existing.length === 0)
@@ -179,7 +179,7 @@ async function writeJournal(path: string, journal: Journal): Promise<string> {
   return text;
 }
 
-/** What --context and --kubeconfig said on this command line: shown back in its errors (D87). */
+/** What --context and --kubeconfig said on this command line: shown back in its errors (D90). */
 const typed: string[] = [];
 
 function fail(err: unknown, code = 1): number {
@@ -323,7 +323,7 @@ withCluster(withNamespace(withLogging(withRails(withVars(program.command('run'))
     '--fail-on-deviation',
     'exit 1 also when the steady state is not met before the method (which then does not run) or during it',
   )
-  .addHelpText('after', `\nExit codes (D86): ${EXIT_SUMMARY}`)
+  .addHelpText('after', `\nExit codes (D89): ${EXIT_SUMMARY}`)
   .action(async (file: string, opts) => {
     // Until the run starts, every refusal leaves everything as it was (exit 3).
     let started = false;

@@ -1,4 +1,4 @@
-// The exit codes of `chaoskit run` (D86), each from the real command on the local cluster, as
+// The exit codes of `chaoskit run` (D89), each from the real command on the local cluster, as
 // a CI gate sees them: 0 only when the run completed and nothing it changed is left in place.
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -149,7 +149,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('chaoskit run exit codes (D86)', () => {
+describe('chaoskit run exit codes (D89)', () => {
   it('0: the run completed, its steady state held, its rollback undid its change', async () => {
     await experiment('ok', {
       ...noMarker(join(dir, 'never')),

@@ -38,7 +38,7 @@ function journal(over: Partial<Journal> = {}): Journal {
 
 const refusal = 'Refused: chaoscluster.node.actions.drain_nodes: the selection is every node';
 
-describe('runExitCode (D86)', () => {
+describe('runExitCode (D89)', () => {
   it.each<[string, Partial<Journal>, number]>([
     ['completed', {}, EXIT.ok],
     [

@@ -1,4 +1,4 @@
-// The exit codes of `chaoskit run` (D86, docs/decisions.md; the table in the runner's README):
+// The exit codes of `chaoskit run` (D89, docs/decisions.md; the table in the runner's README):
 // a CI gate tells "chaos injected and undone" from every way a run can go wrong. Chaos
 // Toolkit's codes are kept where it has them: 0, 1 for a deviated run, 2 for a usage error.
 

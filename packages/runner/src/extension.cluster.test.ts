@@ -86,7 +86,7 @@ async function experimentIn(dir: string): Promise<string> {
 }
 
 async function expectRunChangedTheFeature(run: Run, journalPath: string, value: string) {
-  // The example has no rollback: its change is left in place, and the exit code says so (D86).
+  // The example has no rollback: its change is left in place, and the exit code says so (D89).
   expect(run.code, run.stderr).toBe(EXIT.leftInPlace);
   const journal = JSON.parse(await readFile(journalPath, 'utf8')) as Journal;
   expect(journal.left_in_place).toEqual([expect.stringMatching(/^config map 'settings' .*\/data\/feature/)]);

@@ -1,4 +1,4 @@
-// Everything a run needs is checked before its first change (D88): where it writes its journal
+// Everything a run needs is checked before its first change (D91): where it writes its journal
 // and its log (six ways of not being writable, each refused before a single request of the
 // run's identity reaches the apiserver, an existing journal left as it was), then the cluster:
 // the context, the kubeconfig, the credentials, and the rights of the run's record (asked with
@@ -298,7 +298,7 @@ describe('the cluster, the credentials and the rights of the record are checked 
     expect(flagged.stderr).toBe(
       `chaoskit: context 'nope' is not in the kubeconfig (--kubeconfig ${kubeconfig}), which has 2 contexts (kubectl config get-contexts lists them)\n`,
     );
-    // From the environment, the same context stays masked (D87).
+    // From the environment, the same context stays masked (D90).
     const fromEnv = await runCli(['run', file, '--journal-path', journal], {
       env: { ...env, CLUSTER_CONTEXT: 'nope' },
       cwd: dir,

@@ -1,4 +1,4 @@
-// What a run needs from its clusters, checked before its first change (D88): every cluster its
+// What a run needs from its clusters, checked before its first change (D91): every cluster its
 // activities reach resolves (kubeconfig, context), accepts the credentials, and — when the run
 // keeps a record of its changes — lets the identity do all the record needs in the ledger
 // namespace. A wrong context, an expired token or a missing right refuses the run: no journal,

@@ -117,7 +117,7 @@ describe('the namespace rail', () => {
     for (const command of ['validate', 'plan', 'run']) {
       const journal = command === 'run' ? ['--journal-path', join(dir, 'ks.json')] : [];
       const out = await chaoskit([command, file, ...journal]);
-      // validate and plan say invalid as chaos validate does; run was refused (D86).
+      // validate and plan say invalid as chaos validate does; run was refused (D89).
       expect(out.code, out.stderr).toBe(command === 'run' ? EXIT.refused : 1);
       expect(out.stderr).toMatch(expected);
     }

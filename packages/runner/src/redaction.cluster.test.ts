@@ -1,4 +1,4 @@
-// Redaction shows what the user must fix and hides the rest, evenly (D87): the identity a
+// Redaction shows what the user must fix and hides the rest, evenly (D90): the identity a
 // Forbidden names is readable whole, although the kubeconfig names its user after it; the
 // kubeconfig's context `sa`, however short, is masked wherever it is named, and nowhere inside
 // another word; the server and the kubeconfig's path appear nowhere.

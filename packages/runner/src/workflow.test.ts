@@ -188,7 +188,7 @@ describe('controls', () => {
       rollbacks: [sh('r1', 'true')],
     });
     const { code, journal, stderr } = await run(file);
-    // Stopped by a control, not a signal: a failed run (D86).
+    // Stopped by a control, not a signal: a failed run (D89).
     expect(code).toBe(EXIT.failed);
     expect(existsSync(marker)).toBe(false);
     expect(journal.status).toBe('interrupted');
@@ -349,7 +349,7 @@ describe('--dry, --fail-fast, --no-validation', () => {
     expect(refused.stderr).toMatch(/module 'nomodule.actions' is provided by no installed package/);
     expect(existsSync(marker)).toBe(false);
     const { code, journal, stderr } = await run(file, '--no-validation');
-    // The broken activity failed: so did the run (D86).
+    // The broken activity failed: so did the run (D89).
     expect(code).toBe(EXIT.failed);
     expect(stderr).toMatch(/WARN\] not valid \(--no-validation\): method activity 'unknown': module/);
     expect(journal.run.map((r: Json) => r.status)).toEqual(['failed', 'succeeded']);

@@ -7,10 +7,12 @@ export const deleteNodesActivity = defineActivity({
   name: 'delete_nodes',
   kind: 'action',
   module: ACTIONS,
-  doc: 'Deletes nodes (the API objects: they are not drained first, nor restarted), chosen among those matching label_selector (every node when absent) and, with pod_label_selector and pod_namespace, hosting a matching pod. all: every one; rand: one at random; count ≥ 1: that many at random (fewer when fewer match); otherwise the first. A node is never picked twice. Returns the names of the nodes deleted (and the seed of a random choice); none matching is an ActivityFailed.',
+  doc: 'Deletes nodes (the API objects: they are not drained first, nor restarted), chosen among those matching label_selector and, with pod_label_selector and pod_namespace, hosting a matching pod (with neither selector every node is a candidate: refused unless every node is allowed, D92). all: every one; rand: one at random; count ≥ 1: that many at random (fewer when fewer match); otherwise the first. A node is never picked twice. Returns the names of the nodes deleted (and the seed of a random choice); none matching is an ActivityFailed.',
   returns: '`{ nodes: string[], seed? }`',
   args: {
-    label_selector: nodeSelectorArg('Label selector of the candidate nodes; every node when absent.'),
+    label_selector: nodeSelectorArg(
+      'Label selector of the candidate nodes; absent (and no pod_label_selector): every node, refused unless every node is allowed (D92).',
+    ),
     all: z
       .boolean()
       .default(false)
@@ -41,6 +43,13 @@ export const deleteNodesActivity = defineActivity({
     { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
   ],
   async run(args, ctx) {
+    // D92: without a selector, 0.25.1 deleted the first node the cluster listed.
+    if (!args.label_selector && !args.pod_label_selector)
+      ctx.safety.checkNodeSelector(
+        ctx.activity.qualifiedName,
+        'label_selector',
+        "label_selector (the nodes' labels, e.g. 'pool=batch'), or pod_label_selector with pod_namespace (the nodes hosting those pods)",
+      );
     const { nodes, seed } = await findNodes(
       ctx.kube,
       {

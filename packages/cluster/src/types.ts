@@ -80,6 +80,8 @@ export interface LocalCluster extends Cluster {
   readonly credentials: LocalCredentials;
   /** JSON-lines audit log of every request the apiserver served (level Metadata). */
   readonly auditLogPath: string;
+  /** etcd's client URL (plain http on loopback, no authentication): for tests that compact it. */
+  readonly etcdUrl: string;
   readonly nodes: string[];
   readonly kubernetesVersion: string;
   /** The file every kwok pod's logs are served from (CRI format); see writePodLog. */

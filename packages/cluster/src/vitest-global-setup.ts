@@ -11,6 +11,7 @@ export interface SharedClusterInfo {
   credentials: LocalCluster['credentials'];
   users: LocalCluster['users'];
   auditLogPath: string;
+  etcdUrl: string;
   nodes: string[];
   podLogFile: string;
   previousPodLogFile: string;

@@ -248,7 +248,7 @@ describe('kubeconfig files', () => {
     expect(() =>
       createClusterClient({ CLUSTER_CONTEXT: 'prod' }, { env: { ...noFiles, KUBECONFIG: path } }),
     ).toThrow(
-      /^CLUSTER_CONTEXT '\*\*\*' is not a context of \*\*\*, which has 1 context \(kubectl config get-contexts lists them\)$/,
+      /^the context that CLUSTER_CONTEXT names is not in the kubeconfig \(KUBECONFIG\), which has 1 context \(kubectl config get-contexts lists them\)$/,
     );
   });
 

@@ -171,7 +171,7 @@ export function createClusterClient(
     tried.push('CLUSTER_HOST in the secrets (not given)');
     const files = kubeconfigFiles(env);
     if (files.existing.length > 0) {
-      client = fromKubeconfig(files.existing, str(lookup('CLUSTER_CONTEXT')));
+      client = fromKubeconfig(files.existing, str(lookup('CLUSTER_CONTEXT')), files.from);
     } else {
       tried.push(`a kubeconfig file (${files.considered} does not exist)`);
       if (env.RUNNER_IN_POD === 'true' || env.CHAOSTOOLKIT_IN_POD === 'true') {
@@ -199,7 +199,13 @@ export function createClusterClient(
   return client;
 }
 
-function kubeconfigFiles(env: NodeJS.ProcessEnv): { existing: string[]; considered: string } {
+/** The kubeconfig files kubectl would read: CLUSTERCONFIG, else KUBECONFIG, else ~/.kube/config. */
+export function kubeconfigFiles(env: NodeJS.ProcessEnv = process.env): {
+  existing: string[];
+  considered: string;
+  /** Where the paths came from, in words that name no path: `KUBECONFIG`, `~/.kube/config`. */
+  from: string;
+} {
   const variable = env.CLUSTERCONFIG ? 'CLUSTERCONFIG' : env.KUBECONFIG ? 'KUBECONFIG' : undefined;
   const value = variable ? env[variable]! : join(homedir(), '.kube', 'config');
   const paths = value
@@ -209,19 +215,20 @@ function kubeconfigFiles(env: NodeJS.ProcessEnv): { existing: string[]; consider
   return {
     existing: paths.filter((p) => existsSync(p)),
     considered: variable ? `${variable}=${value}` : value,
+    from: variable ?? '~/.kube/config',
   };
 }
 
 const pem = (data: string | undefined) => (data ? Buffer.from(data, 'base64').toString('utf8') : undefined);
 
-function fromKubeconfig(files: string[], context: string | undefined): ClusterClient {
+function fromKubeconfig(files: string[], context: string | undefined, from: string): ClusterClient {
   const kc = loadKubeconfig(files);
   const wanted = context ?? kc.currentContext;
   if (context && !kc.contexts.some((c) => c.name === context)) {
-    // Its contexts are not listed: their names select clusters too.
-    const count = kc.contexts.length;
+    // Neither it nor the file's contexts are shown: they come from the secrets or the
+    // environment, and their names select clusters (D90).
     throw new ConfigurationError(
-      `CLUSTER_CONTEXT '${context}' is not a context of ${files.join(', ')}, which has ${count} context${count === 1 ? '' : 's'} (kubectl config get-contexts lists them)`,
+      `the context that CLUSTER_CONTEXT names is not in the kubeconfig (${from}), which has ${contextCount(kc.contexts.length)} (kubectl config get-contexts lists them)`,
     );
   }
   const ctx = kc.contexts.find((c) => c.name === wanted);
@@ -270,6 +277,8 @@ function fromKubeconfig(files: string[], context: string | undefined): ClusterCl
     files,
   };
 }
+
+export const contextCount = (n: number) => `${n} context${n === 1 ? '' : 's'}`;
 
 function explicit(lookup: Lookup, source: string): ClusterClient {
   const server = str(lookup('CLUSTER_HOST'))!;

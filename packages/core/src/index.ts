@@ -1,5 +1,6 @@
 // One zod for every chaoskit package: argument schemas are built with core's copy.
 export { z } from 'zod';
+export * from './access.js';
 export * from './activity-context.js';
 export * from './alias.js';
 export * from './api.js';

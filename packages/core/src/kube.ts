@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Page } from './api.js';
 import { createClusterClient } from './cluster-client.js';
 import { type Connection, connectionFor, type Query, type RequestOptions } from './connection.js';
-import { type ApiRequestContext, isApiError, toApiError } from './errors.js';
+import { ActivityFailed, type ApiRequestContext, isApiError, toApiError } from './errors.js';
 import { diffPointers, patchPointers } from './pointers.js';
 import type { After, ClusterLedger } from './record/ledger.js';
 import { isMarkPointer, type MarkChange, RUN_ANNOTATION } from './record/marks.js';
@@ -129,6 +129,19 @@ const named = (
   ...(name ? { name } : {}),
   ...(t.namespaced && namespace ? { namespace } : {}),
 });
+
+/** How many times a list whose next page expired (410 Gone) is started again from its first page. */
+export const LIST_RESTARTS = 3;
+
+/** A next page refused with 410 Gone: the list as read so far is not one consistent list. */
+class ListExpired extends Error {
+  constructor(cause: unknown) {
+    super('the list expired', { cause });
+  }
+}
+
+const describeList = (t: ResourceType, options: ListOptions) =>
+  `list ${t.plural}${t.namespaced && options.namespace ? ` in namespace '${options.namespace}'` : ''}`;
 
 function pageOf<T>(body: string): Page<T> {
   const page = JSON.parse(body) as {
@@ -308,11 +321,13 @@ export class KubeClient {
       query,
       ...(options.metadataOnly ? { accept: METADATA_ONLY } : {}),
     });
-    if (res.status >= 400)
-      throw toApiError(
+    if (res.status >= 400) {
+      const error = toApiError(
         { code: res.status, body: res.body, headers: res.headers },
         named(t, 'list', undefined, options.namespace),
       );
+      throw res.status === 410 && options.continue ? new ListExpired(error) : error;
+    }
     return res.body;
   }
 
@@ -329,10 +344,33 @@ export class KubeClient {
     return (await this.listWithVersion<T>(t, options)).items;
   }
 
-  /** `list`, with the resourceVersion the list was read at (to read another list as of it). */
+  /**
+   * `list`, with the resourceVersion the list was read at (to read another list as of it).
+   * A next page refused with 410 Gone (its continue token is older than etcd's compaction)
+   * starts the list again from its first page, up to LIST_RESTARTS times: the pages read so
+   * far are never returned, as they are not one list.
+   */
   async listWithVersion<T>(
     t: ResourceType,
     options: ListOptions = {},
+  ): Promise<{ items: T[]; resourceVersion?: string }> {
+    for (let restarts = 0; ; restarts++) {
+      try {
+        return await this.readList<T>(t, options);
+      } catch (err) {
+        if (!(err instanceof ListExpired)) throw err;
+        if (restarts === LIST_RESTARTS)
+          throw new ActivityFailed(
+            `${describeList(t, options)}: the list expired ${restarts + 1} times while its pages were read (410 Gone: the cluster compacted its history before the next page); nothing was done with the pages read`,
+            { cause: err.cause },
+          );
+      }
+    }
+  }
+
+  private async readList<T>(
+    t: ResourceType,
+    options: ListOptions,
   ): Promise<{ items: T[]; resourceVersion?: string }> {
     const items: T[] = [];
     let resourceVersion: string | undefined;

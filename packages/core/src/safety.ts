@@ -99,6 +99,20 @@ export class Safety {
   }
 
   /**
+   * Refuses an action whose candidates are every node because nothing narrows them: it would
+   * pick among all of them (the first, a random one), which no experiment means by accident.
+   * `argument` is the missing selector, `accepted` what would narrow the candidates.
+   */
+  checkNodeSelector(activity: string, argument: string, accepted: string): void {
+    if (this.allowAllNodes) return;
+    throw new SafetyRefusal(
+      activity,
+      'nodes',
+      `argument '${argument}' is not given, so every node of the cluster is a candidate; give ${accepted}, or ${HOW.nodes}`,
+    );
+  }
+
+  /**
    * Refuses removing more than the allowed share of a namespace's pods (one pod always may go).
    * `others`: pods other runs removed there and still hold, counted with the selection (D88).
    */

@@ -6,6 +6,7 @@ import { readAuditLog } from '@chaoskit/cluster';
 import { serviceAccountToken, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from './exit-codes.js';
 import { runCli } from './test-cli.js';
 
 const cluster = sharedCluster();
@@ -261,7 +262,7 @@ describe(`${cases.length} bad experiment files`, () => {
       expect(validate.stderr).toMatch(expected);
       const journal = join(dir, `${what.replace(/\W+/g, '-')}.journal.json`);
       const run = await chaoskit(['run', file, '--journal-path', journal]);
-      expect(run.code, run.stderr).toBe(1);
+      expect(run.code, run.stderr).toBe(EXIT.refused);
       expect(run.stderr).toMatch(expected);
       expect(existsSync(journal)).toBe(false);
     },

@@ -5,9 +5,12 @@ import { createInterface } from 'node:readline/promises';
 import {
   type AnyActivity,
   connectionFor,
+  contextCount,
   createClusterClient,
   isChaosError,
   KubeClient,
+  kubeconfigFiles,
+  loadKubeconfig,
   maskEnvironmentTargets,
   newRunId,
   RunLedger,
@@ -20,6 +23,8 @@ import {
   sinceSeconds,
 } from '@chaoskit/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { Refusal } from './errors.js';
+import { EXIT, EXIT_SUMMARY, runExitCode, worst } from './exit-codes.js';
 import {
   experimentActivities,
   experimentBase,
@@ -32,6 +37,7 @@ import { askOnTerminal, buildExperiment, initFlags, renderExperiment } from './i
 import { handleInterrupts } from './interrupts.js';
 import { createLogger, type Logger } from './log.js';
 import { planExperiment } from './plan.js';
+import { checkClusters } from './preflight.js';
 import { roleFor } from './rbac.js';
 import { revert, status } from './record-commands.js';
 import { installedActivities, resolveActivity } from './resolve-activity.js';
@@ -45,6 +51,7 @@ import {
 } from './run.js';
 import { loadVarFiles, parseVar } from './vars.js';
 import { RUNNER_VERSION } from './version.js';
+import { checkJournalPath } from './writable.js';
 
 /** The lines of a command: stderr, --verbose, --json and --log-file (log.ts). */
 let logger: Logger = createLogger();
@@ -127,7 +134,19 @@ const CHOOSERS = ['CLUSTER_HOST', 'KUBERNETES_HOST', 'CLUSTER_CONTEXT', 'KUBERNE
 function useCluster(opts: { context?: string; kubeconfig?: string }, chosenBySecrets: string[]): void {
   if (!opts.context && !opts.kubeconfig) return;
   if (opts.kubeconfig && !existsSync(opts.kubeconfig))
-    throw new InvalidArgumentError('--kubeconfig names no file');
+    throw new Refusal(`--kubeconfig ${opts.kubeconfig} names no file`);
+  if (opts.context) {
+    // Typed on this command line: shown back (D90); the kubeconfig's own contexts are not.
+    const files = kubeconfigFiles(clusterEnv(opts));
+    const from = opts.kubeconfig ? `--kubeconfig ${opts.kubeconfig}` : files.from;
+    if (files.existing.length === 0)
+      throw new Refusal(`--context ${opts.context} needs a kubeconfig, and ${from} names no file`);
+    const { contexts } = loadKubeconfig(files.existing);
+    if (!contexts.some((c) => c.name === opts.context))
+      throw new Refusal(
+        `context '${opts.context}' is not in the kubeconfig (${from}), which has ${contextCount(contexts.length)} (kubectl config get-contexts lists them)`,
+      );
+  }
   if (chosenBySecrets.length)
     throw new InvalidArgumentError(
       `${chosenBySecrets.join(', ')} choose${chosenBySecrets.length === 1 ? 's' : ''} a cluster in ${chosenBySecrets.length === 1 ? 'its' : 'their'} secrets (${CHOOSERS.join(', ')}): --context and --kubeconfig would not apply; give the cluster in one place`,
@@ -148,20 +167,26 @@ function choosingActivities(prepared: Prepared): string[] {
   return named;
 }
 
+/** Where the journal is written before it is renamed over the old one. */
+const scratchOf = (path: string) => `${path}.${process.pid}.tmp`;
+
 /** Writes the journal whole or not at all (a new file renamed over the old one); returns its text. */
 async function writeJournal(path: string, journal: Journal): Promise<string> {
   const text = `${JSON.stringify(redactValue(journal), null, 2)}\n`;
-  const scratch = `${path}.${process.pid}.tmp`;
+  const scratch = scratchOf(path);
   await writeFile(scratch, text);
   await rename(scratch, path);
   return text;
 }
 
-function fail(err: unknown): number {
+/** What --context and --kubeconfig said on this command line: shown back in its errors (D90). */
+const typed: string[] = [];
+
+function fail(err: unknown, code = 1): number {
   const message = isChaosError(err) ? err.message : ((err as Error).message ?? String(err));
-  process.stderr.write(`chaoskit: ${redact(message)}\n`);
+  process.stderr.write(`chaoskit: ${redact(message, { show: typed })}\n`);
   logger.toFile('error', `chaoskit: ${message}`);
-  return 1;
+  return code;
 }
 
 /** A share of pods: 0.5, or 50%. */
@@ -294,16 +319,27 @@ withCluster(withNamespace(withLogging(withRails(withVars(program.command('run'))
     'keep no record of the changes in the cluster (a killed run then cannot be reverted)',
   )
   .option('--confirm', "ask on the terminal before the run's first change")
+  .option(
+    '--fail-on-deviation',
+    'exit 1 also when the steady state is not met before the method (which then does not run) or during it',
+  )
+  .addHelpText('after', `\nExit codes (D89): ${EXIT_SUMMARY}`)
   .action(async (file: string, opts) => {
+    // Until the run starts, every refusal leaves everything as it was (exit 3).
+    let started = false;
     try {
       if (opts.confirm && !process.stdin.isTTY)
-        throw new InvalidArgumentError(
+        throw new Refusal(
           '--confirm asks on a terminal, and stdin is not one: review the targets with chaoskit plan, then run without --confirm',
         );
+      // Before anything else, the journal's place: an existing journal stays as it is.
+      checkJournalPath('--journal-path', opts.journalPath, scratchOf(opts.journalPath));
       const prepared = await prepareFrom(file, opts);
       useCluster(opts, choosingActivities(prepared));
       const reporter = logger;
       const ledger = opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title);
+      await checkClusters(prepared, { ledgerNamespace: ledger?.run.namespace, dry: opts.dry });
+      started = true;
       if (ledger) {
         reporter.info(
           `Run ${ledger.runId}: its changes are recorded (ConfigMap ${recordName(ledger.runId)}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} find and undo them`,
@@ -325,12 +361,16 @@ withCluster(withNamespace(withLogging(withRails(withVars(program.command('run'))
         ...(ledger ? { ledger } : {}),
         ...(opts.confirm ? { confirm: confirmOnTerminal } : {}),
       }).finally(() => interrupts.dispose());
+      exitCode = runExitCode(journal, { signal: interrupts.received, failOnDeviation: opts.failOnDeviation });
+      if (journal.steady_states.before?.steady_state_met === false && !opts.failOnDeviation)
+        reporter.warn(
+          'The steady state was not met before the method, so the method did not run: exit code 0 as with Chaos Toolkit, unless something else failed (--fail-on-deviation makes it 1)',
+        );
       const text = await save(journal);
       if (opts.json) process.stdout.write(text);
       else reporter.info(`journal written to ${opts.journalPath}`);
-      exitCode = interrupts.exitCode ?? (journal.status === 'completed' && !journal.deviated ? 0 : 1);
     } catch (err) {
-      exitCode = fail(err);
+      exitCode = started ? worst(exitCode, fail(err, EXIT.failed)) : fail(err, EXIT.refused);
     }
   });
 
@@ -475,8 +515,12 @@ function withCluster(command: Command): Command {
     )
     .option('--kubeconfig <path>', 'the kubeconfig file (default: CLUSTERCONFIG, KUBECONFIG, ~/.kube/config)')
     .hook('preAction', (_program, action) => {
-      // They select a cluster: masked in every line from the start, as the environment's are.
-      for (const value of [action.opts().context, action.opts().kubeconfig]) registerTarget(value);
+      // They select a cluster: masked in every line from the start, as the environment's are,
+      // but in the errors about them.
+      for (const value of [action.opts().context, action.opts().kubeconfig]) {
+        registerTarget(value);
+        if (typeof value === 'string') typed.push(value);
+      }
     });
 }
 
@@ -708,6 +752,8 @@ try {
   await program.parseAsync(process.argv);
 } catch (err) {
   const code = (err as { exitCode?: number }).exitCode;
-  exitCode = code === undefined ? fail(err) : code === 0 ? 0 : 2;
+  // A Refusal here: a --log-file that cannot be written, before any command ran.
+  if (err instanceof Refusal) exitCode = fail(err, EXIT.refused);
+  else exitCode = code === undefined ? fail(err) : code === 0 ? EXIT.ok : EXIT.usage;
 }
 process.exitCode = exitCode;

@@ -13,3 +13,12 @@ export class InvalidExperiment extends ChaosError {
     this.problems = list;
   }
 }
+
+/**
+ * A command refused to start: what it needs is missing (a file it cannot write, a cluster it
+ * cannot reach, a right it does not hold), and nothing was done. Its message is not masked
+ * yet: the command shows back what the user typed on its command line (D90).
+ */
+export class Refusal extends Error {
+  override readonly name = 'Refusal';
+}

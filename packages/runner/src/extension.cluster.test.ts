@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from './exit-codes.js';
 import type { Journal } from './run.js';
 import { exec as execOutcome, type Outcome as Run } from './test-cli.js';
 
@@ -85,8 +86,10 @@ async function experimentIn(dir: string): Promise<string> {
 }
 
 async function expectRunChangedTheFeature(run: Run, journalPath: string, value: string) {
-  expect(run.code, run.stderr).toBe(0);
+  // The example has no rollback: its change is left in place, and the exit code says so (D89).
+  expect(run.code, run.stderr).toBe(EXIT.leftInPlace);
   const journal = JSON.parse(await readFile(journalPath, 'utf8')) as Journal;
+  expect(journal.left_in_place).toEqual([expect.stringMatching(/^config map 'settings' .*\/data\/feature/)]);
   expect(journal.status).toBe('completed');
   expect(journal.deviated).toBe(false);
   expect(journal.steady_states.before?.steady_state_met).toBe(true);

@@ -4,10 +4,11 @@
 // reach the terminal or the file.
 
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, writeSync } from 'node:fs';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { redact } from '@chaoskit/core';
 import type { Reporter } from './run.js';
+import { openLogFile } from './writable.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -31,16 +32,7 @@ export interface Logger extends Required<Reporter> {
 const stamp = () => new Date().toISOString();
 
 export function createLogger(options: LogOptions = {}, stderr: (text: string) => void = writeStderr): Logger {
-  let fd: number | undefined;
-  if (options.logFile) {
-    try {
-      fd = openSync(options.logFile, 'a');
-    } catch (err) {
-      throw new Error(
-        `--log-file ${options.logFile} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-      );
-    }
-  }
+  let fd = options.logFile ? openLogFile('--log-file', options.logFile) : undefined;
   const toFile = (level: Level, text: string, time = stamp()) => {
     if (fd !== undefined) writeSync(fd, `${time} [${level.toUpperCase()}] ${redact(text)}\n`);
   };

@@ -11,6 +11,7 @@ import { deploy, serviceAccountToken, sharedCluster, testNamespace, until } from
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from './exit-codes.js';
 import { runCli, runOnTerminal } from './test-cli.js';
 
 const cluster = sharedCluster();
@@ -102,7 +103,8 @@ describe('the namespace rail', () => {
     for (const command of ['validate', 'plan', 'run']) {
       const journal = command === 'run' ? ['--journal-path', join(dir, 'ks.json')] : [];
       const out = await chaoskit([command, file, ...journal]);
-      expect(out.code, out.stderr).toBe(1);
+      // validate and plan say invalid as chaos validate does; run was refused (D89).
+      expect(out.code, out.stderr).toBe(command === 'run' ? EXIT.refused : 1);
       expect(out.stderr).toMatch(expected);
     }
     expect(existsSync(join(dir, 'ks.json'))).toBe(false);
@@ -128,7 +130,7 @@ describe('the namespace rail', () => {
       }),
     ]);
     for (const out of [flagged, declared]) {
-      expect(out.code).toBe(1);
+      expect(out.code).toBe(EXIT.refused);
       expect(out.stderr).toContain(`argument 'ns': '${ns.name}' is a protected namespace`);
     }
     expect(await requestsSince(since)).toBe(0);
@@ -207,7 +209,7 @@ describe('the node rail', () => {
       '--journal-path',
       journal,
     ]);
-    expect(out.code).toBe(1);
+    expect(out.code).toBe(EXIT.refused);
     const result = await journalOf(journal);
     expect(result.status).toBe('aborted');
     // The method stopped at the refusal: the second action never ran.
@@ -292,7 +294,7 @@ describe('the pod share rail', () => {
       '--journal-path',
       journal,
     ]);
-    expect(out.code).toBe(1);
+    expect(out.code).toBe(EXIT.refused);
     const result = await journalOf(journal);
     expect(result.status).toBe('aborted');
     expect(result.run[0].exception[0]).toContain(
@@ -375,7 +377,7 @@ describe('the pod share rail', () => {
         '--journal-path',
         journal,
       ]);
-      expect(out.code).not.toBe(0);
+      expect(out.code).toBe(EXIT.refused);
       expect((await journalOf(journal)).run[0].exception[0]).toMatch(
         /^Refused: chaoscluster.actions.kill_microservice: the selection is 2 of the 2 pods/,
       );
@@ -399,7 +401,7 @@ describe('run --confirm', () => {
   it('refuses to start without a terminal to ask on', async () => {
     const since = new Date();
     const out = await chaoskit(['run', await experimentFile('confirm-pipe', kill()), '--confirm']);
-    expect(out.code).toBe(1);
+    expect(out.code).toBe(EXIT.refused);
     expect(out.stderr).toContain('--confirm asks on a terminal, and stdin is not one');
     expect(await requestsSince(since)).toBe(0);
   });
@@ -420,7 +422,7 @@ describe('run --confirm', () => {
     });
     const since = new Date();
     const no = await onTerminal(['run', file, '--confirm', '--journal-path', join(dir, 'no.json')], 'n');
-    expect(no.code).toBe(1);
+    expect(no.code).toBe(EXIT.refused);
     expect(no.stdout).toMatch(
       new RegExp(
         `chaoscluster.pod.actions.terminate_pods is about to delete pod \\S+ in namespace ${ns.name}.*Go ahead with the run's changes\\? \\[y/N\\]`,

@@ -18,6 +18,7 @@ import {
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from './exit-codes.js';
 import { runCli } from './test-cli.js';
 
 const cluster = sharedCluster();
@@ -163,9 +164,14 @@ describe('run --dry', () => {
     const { journal, before, since } = await dryRun('actions');
     expect(journal.steady_states.before.probes[0].output).toBe(3);
     expect(journal.run[0]).toMatchObject({ status: 'succeeded', output: null });
-    // The probes read the pods (twice: before and after the method); nothing was written.
+    // Who the credentials are (D91), then the probes read the pods (twice: before and after the
+    // method); nothing was written.
     const events = await eventsSince(since);
-    expect(events.map((e) => `${e.verb} ${e.objectRef?.resource}`)).toEqual(['list pods', 'list pods']);
+    expect(events.map((e) => `${e.verb} ${e.objectRef?.resource}`)).toEqual([
+      'create selfsubjectreviews',
+      'list pods',
+      'list pods',
+    ]);
     expect(await podUids()).toEqual(before);
   });
 
@@ -259,7 +265,7 @@ describe('-n, --context and --kubeconfig', () => {
     });
     const since = new Date();
     const out = await chaoskit(['run', file, ...onCluster(), '--journal-path', join(dir, 'never.json')]);
-    expect(out.code).toBe(1);
+    expect(out.code).toBe(EXIT.refused);
     expect(out.stderr).toMatch(
       /activity 'kill-one-web-pod' chooses a cluster in its secrets .*give the cluster in one place/,
     );

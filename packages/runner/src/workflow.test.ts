@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { EXIT } from './exit-codes.js';
 import { type Outcome, runCli } from './test-cli.js';
 
 const control = fileURLToPath(new URL('./controls.fixture.mjs', import.meta.url));
@@ -187,7 +188,8 @@ describe('controls', () => {
       rollbacks: [sh('r1', 'true')],
     });
     const { code, journal, stderr } = await run(file);
-    expect(code).toBe(1);
+    // Stopped by a control, not a signal: a failed run (D89).
+    expect(code).toBe(EXIT.failed);
     expect(existsSync(marker)).toBe(false);
     expect(journal.status).toBe('interrupted');
     expect(journal.run.map((r: Json) => (r.activity as Json).name)).toEqual(['a1']);
@@ -293,7 +295,7 @@ describe('--dry, --fail-fast, --no-validation', () => {
     expect(without.journal.run.map((r: Json) => r.status)).toEqual(['failed', 'succeeded']);
     await rm(join(dir, 'after-failure'));
     const { code, journal, stderr } = await run(file, '--fail-fast');
-    expect(code).toBe(1);
+    expect(code).toBe(EXIT.failed);
     expect(journal.status).toBe('failed');
     expect(journal.run.map((r: Json) => (r.activity as Json).name)).toEqual(['fails']);
     expect(existsSync(join(dir, 'after-failure'))).toBe(false);
@@ -343,11 +345,12 @@ describe('--dry, --fail-fast, --no-validation', () => {
       ],
     });
     const refused = await run(file);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(EXIT.refused);
     expect(refused.stderr).toMatch(/module 'nomodule.actions' is provided by no installed package/);
     expect(existsSync(marker)).toBe(false);
     const { code, journal, stderr } = await run(file, '--no-validation');
-    expect(code).toBe(0);
+    // The broken activity failed: so did the run (D89).
+    expect(code).toBe(EXIT.failed);
     expect(stderr).toMatch(/WARN\] not valid \(--no-validation\): method activity 'unknown': module/);
     expect(journal.run.map((r: Json) => r.status)).toEqual(['failed', 'succeeded']);
     expect(journal.run[0].exception[0]).toMatch(

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { readAuditLog } from './audit.js';
+import { isMutation, readAuditLog } from './audit.js';
 
 const event = (verb: string, user = 'u') =>
   JSON.stringify({
@@ -25,4 +25,13 @@ it('reads complete lines only, as the apiserver may be halfway through writing t
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+it('counts writes as mutations, and reviews (a create that stores nothing) not', () => {
+  const of = (verb: string, resource: string) => ({ ...JSON.parse(event(verb)), objectRef: { resource } });
+  expect(isMutation(of('delete', 'pods'))).toBe(true);
+  expect(isMutation(of('create', 'configmaps'))).toBe(true);
+  expect(isMutation(of('get', 'pods'))).toBe(false);
+  expect(isMutation(of('create', 'selfsubjectaccessreviews'))).toBe(false);
+  expect(isMutation(of('create', 'selfsubjectreviews'))).toBe(false);
 });

@@ -37,9 +37,22 @@ export async function readAuditLog(
     .filter((e) => !filter.since || new Date(e.requestReceivedTimestamp) >= filter.since);
 }
 
-/** Requests that could change the cluster (a server-side dry run included: the URI says so). */
+// Asked with a `create` that stores nothing: who am I, may I (a run's checks before it starts).
+const REVIEWS = new Set([
+  'selfsubjectreviews',
+  'selfsubjectaccessreviews',
+  'selfsubjectrulesreviews',
+  'subjectaccessreviews',
+  'localsubjectaccessreviews',
+  'tokenreviews',
+]);
+
+/**
+ * Requests that could change the cluster (a server-side dry run included: the URI says so);
+ * reviews (`create selfsubjectaccessreviews`…) are questions, not changes.
+ */
 export function isMutation(event: AuditEvent): boolean {
-  return MUTATING.has(event.verb);
+  return MUTATING.has(event.verb) && !REVIEWS.has(event.objectRef?.resource ?? '');
 }
 
 export function isDryRun(event: AuditEvent): boolean {

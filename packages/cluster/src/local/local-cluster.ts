@@ -284,6 +284,7 @@ async function boot(
       components: COMPONENTS_USER,
     },
     auditLogPath,
+    etcdUrl: `http://127.0.0.1:${etcdPort}`,
     nodes,
     kubernetesVersion: KUBERNETES_VERSION,
     podLogFile,

@@ -1,0 +1,350 @@
+// The exit codes of `chaoskit run` (D89), each from the real command on the local cluster, as
+// a CI gate sees them: 0 only when the run completed and nothing it changed is left in place.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isMutation, readAuditLog } from '@chaoskit/cluster';
+import { deploy, serviceAccountToken, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
+import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
+import { dump, loadAll } from 'js-yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from './exit-codes.js';
+import { cli, runCli } from './test-cli.js';
+
+const cluster = sharedCluster();
+const apps = cluster.kc.makeApiClient(AppsV1Api);
+const core = cluster.kc.makeApiClient(CoreV1Api);
+const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
+const unique = `exit-codes-${process.pid}`;
+let dir: string;
+let ns: Awaited<ReturnType<typeof testNamespace>>;
+/** The run's identity (the rights `chaoskit rbac` prints for the activities used here). */
+let operator: { env: NodeJS.ProcessEnv; identity: string };
+/** An identity that may read pods but not delete them (the record's rights it has). */
+let viewer: { env: NodeJS.ProcessEnv; identity: string };
+
+const envOf = (token: string): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CLUSTER_HOST: cluster.credentials.server,
+    CLUSTER_API_KEY: token,
+    CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
+    KUBECONFIG: '/nonexistent',
+  };
+  delete env.CLUSTERCONFIG;
+  return env;
+};
+
+/** A service account bound, in the test's namespace, to what `chaoskit rbac <activities>` prints. */
+async function identityFor(name: string, activities: string[]) {
+  const printed = await runCli(['rbac', ...activities, '--name', name], { cwd: dir });
+  expect(printed.code, printed.stderr).toBe(0);
+  const roles = loadAll(printed.stdout) as V1Role[];
+  for (const role of roles) await rbac.createNamespacedRole({ namespace: ns.name, body: role });
+  const sa = await serviceAccountToken(
+    cluster.kc,
+    ns.name,
+    name,
+    roles.map((r) => ({ role: r.metadata!.name!, kind: 'Role' as const })),
+  );
+  return { env: envOf(sa.token), identity: sa.identity };
+}
+
+const python = (type: 'action' | 'probe', module: string, func: string, args: Record<string, unknown>) => ({
+  type,
+  name: `${func}-${Object.values(args).join('-')}`,
+  provider: { type: 'python', module, func, arguments: args },
+});
+const scale = (name: string, replicas: number) =>
+  python('action', 'chaoscluster.deployment.actions', 'scale_deployment', { ns: ns.name, name, replicas });
+/** A probe that holds while `marker` does not exist (a process: its exit code, tolerance 0). */
+const noMarker = (marker: string) => ({
+  'steady-state-hypothesis': {
+    title: `${marker} does not exist`,
+    probes: [
+      {
+        type: 'probe',
+        name: 'no-marker',
+        tolerance: 0,
+        provider: { type: 'process', path: 'sh', arguments: ['-c', `test ! -e ${marker}`] },
+      },
+    ],
+  },
+});
+
+async function experiment(name: string, body: Record<string, unknown>): Promise<string> {
+  const file = join(dir, `${name}.yaml`);
+  await writeFile(file, dump({ title: name, description: `exit code: ${name}`, ...body }));
+  return file;
+}
+
+const journalPath = (name: string) => join(dir, `${name}.journal.json`);
+const journalOf = async (name: string) => JSON.parse(await readFile(journalPath(name), 'utf8'));
+
+async function run(name: string, args: string[] = [], env = operator.env) {
+  const out = await runCli(
+    [
+      'run',
+      join(dir, `${name}.yaml`),
+      '--journal-path',
+      journalPath(name),
+      '--ledger-namespace',
+      ns.name,
+      ...args,
+    ],
+    { env, cwd: dir },
+  );
+  process.stdout.write(`exit-codes: ${name}: ${out.code}\n`);
+  return out;
+}
+
+const replicas = async (name: string) =>
+  (await apps.readNamespacedDeployment({ name, namespace: ns.name })).spec?.replicas;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'chaoskit-exit-'));
+  ns = await testNamespace(cluster.kc, 'exit');
+  await deploy(cluster.kc, ns.name, 'web', 3);
+  operator = await identityFor('operator', [
+    'chaoscluster.deployment.actions.scale_deployment',
+    'chaoscluster.pod.actions.terminate_pods',
+  ]);
+  viewer = await identityFor('viewer', ['chaoscluster.pod.probes.count_pods']);
+  // The record's Role is in every `chaoskit rbac` of an action: the viewer gets it by hand.
+  await rbac.createNamespacedRoleBinding({
+    namespace: ns.name,
+    body: {
+      metadata: { name: 'viewer-ledger' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'operator-ledger' },
+      subjects: [{ kind: 'ServiceAccount', name: 'viewer', namespace: ns.name }],
+    },
+  });
+  // delete_nodes may list the nodes, and delete only one that does not exist: were the
+  // selector rail to let it through, no node of the shared cluster could go.
+  await rbac.createClusterRole({
+    body: {
+      metadata: { name: unique },
+      rules: [
+        { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] },
+        { apiGroups: [''], resources: ['nodes'], verbs: ['delete'], resourceNames: [unique] },
+      ],
+    },
+  });
+  await rbac.createClusterRoleBinding({
+    body: {
+      metadata: { name: unique },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: unique },
+      subjects: [{ kind: 'ServiceAccount', name: 'operator', namespace: ns.name }],
+    },
+  });
+});
+
+afterAll(async () => {
+  await rbac.deleteClusterRoleBinding({ name: unique }).catch(() => undefined);
+  await rbac.deleteClusterRole({ name: unique }).catch(() => undefined);
+  await ns.remove();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('chaoskit run exit codes (D89)', () => {
+  it('0: the run completed, its steady state held, its rollback undid its change', async () => {
+    await experiment('ok', {
+      ...noMarker(join(dir, 'never')),
+      method: [scale('web', 2)],
+      rollbacks: [scale('web', 3)],
+    });
+    const out = await run('ok');
+    expect(out.code, out.stderr).toBe(EXIT.ok);
+    const journal = await journalOf('ok');
+    expect(journal.status).toBe('completed');
+    expect(journal.left_in_place).toBeUndefined();
+    expect(await replicas('web')).toBe(3);
+  });
+
+  it('1: the steady state deviated after the method (as Chaos Toolkit)', async () => {
+    const marker = join(dir, 'deviated');
+    await experiment('deviated', {
+      ...noMarker(marker),
+      method: [
+        {
+          type: 'action',
+          name: 'create-marker',
+          provider: { type: 'process', path: 'touch', arguments: [marker] },
+        },
+      ],
+    });
+    const out = await run('deviated');
+    expect(out.code, out.stderr).toBe(EXIT.deviated);
+    expect((await journalOf('deviated')).deviated).toBe(true);
+  });
+
+  it('0, then 1 with --fail-on-deviation: the steady state not met before the method, which did not run', async () => {
+    const marker = join(dir, 'before');
+    await writeFile(marker, '');
+    await experiment('before', { ...noMarker(marker), method: [scale('web', 1)] });
+    const chaos = await run('before');
+    expect(chaos.code, chaos.stderr).toBe(EXIT.ok);
+    expect(chaos.stderr).toContain(
+      'The steady state was not met before the method, so the method did not run: exit code 0 as with Chaos Toolkit, unless something else failed (--fail-on-deviation makes it 1)',
+    );
+    const gate = await run('before', ['--fail-on-deviation']);
+    expect(gate.code, gate.stderr).toBe(EXIT.deviated);
+    const journal = await journalOf('before');
+    expect(journal.steady_states.before.steady_state_met).toBe(false);
+    expect(journal.run).toEqual([]);
+    expect(await replicas('web')).toBe(3);
+  });
+
+  it('2: a command line that cannot be parsed', async () => {
+    await experiment('usage', { method: [scale('web', 2)] });
+    const out = await run('usage', ['--no-such-option']);
+    expect(out.code).toBe(EXIT.usage);
+    expect(out.stderr).toContain("unknown option '--no-such-option'");
+    expect(existsSync(journalPath('usage'))).toBe(false);
+  });
+
+  it('3: refused before any change: an invalid experiment; a rail refusing the first action (delete_nodes without a selector, D92)', async () => {
+    await experiment('invalid', { method: [{ ...scale('web', 2), provider: { type: 'python' } }] });
+    const invalid = await run('invalid');
+    expect(invalid.code, invalid.stderr).toBe(EXIT.refused);
+    expect(existsSync(journalPath('invalid'))).toBe(false);
+
+    const nodesBefore = (await core.listNode()).items.map((n) => n.metadata!.uid).sort();
+    await experiment('unselected', {
+      method: [python('action', 'chaoscluster.node.actions', 'delete_nodes', {}), scale('web', 2)],
+    });
+    const since = new Date();
+    const out = await run('unselected');
+    expect(out.code, out.stderr).toBe(EXIT.refused);
+    const journal = await journalOf('unselected');
+    expect(journal.status).toBe('aborted');
+    // The method stopped at the refusal: the second action never ran.
+    expect(journal.run).toHaveLength(1);
+    expect(journal.run[0].exception[0]).toBe(
+      "Refused: chaoscluster.node.actions.delete_nodes: argument 'label_selector' is not given, so every node of the cluster is a candidate; give label_selector (the nodes' labels, e.g. 'pool=batch'), or pod_label_selector with pod_namespace (the nodes hosting those pods), or run with --allow-all-nodes, or add to the experiment: extensions: [{name: chaoskit, allow_all_nodes: true}]",
+    );
+    const requests = await readAuditLog(cluster.auditLogPath, { user: operator.identity, since });
+    expect(requests.filter((e) => e.objectRef?.resource === 'nodes')).toEqual([]);
+    expect(requests.filter(isMutation)).toEqual([]);
+    // Every node there before is still there (other tests' nodes come and go meanwhile).
+    const nodesAfter = (await core.listNode()).items.map((n) => n.metadata!.uid);
+    expect(nodesBefore.filter((uid) => !nodesAfter.includes(uid))).toEqual([]);
+    expect(await replicas('web')).toBe(3);
+  });
+
+  it('4: an action failed (Forbidden), although the steady state held', async () => {
+    await experiment('forbidden', {
+      ...noMarker(join(dir, 'never')),
+      method: [
+        python('action', 'chaoscluster.pod.actions', 'terminate_pods', {
+          ns: ns.name,
+          label_selector: 'app=web',
+        }),
+      ],
+    });
+    const out = await run('forbidden', [], viewer.env);
+    expect(out.code, out.stderr).toBe(EXIT.failed);
+    const journal = await journalOf('forbidden');
+    expect(journal.status).toBe('completed');
+    expect(journal.deviated).toBe(false);
+    expect(journal.run[0].exception[0]).toContain(`Forbidden (403): pods "`);
+    expect(journal.run[0].exception[0]).toContain(`User "${viewer.identity}" cannot delete resource "pods"`);
+  });
+
+  it('5: a change left in place (no rollback), and a rollback that failed', async () => {
+    await experiment('left', { method: [scale('web', 1)] });
+    const left = await run('left');
+    expect(left.code, left.stderr).toBe(EXIT.leftInPlace);
+    const journal = await journalOf('left');
+    expect(journal.status).toBe('completed');
+    expect(journal.left_in_place).toEqual([expect.stringMatching(/^deployment 'web'/)]);
+    const reverted = await runCli(['revert', journal.run_id, '--ledger-namespace', ns.name], {
+      env: operator.env,
+      cwd: dir,
+    });
+    expect(reverted.code, reverted.stderr).toBe(0);
+    expect(await replicas('web')).toBe(3);
+
+    await experiment('rollback-failed', {
+      method: [scale('web', 2)],
+      rollbacks: [scale('no-such-deployment', 3), scale('web', 3)],
+    });
+    const failed = await run('rollback-failed');
+    expect(failed.code, failed.stderr).toBe(EXIT.leftInPlace);
+    const second = await journalOf('rollback-failed');
+    expect(second.rollbacks.map((r: { status: string }) => r.status)).toEqual(['failed', 'succeeded']);
+    expect(second.left_in_place).toBeUndefined();
+    expect(await replicas('web')).toBe(3);
+  });
+
+  it.each([
+    ['SIGINT', EXIT.sigint],
+    ['SIGTERM', EXIT.sigterm],
+  ] as const)('%s: interrupted, its rollback undid its change', async (signal, code) => {
+    const name = `interrupted-${signal}`;
+    await experiment(name, {
+      method: [{ ...scale('web', 2), pauses: { after: 120 } }],
+      rollbacks: [scale('web', 3)],
+    });
+    const out = await interruptedRun(name, signal);
+    expect(out.code, out.stderr).toBe(code);
+    expect((await journalOf(name)).status).toBe('interrupted');
+    expect(await replicas('web')).toBe(3);
+  });
+
+  it('5 wins over 143: interrupted by SIGTERM with its change left in place (--rollback-strategy never)', async () => {
+    const name = 'interrupted-left';
+    await experiment(name, {
+      method: [{ ...scale('web', 1), pauses: { after: 120 } }],
+      rollbacks: [scale('web', 3)],
+    });
+    const out = await interruptedRun(name, 'SIGTERM', ['--rollback-strategy', 'never']);
+    expect(out.code, out.stderr).toBe(EXIT.leftInPlace);
+    const journal = await journalOf(name);
+    expect(journal.status).toBe('interrupted');
+    expect(journal.left_in_place).toEqual([expect.stringMatching(/^deployment 'web'/)]);
+    const reverted = await runCli(['revert', journal.run_id, '--ledger-namespace', ns.name], {
+      env: operator.env,
+      cwd: dir,
+    });
+    expect(reverted.code, reverted.stderr).toBe(0);
+    expect(await replicas('web')).toBe(3);
+  });
+});
+
+/** Runs experiment `name` until its first action is done, then sends `signal`. */
+async function interruptedRun(name: string, signal: NodeJS.Signals, args: string[] = []) {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      cli,
+      'run',
+      join(dir, `${name}.yaml`),
+      '--journal-path',
+      journalPath(name),
+      '--ledger-namespace',
+      ns.name,
+      ...args,
+    ],
+    { env: operator.env, cwd: dir },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  // The journal is written as the run goes: once the action is in it, the pause is under way.
+  await until(
+    `the first action of ${name} done`,
+    async () =>
+      JSON.parse(await readFile(journalPath(name), 'utf8')).run?.[0]?.status === 'succeeded' || undefined,
+    60_000,
+  );
+  child.kill(signal);
+  const code = await exited;
+  process.stdout.write(`exit-codes: ${name}: ${code}\n`);
+  return { code, stderr };
+}

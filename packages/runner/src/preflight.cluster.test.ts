@@ -1,0 +1,340 @@
+// Everything a run needs is checked before its first change (D91): where it writes its journal
+// and its log (six ways of not being writable, each refused before a single request of the
+// run's identity reaches the apiserver, an existing journal left as it was), then the cluster:
+// the context, the kubeconfig, the credentials, and the rights of the run's record (asked with
+// SelfSubjectAccessReviews: the audit log shows nothing else of the identity).
+
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readAuditLog } from '@chaoskit/cluster';
+import {
+  deploy,
+  kubeconfigYaml,
+  serviceAccountToken,
+  sharedCluster,
+  testNamespace,
+} from '@chaoskit/cluster/testing';
+import { CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
+import { dump, loadAll } from 'js-yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from './exit-codes.js';
+import { cli, exec, runCli } from './test-cli.js';
+
+const cluster = sharedCluster();
+const core = cluster.kc.makeApiClient(CoreV1Api);
+const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
+const OLD_JOURNAL = '{"an":"earlier journal"}';
+let dir: string;
+let file: string;
+let ns: Awaited<ReturnType<typeof testNamespace>>;
+/** The run's identity: it may run the experiment and keep its record. */
+let runner: { token: string; identity: string };
+/** An identity that may run the experiment, and not keep its record. */
+let recordless: { token: string; identity: string };
+
+const envOf = (token: string): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CLUSTER_HOST: cluster.credentials.server,
+    CLUSTER_API_KEY: token,
+    CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
+    KUBECONFIG: '/nonexistent',
+  };
+  delete env.CLUSTERCONFIG;
+  return env;
+};
+
+const podUids = async () =>
+  (await core.listNamespacedPod({ namespace: ns.name, labelSelector: 'app=web' })).items
+    .map((p) => p.metadata!.uid!)
+    .sort();
+
+/** The identity's requests since `since`, as `verb resource`. */
+const requestsOf = async (identity: string, since: Date) =>
+  (await readAuditLog(cluster.auditLogPath, { user: identity, since })).map(
+    (e) => `${e.verb} ${e.objectRef?.resource ?? e.requestURI}`,
+  );
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'chaoskit-preflight-'));
+  ns = await testNamespace(cluster.kc, 'preflight');
+  await deploy(cluster.kc, ns.name, 'web', 3);
+  file = join(dir, 'experiment.yaml');
+  await writeFile(
+    file,
+    dump({
+      title: 'one web pod goes',
+      description: 'what the run needs is checked first',
+      'steady-state-hypothesis': {
+        title: 'web runs',
+        probes: [
+          {
+            type: 'probe',
+            name: 'web-pods',
+            tolerance: [1, 10],
+            provider: {
+              type: 'python',
+              module: 'chaoscluster.pod.probes',
+              func: 'count_pods',
+              arguments: { ns: ns.name, label_selector: 'app=web' },
+            },
+          },
+        ],
+      },
+      method: [
+        {
+          type: 'action',
+          name: 'kill',
+          provider: {
+            type: 'python',
+            module: 'chaoscluster.pod.actions',
+            func: 'terminate_pods',
+            arguments: { ns: ns.name, label_selector: 'app=web', qty: 1, grace_period: 0 },
+          },
+        },
+      ],
+    }),
+  );
+  const printed = await runCli(['rbac', file, '--name', 'runner'], { cwd: dir });
+  expect(printed.code, printed.stderr).toBe(0);
+  const [role, ledger] = loadAll(printed.stdout) as V1Role[];
+  for (const r of [role!, ledger!]) await rbac.createNamespacedRole({ namespace: ns.name, body: r });
+  runner = await serviceAccountToken(cluster.kc, ns.name, 'runner', [
+    { role: 'runner', kind: 'Role' },
+    { role: 'runner-ledger', kind: 'Role' },
+  ]);
+  // The same rights, and not those of the record.
+  await rbac.createNamespacedRole({
+    namespace: ns.name,
+    body: { ...role!, metadata: { name: 'recordless' } },
+  });
+  recordless = await serviceAccountToken(cluster.kc, ns.name, 'recordless', [
+    { role: 'recordless', kind: 'Role' },
+  ]);
+});
+
+afterAll(async () => {
+  await ns.remove();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/**
+ * `chaoskit run` as the runner identity, in a mount namespace of its own where `setup` (sh)
+ * prepared the place of its files first; prints what the journal holds after the run.
+ */
+function isolatedRun(setup: string, journal: string, extra: string[] = []) {
+  const script = `set -e; ${setup}; set +e; "$@"; code=$?; printf 'journal after: %s\\n' "$(cat '${journal}' 2>/dev/null || echo none)"; exit $code`;
+  return exec(
+    'unshare',
+    [
+      '--mount',
+      '--propagation',
+      'private',
+      'sh',
+      '-c',
+      script,
+      'sh',
+      process.execPath,
+      cli,
+      'run',
+      file,
+      '--journal-path',
+      journal,
+      '--ledger-namespace',
+      ns.name,
+      ...extra,
+    ],
+    { env: envOf(runner.token), cwd: dir },
+  );
+}
+
+describe('a journal or log file that cannot be written refuses the run before any request', () => {
+  const cases: Array<
+    [string, (m: string) => { setup: string; journal: string; log?: string }, RegExp, boolean]
+  > = [
+    ['a directory', (m) => ({ setup: `mkdir -p ${m}`, journal: m }), /: it is a directory$/, false],
+    [
+      'a read-only mount',
+      (m) => ({
+        setup: `mkdir -p ${m}; mount -t tmpfs -o size=1m tmpfs ${m}; echo '${OLD_JOURNAL}' > ${m}/journal.json; mount -o remount,ro ${m}`,
+        journal: `${m}/journal.json`,
+      }),
+      /: the file system is read-only \(EROFS\)$/,
+      true,
+    ],
+    [
+      'a full file system',
+      (m) => ({
+        setup: `mkdir -p ${m}; mount -t tmpfs -o size=64k tmpfs ${m}; echo '${OLD_JOURNAL}' > ${m}/journal.json; dd if=/dev/zero of=${m}/fill bs=4k 2>/dev/null || true`,
+        journal: `${m}/journal.json`,
+      }),
+      /: the file system is full \(ENOSPC\)$/,
+      true,
+    ],
+    ['/proc', () => ({ setup: 'true', journal: '/proc/chaoskit-journal.json' }), /\(ENOENT\)$/, false],
+    [
+      'a missing folder',
+      (m) => ({ setup: 'true', journal: `${m}/missing/journal.json` }),
+      /: the folder \S+\/missing does not exist$/,
+      false,
+    ],
+    [
+      'a file that cannot be written (immutable)',
+      (m) => ({
+        setup: `mkdir -p ${m}; mount -t tmpfs -o size=1m tmpfs ${m}; echo '${OLD_JOURNAL}' > ${m}/journal.json; chattr +i ${m}/journal.json`,
+        journal: `${m}/journal.json`,
+      }),
+      /: not permitted \(an immutable file, or a file system that refuses it\) \(EPERM\)$/,
+      true,
+    ],
+  ];
+
+  it.each(cases)('%s', async (name, place, reason, existed) => {
+    const mount = join(dir, name.replace(/\W+/g, '-'));
+    const { setup, journal } = place(mount);
+    const before = await podUids();
+    const since = new Date();
+    const out = await isolatedRun(setup, journal);
+    process.stdout.write(`preflight: journal in ${name}: exit ${out.code}: ${out.stderr.trim()}\n`);
+    expect(out.code, out.stderr).toBe(EXIT.refused);
+    const [line, ...more] = out.stderr.trim().split('\n');
+    expect(more).toEqual([]);
+    expect(line).toMatch(
+      new RegExp(`^chaoskit: --journal-path ${journal.replaceAll('/', '\\/')} cannot be written`),
+    );
+    expect(line).toMatch(reason);
+    // An earlier journal there is as it was.
+    expect(out.stdout).toBe(`journal after: ${existed ? OLD_JOURNAL : 'none'}\n`);
+    expect(await requestsOf(runner.identity, since)).toEqual([]);
+    expect(await podUids()).toEqual(before);
+  });
+
+  it('a log file on a full file system', async () => {
+    const mount = join(dir, 'full-log');
+    const since = new Date();
+    const out = await isolatedRun(
+      `mkdir -p ${mount}; mount -t tmpfs -o size=64k tmpfs ${mount}; dd if=/dev/zero of=${mount}/fill bs=4k 2>/dev/null || true`,
+      join(dir, 'log.journal.json'),
+      ['--log-file', `${mount}/run.log`],
+    );
+    expect(out.code, out.stderr).toBe(EXIT.refused);
+    expect(out.stderr).toBe(
+      `chaoskit: --log-file ${mount}/run.log cannot be written: the file system is full (ENOSPC)\n`,
+    );
+    expect(await requestsOf(runner.identity, since)).toEqual([]);
+  });
+});
+
+describe('the cluster, the credentials and the rights of the record are checked before the run', () => {
+  it('a record the identity may not write: refused, naming the identity, the rights and the fixes', async () => {
+    const journal = join(dir, 'recordless.json');
+    const before = await podUids();
+    const since = new Date();
+    const out = await runCli(['run', file, '--journal-path', journal, '--ledger-namespace', ns.name], {
+      env: envOf(recordless.token),
+      cwd: dir,
+    });
+    expect(out.code, out.stderr).toBe(EXIT.refused);
+    expect(out.stderr).toContain(
+      `chaoskit: User "${recordless.identity}" may not create configmaps, delete configmaps, get configmaps, list configmaps, patch configmaps, get secrets 'chaoskit-ledger-key', create secrets in namespace '${ns.name}', which the run's record of its changes needs (chaoskit status and revert read it): bind there the -ledger Role that chaoskit rbac prints for the experiment, choose another namespace (--ledger-namespace), or run without a record (--no-ledger)`,
+    );
+    await expect(readFile(journal)).rejects.toThrow(/ENOENT/);
+    // Who it is, then what it may do: nothing else was asked, nothing changed.
+    const requests = await requestsOf(recordless.identity, since);
+    expect(requests[0]).toBe('create selfsubjectreviews');
+    expect(requests.slice(1).every((r) => r === 'create selfsubjectaccessreviews')).toBe(true);
+    expect(requests).toHaveLength(8);
+    expect(await podUids()).toEqual(before);
+    // Without a record, the same identity runs it.
+    const without = await runCli(['run', file, '--journal-path', journal, '--no-ledger'], {
+      env: envOf(recordless.token),
+      cwd: dir,
+    });
+    expect(without.code, without.stderr).toBe(EXIT.ok);
+  });
+
+  it('credentials the cluster does not accept: refused before the run, no journal', async () => {
+    const journal = join(dir, 'revoked.json');
+    const out = await runCli(['run', file, '--journal-path', journal], {
+      env: envOf('not-a-token-1234'),
+      cwd: dir,
+    });
+    expect(out.code, out.stderr).toBe(EXIT.refused);
+    expect(out.stderr).toMatch(
+      /^chaoskit: the cluster of activities '(web-pods|kill)', '(web-pods|kill)' \(CLUSTER_HOST from the environment \(API key\)\) does not accept the credentials \(401 Unauthorized/,
+    );
+    await expect(readFile(journal)).rejects.toThrow(/ENOENT/);
+  });
+
+  it("a --context that is not in the kubeconfig is shown back, the kubeconfig's own contexts are not", async () => {
+    const kubeconfig = join(dir, 'kube', 'config');
+    await mkdir(join(dir, 'kube'));
+    await writeFile(
+      kubeconfig,
+      kubeconfigYaml(
+        { server: cluster.credentials.server, caFile: cluster.credentials.caFile, name: 'prod-eu-1' },
+        { 'runner-user': { token: runner.token } },
+        { 'prod-eu-1': 'runner-user', 'staging-eu-1': 'runner-user' },
+        'prod-eu-1',
+      ),
+    );
+    const journal = join(dir, 'context.json');
+    const since = new Date();
+    const env: NodeJS.ProcessEnv = { ...envOf(runner.token), KUBECONFIG: kubeconfig };
+    delete env.CLUSTER_HOST;
+    const typed = await runCli(['run', file, '--journal-path', journal, '--context', 'nope'], {
+      env,
+      cwd: dir,
+    });
+    expect(typed.code, typed.stderr).toBe(EXIT.refused);
+    expect(typed.stderr).toBe(
+      "chaoskit: context 'nope' is not in the kubeconfig (KUBECONFIG), which has 2 contexts (kubectl config get-contexts lists them)\n",
+    );
+    const flagged = await runCli(
+      ['run', file, '--journal-path', journal, '--context', 'nope', '--kubeconfig', kubeconfig],
+      { env, cwd: dir },
+    );
+    expect(flagged.stderr).toBe(
+      `chaoskit: context 'nope' is not in the kubeconfig (--kubeconfig ${kubeconfig}), which has 2 contexts (kubectl config get-contexts lists them)\n`,
+    );
+    // From the environment, the same context stays masked (D90).
+    const fromEnv = await runCli(['run', file, '--journal-path', journal], {
+      env: { ...env, CLUSTER_CONTEXT: 'nope' },
+      cwd: dir,
+    });
+    expect(fromEnv.code, fromEnv.stderr).toBe(EXIT.refused);
+    expect(fromEnv.stderr).toMatch(
+      /^chaoskit: activity '(web-pods|kill)' cannot reach a cluster: the context that CLUSTER_CONTEXT names is not in the kubeconfig \(KUBECONFIG\), which has 2 contexts \(kubectl config get-contexts lists them\)\n$/,
+    );
+    const missing = await runCli(
+      ['run', file, '--journal-path', journal, '--kubeconfig', join(dir, 'nope')],
+      {
+        env,
+        cwd: dir,
+      },
+    );
+    expect(missing.code).toBe(EXIT.refused);
+    expect(missing.stderr).toBe(`chaoskit: --kubeconfig ${join(dir, 'nope')} names no file\n`);
+    const none = await runCli(['run', file, '--journal-path', journal], {
+      env: { ...env, KUBECONFIG: join(dir, 'nope') },
+      cwd: dir,
+    });
+    expect(none.code).toBe(EXIT.refused);
+    expect(none.stderr).toMatch(
+      /^chaoskit: activity '(web-pods|kill)' cannot reach a cluster: no cluster configured; tried/,
+    );
+    expect(none.stderr).not.toContain(join(dir, 'nope'));
+    await expect(readFile(journal)).rejects.toThrow(/ENOENT/);
+    expect(await requestsOf(runner.identity, since)).toEqual([]);
+    // The right context runs.
+    const right = await runCli(
+      ['run', file, '--journal-path', journal, '--context', 'staging-eu-1', '--ledger-namespace', ns.name],
+      {
+        env,
+        cwd: dir,
+      },
+    );
+    expect(right.code, right.stderr).toBe(EXIT.ok);
+  });
+});

@@ -13,6 +13,13 @@ const reference = z.string().regex(REFERENCE);
 
 const ALIASES: Record<string, string> = { chaoscluster: 'chaosk8s', chaosmesh: 'chaosistio' };
 
+/** `chaoscluster.pod.actions` → `chaosk8s.pod.actions`: the Python original's name (others unchanged). */
+export function originalModule(module: string): string {
+  const [prefix, ...rest] = module.split('.');
+  const alias = ALIASES[prefix!];
+  return alias ? [alias, ...rest].join('.') : module;
+}
+
 const given = (input: unknown) => input !== undefined;
 
 /** The longest pause: a day (a longer timer would overflow Node's and fire at once). */
@@ -109,9 +116,8 @@ const httpProvider = z.looseObject({
  */
 function pythonProviderOf(target: AnyActivity | ActivityAlias) {
   const activity = 'activity' in target ? target.activity : target;
-  const [prefix, ...rest] = target.module.split('.');
-  const alias = ALIASES[prefix!];
-  const modules = alias ? [target.module, [alias, ...rest].join('.')] : [target.module];
+  const original = originalModule(target.module);
+  const modules = original === target.module ? [target.module] : [target.module, original];
   const args = Object.fromEntries(
     Object.entries(activity.schema.shape).map(([name, schema]) => [
       name,

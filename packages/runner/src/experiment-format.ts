@@ -158,7 +158,7 @@ const activityKeys = {
   pauses: pauses.optional(),
   tolerance: z.unknown().optional(),
   background: z.boolean({ error: 'background must be a boolean' }).optional(),
-  timeout: z.unknown().optional(),
+  timeout: z.number({ error: 'timeout must be a number of seconds' }).optional(),
   controls: controls.optional(),
   dry: z.unknown().optional(),
   configuration: z.unknown().optional(),

@@ -146,7 +146,9 @@ function exec(
 }
 
 const require = createRequire(import.meta.url);
-const runnerCli = () => join(dirname(require.resolve('@chaoskit/runner/package.json')), 'dist', 'cli.js');
+/** The `chaoskit` command of the installed runner. */
+export const runnerCli = () =>
+  join(dirname(require.resolve('@chaoskit/runner/package.json')), 'dist', 'cli.js');
 
 export interface DifferentialOptions {
   kc: KubeConfig;

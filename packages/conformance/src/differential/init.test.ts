@@ -6,12 +6,14 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runnerCli } from './differential.js';
 import { ensurePythonOriginals } from './python-env.js';
 
 let dir: string;
 let chaos: string;
+// Two processes a test, each loading its world: on 2 shared cores, that takes seconds.
+vi.setConfig({ testTimeout: 300_000 });
 
 function exec(cmd: string, args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) =>

@@ -113,7 +113,14 @@ it('`chaos report` renders the journal of a chaoskit run: its title, activities 
   expect(text).toContain('One web pod is terminated; the deployment keeps serving.');
   expect(text).toMatch(/\*\*Status\*\* +completed/);
   expect(text).toContain('#### Action - terminate-one-web-pod');
-  expect(text).toContain('#### Probe - web-pods-running');
+  // The hypothesis, before and after: its probe, verified.
+  expect(text).toMatch(/"\*\*web has its\s+pods\*\*"/);
+  for (const when of ['Before Run', 'After Run'])
+    expect(text).toMatch(
+      new RegExp(
+        `##### ${when}\\s+The steady state was verified\\s+-+\\s+Probe +Tolerance +Verified\\s+-[- ]+\\s+web-pods-running .* True`,
+      ),
+    );
   expect(text).toContain('chaosk8s.pod.actions');
   expect(text).toContain('terminate_pods');
 }, 900_000);

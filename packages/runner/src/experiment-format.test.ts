@@ -13,7 +13,8 @@ const installed = () => [...registry.list(), ...registry.aliases()];
 beforeAll(async () => {
   await installedActivities();
   validate = new Ajv2020({ strict: false, allErrors: true }).compile(experimentSchema(installed()));
-});
+  // Loading every activity package and compiling their schemas: seconds on a loaded machine.
+}, 120_000);
 
 describe('the experiment JSON Schema', () => {
   it('covers every installed activity and alias', () => {

@@ -128,7 +128,8 @@ function stripLastApplied(annotations: Record<string, unknown>) {
   return Object.keys(rest).length ? rest : undefined;
 }
 
-function exec(
+/** Runs a command to its end: its exit code and its output (stdout, then stderr). */
+export function exec(
   cmd: string,
   args: string[],
   env: NodeJS.ProcessEnv,

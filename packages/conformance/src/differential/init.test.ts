@@ -2,12 +2,11 @@
 // `chaos validate` (chaostoolkit 1.19.0, chaostoolkit-lib 1.44.0, chaostoolkit-kubernetes
 // 0.25.1, chaostoolkit-istio 0.1.4, from PyPI), which imports every module it names.
 
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runnerCli } from './differential.js';
+import { exec, runnerCli } from './differential.js';
 import { ensurePythonOriginals } from './python-env.js';
 
 let dir: string;
@@ -15,13 +14,7 @@ let chaos: string;
 // Two processes a test, each loading its world: on 2 shared cores, that takes seconds.
 vi.setConfig({ testTimeout: 300_000 });
 
-function exec(cmd: string, args: string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) =>
-    execFile(cmd, args, { cwd: dir, maxBuffer: 1 << 24, timeout: 300_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` }),
-    ),
-  );
-}
+const run = (cmd: string, args: string[]) => exec(cmd, args, {}, dir);
 
 beforeAll(async () => {
   chaos = await ensurePythonOriginals((line) => console.log(line));
@@ -81,7 +74,7 @@ const scaffolds: Array<[file: string, flags: string[]]> = [
 describe("chaoskit init's experiments pass the real `chaos validate`", () => {
   it.each(scaffolds)('%s', async (file, flags) => {
     const path = join(dir, file);
-    const init = await exec(process.execPath, [
+    const init = await run(process.execPath, [
       runnerCli(),
       'init',
       '--experiment-path',
@@ -100,7 +93,7 @@ describe("chaoskit init's experiments pass the real `chaos validate`", () => {
     console.log(`${file}: modules ${modules.join(', ')}`);
     // Chaos Toolkit's names, as given: chaoslib imports them.
     expect(modules.every((m) => m.startsWith('chaosk8s.') || m.startsWith('chaosistio.'))).toBe(true);
-    const validate = await exec(chaos, ['--no-version-check', '--no-log-file', 'validate', path]);
+    const validate = await run(chaos, ['--no-version-check', '--no-log-file', 'validate', path]);
     console.log(`${file}: chaos validate exit ${validate.code}`);
     expect(validate.code, validate.output).toBe(0);
     expect(validate.output).toContain('experiment syntax and semantic look valid');

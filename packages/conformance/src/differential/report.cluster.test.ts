@@ -2,7 +2,6 @@
 // cluster, rendered by the real `chaos report` (chaostoolkit-reporting 0.18.0 from PyPI, with
 // the pandoc its wheel ships), and the report says what the run did.
 
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +9,7 @@ import { deploy, sharedCluster, testNamespace } from '@chaoskit/cluster/testing'
 import { CoreV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runnerCli } from './differential.js';
+import { exec, runnerCli } from './differential.js';
 import { ensurePythonReporting } from './python-env.js';
 
 const cluster = sharedCluster();
@@ -18,13 +17,7 @@ let dir: string;
 let chaos: string;
 let ns: Awaited<ReturnType<typeof testNamespace>>;
 
-function exec(cmd: string, args: string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) =>
-    execFile(cmd, args, { cwd: dir, maxBuffer: 1 << 24, timeout: 600_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` }),
-    ),
-  );
-}
+const inDir = (cmd: string, args: string[]) => exec(cmd, args, {}, dir);
 
 beforeAll(async () => {
   chaos = await ensurePythonReporting((line) => console.log(line));
@@ -75,7 +68,7 @@ it('`chaos report` renders the journal of a chaoskit run: its title, activities 
   const file = join(dir, 'experiment.yaml');
   const journal = join(dir, 'journal.json');
   await writeFile(file, dump(experiment));
-  const run = await exec(process.execPath, [
+  const run = await inDir(process.execPath, [
     runnerCli(),
     'run',
     '--no-ledger',
@@ -98,7 +91,7 @@ it('`chaos report` renders the journal of a chaoskit run: its title, activities 
   expect(remaining.items.map((p) => p.metadata?.name)).not.toContain(terminated);
 
   const report = join(dir, 'report.md');
-  const rendered = await exec(chaos, [
+  const rendered = await inDir(chaos, [
     '--no-version-check',
     '--no-log-file',
     'report',

@@ -92,7 +92,7 @@ export function declaredControls(experiment: Json): DeclaredControl[] {
 }
 
 /**
- * The controls chaoskit cannot run, once per control name (D81, D91). A Python control is
+ * The controls chaoskit cannot run, once per control name (D81, D96). A Python control is
  * refused: it may be a safeguard, and the run would go on unguarded. Skipped by name
  * (`--skip-control`, the chaoskit extension's `skip_controls`), it is a warning. A provider of
  * another type is a warning: Chaos Toolkit does not run those either.

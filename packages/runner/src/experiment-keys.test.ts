@@ -1,4 +1,4 @@
-// The keys of an experiment (D71, D89): Chaos Toolkit's are accepted where it accepts them,
+// The keys of an experiment (D71, D94): Chaos Toolkit's are accepted where it accepts them,
 // a key it ignores is a warning, a typo that would change what runs is refused with its fix.
 
 import { describe, expect, it } from 'vitest';

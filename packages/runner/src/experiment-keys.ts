@@ -1,4 +1,4 @@
-// What an experiment's keys mean beyond the values the format checks (D71, D89). Chaos Toolkit
+// What an experiment's keys mean beyond the values the format checks (D71, D94). Chaos Toolkit
 // ignores a key it does not know, and so does chaoskit — saying so, as a warning. A key is
 // refused only where ignoring it would change what runs: a near-miss of a key of its level
 // (`argument:` would run the activity with its defaults, `rollback:` would never play),

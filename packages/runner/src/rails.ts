@@ -47,7 +47,7 @@ export interface RailFlags {
   protectNamespace?: string[];
   allowAllNodes?: boolean;
   maxPodShare?: number;
-  /** `--skip-control`: Python controls the run goes without, knowingly (D91). */
+  /** `--skip-control`: Python controls the run goes without, knowingly (D96). */
   skipControl?: string[];
 }
 

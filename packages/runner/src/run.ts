@@ -50,7 +50,7 @@ export interface HypothesisState {
 }
 
 export interface Journal {
-  /** The Chaos Toolkit format emulated (D90); chaoskit's own version is `chaoskit-version`. */
+  /** The Chaos Toolkit format emulated (D95); chaoskit's own version is `chaoskit-version`. */
   'chaoslib-version': string;
   'chaoskit-version': string;
   platform: string;

@@ -211,7 +211,7 @@ describe('controls', () => {
     expect(await hooks(log)).toContain('after_experiment_control workflow state=completed');
   });
 
-  it('a Python control is refused before anything runs, saying how to go without it (D91)', async () => {
+  it('a Python control is refused before anything runs, saying how to go without it (D96)', async () => {
     const python = {
       name: 'safeguards',
       provider: { type: 'python', module: 'chaosaddons.controls.safeguards' },

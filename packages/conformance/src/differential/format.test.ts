@@ -383,55 +383,55 @@ const shapes: Shape[] = [
     experiment({
       method: [kill({}, { arguments: undefined, argument: { label_selector: 'app=web', ns: 'shop' } })],
     }),
-    'D89',
+    'D94',
     /provider: unknown key 'argument'; did you mean 'arguments'\?/,
   ),
   refusedByChaoskit(
     'arguments outside the provider',
     experiment({ method: [kill({ arguments: { ns: 'prod' } })] }),
-    'D89',
+    'D94',
     /'arguments' belongs inside the provider.*move it to provider\.arguments/,
   ),
   refusedByChaoskit(
     'a top-level rollback: (never played)',
     experiment({ rollback: [sh('undo')] }),
-    'D89',
+    'D94',
     /unknown key 'rollback'; did you mean 'rollbacks'\?/,
   ),
   refusedByChaoskit(
     'steady_state_hypothesis (never checked)',
     { ...without('steady-state-hypothesis'), steady_state_hypothesis: { title: 'x', probes: [upProbe] } },
-    'D89',
+    'D94',
     /did you mean 'steady-state-hypothesis'\?/,
   ),
   refusedByChaoskit(
     'pause: for pauses:',
     experiment({ method: [kill({ pause: { after: 1 } })] }),
-    'D89',
+    'D94',
     /unknown key 'pause'; did you mean 'pauses'\?/,
   ),
   refusedByChaoskit(
     'befor in pauses',
     experiment({ method: [kill({ pauses: { befor: 1 } })] }),
-    'D89',
+    'D94',
     /pauses: unknown key 'befor'; did you mean 'before'\?/,
   ),
   refusedByChaoskit(
     'a reference step with a provider of its own',
     experiment({ method: [kill(), { ref: 'kill', provider: { type: 'process', path: 'true' } }] }),
-    'D89',
+    'D94',
     /a step is a reference \(ref\) or an activity \(provider\), not both/,
   ),
   refusedByChaoskit(
     'arguments on a reference step',
     experiment({ method: [kill(), { ref: 'kill', arguments: { ns: 'prod' } }] }),
-    'D89',
+    'D94',
     /'arguments' on a reference step is ignored by Chaos Toolkit/,
   ),
   refusedByChaoskit(
     'an argument value the activity does not accept',
     experiment({ method: [kill({}, { arguments: { label_selector: 'app=web', qty: 'two' } })] }),
-    'D89',
+    'D94',
     /argument 'qty': expected an integer/,
   ),
   refusedByChaoskit(
@@ -439,7 +439,7 @@ const shapes: Shape[] = [
     experiment({
       controls: [{ name: 'tracing', provider: { type: 'python', module: 'chaostracing.control' } }],
     }),
-    'D91',
+    'D96',
     /control 'tracing' is a Python control.*--skip-control tracing/,
   ),
   refusedByChaoskit(

@@ -1,4 +1,4 @@
-// Chaos Toolkit's own report tool reads chaoskit's journals (D90): a real run on the shared
+// Chaos Toolkit's own report tool reads chaoskit's journals (D95): a real run on the shared
 // cluster, rendered by the real `chaos report` (chaostoolkit-reporting 0.18.0 from PyPI, with
 // the pandoc its wheel ships), and the report says what the run did.
 

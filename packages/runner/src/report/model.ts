@@ -244,7 +244,7 @@ function readRun(journal: unknown, source: string): RunReport {
       order.get(a)! - order.get(b)!,
   );
 
-  // chaoskit's own version has its key (D90); its first journals wrote it as chaoslib-version.
+  // chaoskit's own version has its key (D95); its first journals wrote it as chaoslib-version.
   const version = text(journal['chaoslib-version']) ?? '';
   const chaoskit = text(journal['chaoskit-version']);
   const producer = chaoskit

@@ -18,7 +18,7 @@ export {
   KWOK_VERSION,
   missingBinaries,
 } from './local/binaries.js';
-export { cacheDir } from './local/cache.js';
+export { cacheDir, withCacheLock } from './local/cache.js';
 export { xdsBootstrap } from './local/istiod.js';
 export { writePodLog } from './local/local-cluster.js';
 export { PreflightError } from './local/preflight.js';

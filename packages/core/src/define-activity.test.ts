@@ -280,6 +280,21 @@ describe('validate', () => {
     );
   });
 
+  it('reports every bad argument at once, one line each, the first in the fields', () => {
+    const error = invalid(() => terminatePods.validate({ qty: 'two', grace: 5, mode: 'some' }));
+    expect(error.argument).toBe('grace');
+    expect(error.lines).toEqual([
+      expect.stringMatching(
+        /^chaoscluster\.pod\.actions\.terminate_pods: argument 'grace': expected one of the known arguments .* \(got an unknown argument; did you mean 'grace_period'\?\)$/,
+      ),
+      expect.stringMatching(
+        /argument 'mode': expected one of 'fixed', 'percentage' .*\(got the string 'some'\)$/,
+      ),
+      "chaoscluster.pod.actions.terminate_pods: argument 'qty': expected an integer at least 1 (got the string 'two')",
+    ]);
+    expect(error.message).toBe(error.lines.join('\n'));
+  });
+
   it('never shows a secret that was received', () => {
     registerSecret('s3cr3t-token-value');
     const error = invalid(() => scaleDeployment.validate({ name: 'web', replicas: 's3cr3t-token-value' }));

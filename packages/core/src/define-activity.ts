@@ -226,49 +226,59 @@ export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefin
   const snakeNaming: Naming = (arg) => arg;
   const camelNaming: Naming = (arg) => snakeToCamel.get(arg) ?? arg;
 
-  const fail = (problem: Problem): never => {
-    throw new InvalidArgument({ activity: identity.qualifiedName, ...problem });
+  const fail = (problems: readonly Problem[]): never => {
+    const [first, ...others] = problems.map((p) => ({ activity: identity.qualifiedName, ...p }));
+    throw new InvalidArgument(first!, others);
   };
 
-  const unknownArgument = (given: string, naming: Naming): never => {
+  const unknownArgument = (given: string, naming: Naming): Problem => {
     const known = argNames.map(naming);
     const hint = suggest(given, known);
     const injected = RESERVED.has(given)
       ? `; '${given}' is given by the runner (provider.secrets, the experiment's configuration), not as an argument`
       : '';
-    return fail({
+    return {
       argument: given,
       accepted:
         known.length === 0
           ? 'no argument at all (this activity takes none)'
           : `one of the known arguments ${known.map((k) => `'${k}'`).join(', ')}`,
       received: `an unknown argument${hint ? `; did you mean '${hint}'?` : ''}${injected}`,
-    });
+    };
   };
 
+  // Every problem of the arguments at once (one per argument): fixing one should not reveal
+  // the next only on the following try.
   const validateWith = (raw: unknown, naming: Naming): ArgsOutput<S> => {
     const input = raw === undefined || raw === null ? {} : raw;
     if (!isPlainObject(input)) {
-      return fail({ accepted: 'a mapping of argument names to values', received: renderValue(input) });
+      return fail([{ accepted: 'a mapping of argument names to values', received: renderValue(input) }]);
     }
-    for (const key of Object.keys(input)) {
-      if (!Object.hasOwn(args, key)) unknownArgument(key, naming);
-    }
+    const problems = Object.keys(input)
+      .filter((key) => !Object.hasOwn(args, key))
+      .map((key) => unknownArgument(key, naming));
     const parsed = schema.safeParse(input);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      if (issue) fail(problemFromIssue(issue, args, input, naming));
+    const seen = new Set<PropertyKey>();
+    for (const issue of parsed.success ? [] : parsed.error.issues) {
+      const [argument] = issue.path;
+      // Unknown arguments are said above, each with its did-you-mean.
+      if (argument === undefined ? issue.code === 'unrecognized_keys' : seen.has(argument)) continue;
+      if (argument !== undefined) seen.add(argument);
+      problems.push(problemFromIssue(issue, args, input, naming));
     }
+    if (problems.length) fail(problems);
     const output = parsed.data as ArgsOutput<S>;
     const problem = check?.(output);
     if (problem) {
       const argument = problem.argument;
       const shown = 'value' in problem ? problem.value : argument ? output[argument] : undefined;
-      fail({
-        ...(argument ? { argument: naming(argument) } : {}),
-        accepted: problem.accepted,
-        received: renderValue(shown),
-      });
+      fail([
+        {
+          ...(argument ? { argument: naming(argument) } : {}),
+          accepted: problem.accepted,
+          received: renderValue(shown),
+        },
+      ]);
     }
     return output;
   };
@@ -301,7 +311,7 @@ export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefin
     for (const [key, value] of Object.entries(rest)) {
       if (value === undefined) continue;
       const arg = camelToSnake.get(key);
-      if (arg === undefined) unknownArgument(key, camelNaming);
+      if (arg === undefined) fail([unknownArgument(key, camelNaming)]);
       else snake[arg] = value;
     }
     const call: CallOptions = {

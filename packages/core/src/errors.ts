@@ -60,21 +60,32 @@ export interface InvalidArgumentDetails {
   received?: string;
 }
 
-/** Bad input, refused before any request reaches the cluster. */
+/** One line for one bad argument: "activity: argument 'qty': expected … (got …)". */
+function describeArgument(details: InvalidArgumentDetails): string {
+  const where = details.argument ? `argument '${details.argument}'` : 'arguments';
+  const got = details.received === undefined ? '' : ` (got ${details.received})`;
+  return `${details.activity}: ${where}: expected ${details.accepted}${got}`;
+}
+
+/**
+ * Bad input, refused before any request reaches the cluster. Its fields are the first problem;
+ * `lines` has one per problem found in the same arguments (the message is those lines).
+ */
 export class InvalidArgument extends ChaosError {
   readonly activity: string;
   readonly argument: string | undefined;
   readonly accepted: string;
   readonly received: string | undefined;
+  readonly lines: readonly string[];
 
-  constructor(details: InvalidArgumentDetails) {
-    const where = details.argument ? `argument '${details.argument}'` : 'arguments';
-    const got = details.received === undefined ? '' : ` (got ${details.received})`;
-    super('InvalidArgument', `${details.activity}: ${where}: expected ${details.accepted}${got}`);
+  constructor(details: InvalidArgumentDetails, others: readonly InvalidArgumentDetails[] = []) {
+    const lines = [details, ...others].map(describeArgument);
+    super('InvalidArgument', lines.join('\n'));
     this.activity = details.activity;
     this.argument = details.argument;
     this.accepted = details.accepted;
     this.received = details.received;
+    this.lines = lines;
   }
 }
 

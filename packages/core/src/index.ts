@@ -46,4 +46,4 @@ export * from './secrets.js';
 export * from './select-nodes.js';
 export * from './select-pods.js';
 export * from './substitute.js';
-export { suggest } from './suggest.js';
+export { nearMiss, suggest } from './suggest.js';

@@ -82,6 +82,21 @@ const cases: Array<[string, string | Experiment, RegExp, string?]> = [
   ],
   ['a wrong type', edit((e) => (args(e).qty = 'three')), /argument 'qty': expected an integer/],
   [
+    'three bad arguments in one activity: each is said',
+    edit((e) => Object.assign(args(e), { qty: 'two', grace: 5, mode: 'some' })),
+    /argument 'grace'.*did you mean 'grace_period'[\s\S]*argument 'mode'[\s\S]*argument 'qty': expected an integer/,
+  ],
+  [
+    'a Python control, which chaoskit cannot run',
+    edit(
+      (e) =>
+        ((e as Record<string, unknown>).controls = [
+          { name: 'safeguards', provider: { type: 'python', module: 'chaosaddons.controls.safeguards' } },
+        ]),
+    ),
+    /control 'safeguards' is a Python control.*--skip-control safeguards/,
+  ],
+  [
     'an undefined ${var}',
     edit((e) => (args(e).ns = '${target_namespace}')),
     /\$\{target_namespace\}, defined neither in the configuration nor in the secrets/,

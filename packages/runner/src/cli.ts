@@ -213,6 +213,12 @@ function withRails(command: Command): Command {
       '--max-pod-share <share>',
       "the share of a namespace's pods one action may remove (default 0.8; 1: all)",
       parseShare,
+    )
+    .option(
+      '--skip-control <name>',
+      'run without this Python control of the experiment, knowingly: chaoskit cannot load Python (repeatable)',
+      collect,
+      [],
     );
 }
 

@@ -1,7 +1,7 @@
 // Chaos Toolkit's controls (D81): hooks called around the experiment, the hypothesis, the method,
 // the rollbacks and each activity. A chaoskit control is a JavaScript module (a file, or an
 // installed package) exporting hook functions under Chaos Toolkit's names, declared with the
-// provider type `js`; Python controls cannot be loaded and are reported, never ignored silently.
+// provider type `js`; Python controls cannot be loaded: they are refused unless skipped by name.
 
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -92,24 +92,40 @@ export function declaredControls(experiment: Json): DeclaredControl[] {
 }
 
 /**
- * Warnings about the controls chaoskit cannot run, once per control name: Python controls
- * (Chaos Toolkit's, from Python modules) and providers of any other type.
+ * The controls chaoskit cannot run, once per control name (D81, D96). A Python control is
+ * refused: it may be a safeguard, and the run would go on unguarded. Skipped by name
+ * (`--skip-control`, the chaoskit extension's `skip_controls`), it is a warning. A provider of
+ * another type is a warning: Chaos Toolkit does not run those either.
  */
-export function controlWarnings(experiment: Json): string[] {
+export function unrunnableControls(
+  experiment: Json,
+  skipped: readonly string[],
+): { problems: string[]; warnings: string[] } {
   const seen = new Set<string>();
+  const problems: string[] = [];
   const warnings: string[] = [];
   for (const control of declaredControls(experiment)) {
     const type = control.provider?.type;
     if (!control.provider || type === 'js' || seen.has(control.name)) continue;
     seen.add(control.name);
     const module = typeof control.provider.module === 'string' ? ` (module ${control.provider.module})` : '';
-    warnings.push(
-      type === 'python'
-        ? `control '${control.name}' is a Python control${module}: chaoskit cannot load Python modules, so it does not run and none of its hooks apply (a safeguard it implements does not guard this run). Write it as a chaoskit control (provider type js), or remove it`
-        : `control '${control.name}' has provider type ${JSON.stringify(type)}, which chaoskit does not know (js: a JavaScript module): it does not run`,
-    );
+    if (type !== 'python')
+      warnings.push(
+        `control '${control.name}' has provider type ${JSON.stringify(type)}, which chaoskit does not know (js: a JavaScript module): it does not run, as in Chaos Toolkit`,
+      );
+    else if (skipped.includes(control.name))
+      warnings.push(
+        `control '${control.name}' is a Python control${module}, skipped as asked: none of its hooks apply to this run`,
+      );
+    else
+      problems.push(
+        `control '${control.name}' is a Python control${module}: chaoskit cannot load Python modules, so none of its hooks would apply (a safeguard it implements would not guard the run). Write it as a chaoskit control (provider type js), remove it, or run without it knowingly: --skip-control ${control.name}, or skip_controls: [${control.name}] in the chaoskit extension`,
+      );
   }
-  return warnings;
+  for (const name of new Set(skipped))
+    if (!declaredControls(experiment).some((c) => c.name === name && c.provider?.type === 'python'))
+      warnings.push(`'${name}' is skipped, but no Python control of the experiment has that name`);
+  return { problems, warnings };
 }
 
 export type ControlModule = Partial<Record<HookName, Hook>>;

@@ -13,7 +13,8 @@ const installed = () => [...registry.list(), ...registry.aliases()];
 beforeAll(async () => {
   await installedActivities();
   validate = new Ajv2020({ strict: false, allErrors: true }).compile(experimentSchema(installed()));
-});
+  // Loading every activity package and compiling their schemas: seconds on a loaded machine.
+}, 120_000);
 
 describe('the experiment JSON Schema', () => {
   it('covers every installed activity and alias', () => {
@@ -76,64 +77,30 @@ describe('the experiment JSON Schema', () => {
   });
 });
 
-describe('the experiment format: keys', () => {
+describe('the experiment format: values', () => {
   const problems = (experiment: Record<string, unknown>) => {
-    const format = experimentFormat();
-    const parsed = format.safeParse(experiment);
-    return parsed.success ? [] : formatProblems(experiment, parsed.error, format);
+    const parsed = experimentFormat().safeParse(experiment);
+    return parsed.success ? [] : formatProblems(experiment, parsed.error);
   };
-  const kill = (extra: Record<string, unknown> = {}, provider: Record<string, unknown> = {}) => ({
-    type: 'action',
-    name: 'kill',
-    provider: { type: 'python', module: 'chaoscluster.pod.actions', func: 'terminate_pods', ...provider },
-    ...extra,
-  });
-  const experiment = (extra: Record<string, unknown> = {}) => ({
-    title: 't',
-    description: 'd',
-    method: [kill()],
-    ...extra,
-  });
 
-  it("recognises Chaos Toolkit's keys", () => {
-    expect(
-      problems(
-        experiment({
-          version: '1.0.0',
-          tags: ['k8s'],
-          contributions: { reliability: 'high' },
-          extensions: [{ name: 'chaosiq' }],
-          controls: [{ name: 'tracing', provider: { type: 'python', module: 'chaostracing.control' } }],
-          runtime: { rollbacks: { strategy: 'always' } },
-          method: [kill({ background: true, pauses: { after: 2 }, controls: [] })],
-          rollbacks: [{ ref: 'kill' }],
-        }),
-      ),
-    ).toEqual([]);
-  });
-
-  it.each<[string, Record<string, unknown>, string]>([
-    [
-      'argument: for arguments:',
-      experiment({ method: [kill({}, { argument: { ns: 'prod' } })] }),
-      "method activity 'kill': provider: unknown key 'argument'; did you mean 'arguments'?",
-    ],
-    [
-      'a top-level rollback:',
-      experiment({ rollback: [kill()] }),
-      "unknown key 'rollback'; did you mean 'rollbacks'?",
-    ],
-    [
-      'pause: for pauses:',
-      experiment({ method: [kill({ pause: { after: 1 } })] }),
-      "method activity 'kill': unknown key 'pause'; did you mean 'pauses'?",
-    ],
-    [
-      'a typo in a hypothesis',
-      experiment({ 'steady-state-hypothesis': { title: 'x', probe: [] } }),
-      "steady-state-hypothesis: unknown key 'probe'; did you mean 'probes'?",
-    ],
-  ])('refuses %s, with a did-you-mean', (_what, given, message) => {
-    expect(problems(given).join('\n')).toContain(message);
+  it('names the key of every problem, never a bare zod message', () => {
+    const found = problems({
+      title: 't',
+      description: 'd',
+      contributions: 'high',
+      method: [
+        {
+          type: 'action',
+          name: 'kill',
+          pauses: { before: -1, after: 'soon' },
+          provider: { type: 'process', path: 'true' },
+        },
+      ],
+    });
+    expect(found).toEqual([
+      'contributions must be a mapping (reliability: high, …)',
+      "method activity 'kill': pauses.before must be a number of seconds, at most 86400 (a day), or a ${name} that resolves to one",
+      "method activity 'kill': pauses.after must be a number of seconds, at most 86400 (a day), or a ${name} that resolves to one",
+    ]);
   });
 });

@@ -1,15 +1,24 @@
 // The Chaos Toolkit experiment format, declared once as a zod schema: `validate`, `run` and
-// `plan` check experiment files with it (unknown keys are errors, with a did-you-mean), and
-// `chaoskit schema` publishes it as JSON Schema with every installed activity's arguments.
+// `plan` check experiment files with it, and `chaoskit schema` publishes it as JSON Schema with
+// every installed activity's arguments. The schema checks the values of the keys it knows;
+// what other keys mean (a warning, or a typo refused) is experiment-keys.ts's (D71, D94).
 
-import { type ActivityAlias, type AnyActivity, type JsonSchema, suggest, z } from '@chaoskit/core';
+import { type ActivityAlias, type AnyActivity, type JsonSchema, z } from '@chaoskit/core';
 import { extensionProblems } from './rails.js';
+import { activityLabel, isObject, type Phase, phaseList } from './raw-experiment.js';
 
 /** `${name}`: a reference to the configuration or the secrets. */
 export const REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
 const reference = z.string().regex(REFERENCE);
 
 const ALIASES: Record<string, string> = { chaoscluster: 'chaosk8s', chaosmesh: 'chaosistio' };
+
+/** `chaoscluster.pod.actions` → `chaosk8s.pod.actions`: the Python original's name (others unchanged). */
+export function originalModule(module: string): string {
+  const [prefix, ...rest] = module.split('.');
+  const alias = ALIASES[prefix!];
+  return alias ? [alias, ...rest].join('.') : module;
+}
 
 const given = (input: unknown) => input !== undefined;
 
@@ -19,10 +28,21 @@ export const MAX_PAUSE_SECONDS = 86_400;
 export const pauseProblem = (key: string) =>
   `pauses.${key} must be a number of seconds, at most ${MAX_PAUSE_SECONDS} (a day), or a \${name} that resolves to one`;
 
+// Every check carries the message: a union whose input has the type of one option reports that
+// option's own issues (zod's "Too small…", which names no key).
 const seconds = (key: string) =>
-  z.union([z.number().min(0).max(MAX_PAUSE_SECONDS), reference], { error: pauseProblem(key) });
+  z.union(
+    [
+      z.number().min(0, pauseProblem(key)).max(MAX_PAUSE_SECONDS, pauseProblem(key)),
+      z.string().regex(REFERENCE, pauseProblem(key)),
+    ],
+    { error: pauseProblem(key) },
+  );
 
-const pauses = z.strictObject({ before: seconds('before').optional(), after: seconds('after').optional() });
+const pauses = z.looseObject(
+  { before: seconds('before').optional(), after: seconds('after').optional() },
+  { error: 'pauses must be a mapping (before, after)' },
+);
 
 // Chaos Toolkit's controls (D81): Python ones are recognised (and reported: chaoskit cannot
 // load them); chaoskit's own, of provider type `js`, are checked key by key.
@@ -59,7 +79,7 @@ const controls = z.array(control, { error: 'controls must be a list of controls'
 const secretNames = z.array(z.string(), { error: 'provider.secrets must be a list of secret group names' });
 
 /** A python provider not bound to an activity: what validation checks before resolving it. */
-const anyPython = z.strictObject({
+const anyPython = z.looseObject({
   type: z.literal('python'),
   module: z.string({ error: 'a python provider needs a module' }).min(1, 'a python provider needs a module'),
   func: z.string({ error: 'a python provider needs a func' }).min(1, 'a python provider needs a func'),
@@ -69,7 +89,7 @@ const anyPython = z.strictObject({
 
 // The values of process and http providers are checked by their own modules (URLs,
 // timeouts, argument shapes); the format fixes their keys.
-const processProvider = z.strictObject({
+const processProvider = z.looseObject({
   type: z.literal('process'),
   path: z.unknown(),
   arguments: z.unknown().optional(),
@@ -77,7 +97,7 @@ const processProvider = z.strictObject({
   secrets: secretNames.optional(),
 });
 
-const httpProvider = z.strictObject({
+const httpProvider = z.looseObject({
   type: z.literal('http'),
   url: z.unknown(),
   method: z.unknown().optional(),
@@ -96,9 +116,8 @@ const httpProvider = z.strictObject({
  */
 function pythonProviderOf(target: AnyActivity | ActivityAlias) {
   const activity = 'activity' in target ? target.activity : target;
-  const [prefix, ...rest] = target.module.split('.');
-  const alias = ALIASES[prefix!];
-  const modules = alias ? [target.module, [alias, ...rest].join('.')] : [target.module];
+  const original = originalModule(target.module);
+  const modules = original === target.module ? [target.module] : [target.module, original];
   const args = Object.fromEntries(
     Object.entries(activity.schema.shape).map(([name, schema]) => [
       name,
@@ -106,7 +125,7 @@ function pythonProviderOf(target: AnyActivity | ActivityAlias) {
     ]),
   );
   return z
-    .strictObject({
+    .looseObject({
       type: z.literal('python'),
       module: z.enum(modules as [string, ...string[]]),
       func: z.literal(target.name),
@@ -127,32 +146,45 @@ function providerOf(activities: ReadonlyArray<AnyActivity | ActivityAlias> | und
   return z.union([...activities.map(pythonProviderOf), processProvider, httpProvider], { error });
 }
 
-/** What an activity may hold besides its provider. */
+const activityType = z.enum(['probe', 'action'], {
+  error: (issue) => `type must be 'probe' or 'action' (got ${JSON.stringify(issue.input)})`,
+});
+const activityName = z
+  .string({ error: 'an activity must have a name' })
+  .min(1, 'an activity must have a name');
+
+/** What an activity may hold besides its type, name and provider; a reference step too. */
+const activityKeys = {
+  pauses: pauses.optional(),
+  tolerance: z.unknown().optional(),
+  background: z.boolean({ error: 'background must be a boolean' }).optional(),
+  timeout: z.number({ error: 'timeout must be a number of seconds' }).optional(),
+  controls: controls.optional(),
+  dry: z.unknown().optional(),
+  configuration: z.unknown().optional(),
+};
+
+/**
+ * An activity: declared fully, or a step that runs the activity `ref` names. A reference step
+ * may carry Chaos Toolkit's activity keys (`type`, `tolerance` in a hypothesis, `background`…).
+ */
 function activityOf(provider: z.ZodType) {
-  const full = z.strictObject({
-    type: z.enum(['probe', 'action'], {
-      error: (issue) => `type must be 'probe' or 'action' (got ${JSON.stringify(issue.input)})`,
-    }),
-    name: z.string({ error: 'an activity must have a name' }).min(1, 'an activity must have a name'),
-    provider,
-    pauses: pauses.optional(),
-    tolerance: z.unknown().optional(),
-    background: z.boolean({ error: 'background must be a boolean' }).optional(),
-    timeout: z.unknown().optional(),
-    controls: controls.optional(),
-    dry: z.unknown().optional(),
-    configuration: z.unknown().optional(),
-  });
-  const ref = z.strictObject({
+  const full = z.looseObject({ type: activityType, name: activityName, provider, ...activityKeys });
+  const ref = z.looseObject({
     ref: z
       .string({ error: 'a reference must be a non-empty string' })
       .min(1, 'a reference must be a non-empty string'),
+    type: activityType.optional(),
+    name: activityName.optional(),
+    ...activityKeys,
   });
   return z.union([ref, full], { error: 'an activity is a mapping' });
 }
 
 const activities = (activity: z.ZodType, what: string) =>
   z.array(activity, { error: `${what} must be a list of activities` });
+
+const EXTENSION = 'All extensions require a non-empty name';
 
 const TAGS = 'experiment tags must be a list of non-empty strings';
 
@@ -166,7 +198,7 @@ const METHOD_REQUIRED =
  */
 export function experimentFormat(installed?: ReadonlyArray<AnyActivity | ActivityAlias>) {
   const activity = activityOf(providerOf(installed));
-  return z.strictObject(
+  return z.looseObject(
     {
       version: z.unknown().optional(),
       title: z.string({ error: 'experiment requires a title' }).trim().min(1, 'experiment requires a title'),
@@ -175,7 +207,9 @@ export function experimentFormat(installed?: ReadonlyArray<AnyActivity | Activit
         .trim()
         .min(1, 'experiment requires a description'),
       tags: z.array(z.string({ error: TAGS }).min(1, TAGS), { error: TAGS }).optional(),
-      contributions: z.record(z.string(), z.unknown()).optional(),
+      contributions: z
+        .record(z.string(), z.unknown(), { error: 'contributions must be a mapping (reliability: high, …)' })
+        .optional(),
       configuration: z
         .record(z.string(), z.unknown(), { error: 'configuration must be a mapping' })
         .optional(),
@@ -187,17 +221,19 @@ export function experimentFormat(installed?: ReadonlyArray<AnyActivity | Activit
       extensions: z
         .array(
           // Others' extensions are theirs; chaoskit's own (the safety rails) is checked key by key.
-          z.looseObject({ name: z.string().trim().min(1) }).superRefine((extension, ctx) => {
-            if (extension.name !== 'chaoskit') return;
-            for (const message of extensionProblems(extension)) ctx.addIssue({ code: 'custom', message });
-          }),
-          { error: 'All extensions require a non-empty name' },
+          z
+            .looseObject({ name: z.string({ error: EXTENSION }).trim().min(1, EXTENSION) })
+            .superRefine((extension, ctx) => {
+              if (extension.name !== 'chaoskit') return;
+              for (const message of extensionProblems(extension)) ctx.addIssue({ code: 'custom', message });
+            }),
+          { error: 'extensions must be a list of mappings, each with a non-empty name' },
         )
         .optional(),
       controls: controls.optional(),
-      runtime: z.record(z.string(), z.unknown()).optional(),
+      runtime: z.record(z.string(), z.unknown(), { error: 'runtime must be a mapping' }).optional(),
       'steady-state-hypothesis': z
-        .strictObject(
+        .looseObject(
           {
             title: z.string({ error: 'hypothesis requires a title' }).min(1, 'hypothesis requires a title'),
             probes: z.array(activity, { error: 'hypothesis probes must be a list' }).optional(),
@@ -241,35 +277,25 @@ export function experimentSchema(installed: ReadonlyArray<AnyActivity | Activity
   };
 }
 
-/** The keys a mapping at `path` may hold, for a did-you-mean. */
-function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
-  let current: z.ZodType | undefined = schema;
-  for (const key of path) {
-    if (!current) return [];
-    current = step(current, key);
-  }
-  const objects = current ? objectsIn(current) : [];
-  return [...new Set(objects.flatMap((o) => Object.keys(o.shape)))];
+/** The keys the format knows at each level: what experiment-keys.ts checks an experiment's keys against. */
+export function formatKeys() {
+  const format = experimentFormat();
+  const keys = (schema: z.ZodObject) => Object.keys(schema.shape);
+  return {
+    experiment: keys(format),
+    hypothesis: keys(format.shape['steady-state-hypothesis'].unwrap()),
+    activity: ['type', 'name', 'provider', ...Object.keys(activityKeys)],
+    reference: ['ref', 'type', 'name', ...Object.keys(activityKeys)],
+    pauses: keys(pauses),
+    provider: { python: keys(anyPython), process: keys(processProvider), http: keys(httpProvider) },
+  };
 }
 
-function objectsIn(schema: z.ZodType): z.ZodObject[] {
-  const def = schema._zod.def as { type: string; innerType?: z.ZodType; options?: z.ZodType[] };
-  if (def.type === 'object') return [schema as z.ZodObject];
-  if (def.innerType) return objectsIn(def.innerType);
-  if (def.options) return def.options.flatMap(objectsIn);
-  return [];
-}
-
-function step(schema: z.ZodType, key: PropertyKey): z.ZodType | undefined {
-  const def = schema._zod.def as { type: string; innerType?: z.ZodType; element?: z.ZodType };
-  if (def.innerType) return step(def.innerType, key);
-  if (def.type === 'array' && typeof key === 'number') return def.element;
-  const objects = objectsIn(schema);
-  return objects.map((o) => o.shape[String(key)] as z.ZodType | undefined).find(Boolean);
-}
-
-/** One line per problem, naming where it is: "method activity 'kill': unknown key 'argument'…". */
-export function formatProblems(raw: unknown, error: z.ZodError, schema: z.ZodType): string[] {
+/**
+ * One line per problem, naming where it is ("method activity 'kill': pauses.before must be…");
+ * a message that does not name its key is prefixed with it.
+ */
+export function formatProblems(raw: unknown, error: z.ZodError): string[] {
   const problems: string[] = [];
   const visit = (issue: z.core.$ZodIssue, base: readonly PropertyKey[]) => {
     const path = [...base, ...issue.path];
@@ -283,18 +309,10 @@ export function formatProblems(raw: unknown, error: z.ZodError, schema: z.ZodTyp
         return;
       }
     }
-    if (issue.code === 'unrecognized_keys') {
-      const known = knownKeys(schema, path);
-      for (const key of issue.keys) {
-        const hint = suggest(key, known);
-        const { label, inner } = where(raw, path);
-        problems.push(
-          `${label}${inner ? `${inner}: ` : ''}unknown key '${key}'${hint ? `; did you mean '${hint}'?` : ''} (known: ${known.join(', ')})`,
-        );
-      }
-      return;
-    }
-    problems.push(`${where(raw, path).label}${issue.message}`);
+    const { label, inner } = where(raw, path);
+    const last = path.at(-1);
+    const named = typeof last !== 'string' || issue.message.includes(last);
+    problems.push(`${label}${inner && !named ? `${inner}: ` : ''}${issue.message}`);
   };
   for (const issue of error.issues) visit(issue, []);
   return [...new Set(problems)];
@@ -314,19 +332,15 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
  * ("provider"), or the path from the top ("steady-state-hypothesis").
  */
 function where(raw: unknown, path: readonly PropertyKey[]): { label: string; inner: string } {
-  const root = (raw ?? {}) as Record<string, unknown>;
-  const name = (list: unknown, index: number) => {
-    const item = Array.isArray(list) ? (list[index] as { name?: unknown } | undefined) : undefined;
-    return typeof item?.name === 'string' && item.name ? `'${item.name}'` : `#${index + 1}`;
-  };
+  const root = isObject(raw) ? raw : {};
   const [first, second, third] = path;
-  if ((first === 'method' || first === 'rollbacks') && typeof second === 'number') {
-    const what = first === 'method' ? 'method activity' : 'rollback';
-    return { label: `${what} ${name(root[first], second)}: `, inner: path.slice(2).join('.') };
-  }
-  if (first === 'steady-state-hypothesis' && second === 'probes' && typeof third === 'number') {
-    const probes = (root['steady-state-hypothesis'] as { probes?: unknown } | undefined)?.probes;
-    return { label: `steady-state probe ${name(probes, third)}: `, inner: path.slice(3).join('.') };
-  }
+  const at = (phase: Phase, index: number, skip: number) => ({
+    label: `${activityLabel(phase, phaseList(root, phase)[index], index)}: `,
+    inner: path.slice(skip).join('.'),
+  });
+  if ((first === 'method' || first === 'rollbacks') && typeof second === 'number')
+    return at(first, second, 2);
+  if (first === 'steady-state-hypothesis' && second === 'probes' && typeof third === 'number')
+    return at('hypothesis', third, 3);
   return { label: '', inner: path.join('.') };
 }

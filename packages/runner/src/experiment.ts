@@ -13,13 +13,15 @@ import {
   secretsFor,
   substitute,
 } from '@chaoskit/core';
-import { type ControlModule, declaredControls, loadControls } from './controls.js';
+import { type ControlModule, declaredControls, loadControls, unrunnableControls } from './controls.js';
 import { InvalidExperiment } from './errors.js';
 import { experimentFormat, formatProblems, MAX_PAUSE_SECONDS, pauseProblem } from './experiment-format.js';
+import { keyFindings } from './experiment-keys.js';
 import { fetchExperiment, isUrl, shownUrl } from './experiment-url.js';
 import { validateHttpProvider } from './http-provider.js';
 import { validateProcessProvider } from './process-provider.js';
-import { type RailFlags, railsOf } from './rails.js';
+import { type RailFlags, railsOf, skippedControls } from './rails.js';
+import { activitiesOf, isObject, placedActivities } from './raw-experiment.js';
 import { type Lookup, resolveActivity } from './resolve-activity.js';
 import { validateTolerance } from './tolerance.js';
 import { experimentWarnings } from './warnings.js';
@@ -146,8 +148,6 @@ export interface Prepared {
   rails: SafetyOptions;
 }
 
-const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
-
 /** What `validate`, `plan` and `run` take from the command line besides the rails. */
 export interface PrepareFlags extends RailFlags {
   /**
@@ -179,11 +179,15 @@ export async function prepareExperiment(
   if (!isObject(raw) || Object.keys(raw).length === 0)
     throw new InvalidExperiment('an empty experiment is not an experiment');
   const validation = flags.validation !== false;
-  const format = experimentFormat();
-  const parsed = format.safeParse(raw);
-  const problems: string[] = parsed.success ? [] : formatProblems(raw, parsed.error, format);
+  const parsed = experimentFormat().safeParse(raw);
+  const problems: string[] = parsed.success ? [] : formatProblems(raw, parsed.error);
+  const keys = keyFindings(raw);
+  problems.push(...keys.errors);
   const experiment = raw as Experiment;
 
+  // A value that cannot be resolved (an environment variable not set) is said once: the names
+  // it declares still count as declared for the activities that use them.
+  const declared = new Set<string>();
   let configuration: Json = {};
   try {
     if (isObject(experiment.configuration) || experiment.configuration === undefined)
@@ -194,54 +198,62 @@ export async function prepareExperiment(
       ) as Json;
   } catch (err) {
     problems.push((err as Error).message);
+    for (const name of Object.keys({ ...experiment.configuration, ...vars.configuration }))
+      declared.add(name);
   }
   let secrets: ResolvedSecrets = {};
+  let groups: string[] | undefined;
   try {
     if (isObject(experiment.secrets) || experiment.secrets === undefined)
       secrets = resolveSecrets(experiment.secrets ?? {}, env, vars.secrets ?? {});
   } catch (err) {
     problems.push((err as Error).message);
+    const all = { ...(isObject(experiment.secrets) ? experiment.secrets : {}), ...vars.secrets };
+    groups = Object.keys(all);
+    for (const group of Object.values(all))
+      if (isObject(group)) for (const k of Object.keys(group)) declared.add(k);
   }
 
   const activities = new Map<Activity, AnyActivity>();
   const rails = railsOf(parsed.success ? experiment.extensions : undefined, flags);
   const safety = new Safety(rails);
-  const hypothesis = experiment['steady-state-hypothesis'];
-  const list = (value: unknown): Activity[] => (Array.isArray(value) ? value.filter(isObject) : []);
-  const probes = isObject(hypothesis) ? list(hypothesis.probes) : [];
+  const placed = placedActivities(raw);
   const named = new Map<string, Activity>();
-  for (const a of [...list(experiment.method), ...probes])
-    if (typeof a.name === 'string') named.set(a.name, a);
+  for (const { activity, phase } of placed)
+    if (phase !== 'rollbacks' && typeof activity.name === 'string' && !('ref' in activity))
+      named.set(activity.name, activity);
 
-  const check = async (activity: Activity, where: string) => {
-    for (const problem of await checkActivity(activity, where, {
-      configuration,
-      secrets,
-      named,
-      activities,
-      safety,
-      ...(flags.namespace ? { namespace: flags.namespace } : {}),
-      lookup: lookupFor(raw),
-    }))
-      problems.push(problem);
+  const context: CheckContext = {
+    configuration,
+    secrets,
+    unresolved: declared,
+    groups: groups ?? Object.keys(secrets),
+    named,
+    activities,
+    safety,
+    ...(flags.namespace ? { namespace: flags.namespace } : {}),
+    lookup: lookupFor(raw),
   };
-  for (const [i, probe] of probes.entries()) {
-    const where = `steady-state probe ${label(probe, i)}`;
-    await check(probe, where);
-    if (!('tolerance' in probe)) problems.push(`${where}: a hypothesis probe must have a tolerance`);
+  for (const { activity, phase, where } of placed) {
+    problems.push(...(await checkActivity(activity, where, context)));
+    if (phase !== 'hypothesis') continue;
+    if (!('tolerance' in activity)) problems.push(`${where}: a hypothesis probe must have a tolerance`);
     else {
-      const problem = validateTolerance(substitute(probe.tolerance, configuration, secrets), where, {
+      const problem = validateTolerance(substitute(activity.tolerance, configuration, secrets), where, {
         validateProbe: (p: unknown) => (undefined === p ? 'missing probe' : undefined),
       });
       if (problem) problems.push(problem);
     }
   }
-  for (const [i, a] of list(experiment.method).entries()) await check(a, `method activity ${label(a, i)}`);
-  for (const [i, a] of list(experiment.rollbacks).entries()) await check(a, `rollback ${label(a, i)}`);
   problems.push(...controlProblems(experiment));
+  const controlChecks = unrunnableControls(
+    experiment,
+    skippedControls(parsed.success ? experiment.extensions : undefined, flags),
+  );
+  problems.push(...controlChecks.problems);
   const { loaded, problems: loading } = await loadControls(experiment, flags.base ?? process.cwd());
   problems.push(...loading);
-  const warnings = experimentWarnings(experiment);
+  const warnings = [...keys.warnings, ...controlChecks.warnings, ...experimentWarnings(experiment)];
   if (problems.length > 0) {
     if (validation) throw new InvalidExperiment([...new Set(problems)]);
     warnings.push(...[...new Set(problems)].map((p) => `not valid (--no-validation): ${p}`));
@@ -267,14 +279,13 @@ function controlProblems(experiment: Json): string[] {
   return [...new Set(problems)];
 }
 
-function label(activity: unknown, index: number): string {
-  const name = isObject(activity) && typeof activity.name === 'string' ? activity.name : undefined;
-  return name ? `'${name}'` : `#${index + 1}`;
-}
-
 interface CheckContext {
   configuration: Json;
   secrets: ResolvedSecrets;
+  /** Names declared by the configuration or the secrets whose values could not be resolved. */
+  unresolved: ReadonlySet<string>;
+  /** The secret groups the experiment declares (resolved or not). */
+  groups: readonly string[];
   named: Map<string, Activity>;
   activities: Map<Activity, AnyActivity>;
   safety: Safety;
@@ -345,41 +356,42 @@ async function checkPython(
   }
   if (Array.isArray(provider.secrets) && provider.secrets.every((s) => typeof s === 'string')) {
     try {
-      secretsFor(ctx.secrets, provider.secrets); // unknown groups are refused here
+      // Unknown groups are refused here (against the declared groups, resolved or not).
+      secretsFor(Object.fromEntries(ctx.groups.map((g) => [g, {}])), provider.secrets);
     } catch (err) {
       problems.push(`${where}: ${(err as Error).message}`);
     }
   }
   const args = provider.arguments ?? {};
   const undefinedRefs = findUndefinedReferences(args, ctx.configuration, ctx.secrets);
-  if (undefinedRefs.length) {
-    return [
-      ...problems,
-      `${where}: arguments refer to ${undefinedRefs.map((r) => `\${${r}}`).join(', ')}, defined neither in the configuration nor in the secrets`,
-    ];
-  }
+  const missing = undefinedRefs.filter((r) => !ctx.unresolved.has(r));
+  if (missing.length)
+    problems.push(
+      `${where}: arguments refer to ${missing.map((r) => `\${${r}}`).join(', ')}, defined neither in the configuration nor in the secrets`,
+    );
+  // Arguments that use a value not resolved are checked once it is.
+  if (undefinedRefs.length) return problems;
   try {
     const validated = target.validate(substitute(args, ctx.configuration, ctx.secrets));
     for (const { argument, namespace } of target.targetNamespaces(validated))
       ctx.safety.checkNamespace(target.qualifiedName, namespace, argument);
   } catch (err) {
-    problems.push(`${where}: ${(err as Error).message}`);
+    problems.push(...argumentProblems(err, where));
   }
   return problems;
 }
 
+/** One line per problem of an activity's arguments (every one an InvalidArgument found), or the error. */
+function argumentProblems(err: unknown, where: string): string[] {
+  const lines = (err as { lines?: unknown }).lines;
+  return (Array.isArray(lines) ? lines : [(err as Error).message]).map((line) => `${where}: ${line}`);
+}
+
 /** The chaoskit activities an experiment's python providers name (none resolved twice). */
 export async function experimentActivities(raw: Json): Promise<AnyActivity[]> {
-  const experiment = raw as Experiment;
-  const hypothesis = experiment['steady-state-hypothesis'];
-  const all = [
-    ...(isObject(hypothesis) && Array.isArray(hypothesis.probes) ? hypothesis.probes : []),
-    ...(Array.isArray(experiment.method) ? experiment.method : []),
-    ...(Array.isArray(experiment.rollbacks) ? experiment.rollbacks : []),
-  ];
   const found = new Set<AnyActivity>();
-  for (const activity of all) {
-    const provider = isObject(activity) ? activity.provider : undefined;
+  for (const activity of activitiesOf(raw)) {
+    const provider = activity.provider;
     if (!isObject(provider) || provider.type !== 'python') continue;
     if (typeof provider.module !== 'string' || typeof provider.func !== 'string') continue;
     found.add(

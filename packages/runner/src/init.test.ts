@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 describe('chaoskit init from flags', () => {
-  it('writes an experiment that validates: probes, activities with arguments, rollbacks', async () => {
+  it('writes an experiment that validates, with the module names given: probes, activities with arguments, rollbacks', async () => {
     const path = join(dir, 'web.yaml');
     const { code, stderr } = await chaoskit([
       'init',
@@ -63,7 +63,7 @@ describe('chaoskit init from flags', () => {
     expect(code, stderr).toBe(0);
     interface Written {
       'steady-state-hypothesis': { probes: unknown[] };
-      method: Array<{ name: string; background?: boolean; provider: { arguments: unknown } }>;
+      method: Array<{ name: string; background?: boolean; provider: { module: string; arguments: unknown } }>;
       rollbacks: Array<{ provider: { arguments: unknown } }>;
     }
     const experiment = load(await readFile(path, 'utf8')) as Written;
@@ -73,7 +73,7 @@ describe('chaoskit init from flags', () => {
         name: 'count-pods',
         provider: {
           type: 'python',
-          module: 'chaoscluster.pod.probes',
+          module: 'chaosk8s.pod.probes',
           func: 'count_pods',
           arguments: { label_selector: 'app=web' },
         },
@@ -83,6 +83,11 @@ describe('chaoskit init from flags', () => {
     expect(experiment.method.map((a) => [a.name, a.provider.arguments, a.background])).toEqual([
       ['terminate-pods', { label_selector: 'app=web', qty: 2 }, true],
       ['terminate-pods-2', { label_selector: 'app=db' }, undefined],
+    ]);
+    // chaoskit's own names where they were given so.
+    expect(experiment.method.map((a) => a.provider.module)).toEqual([
+      'chaoscluster.pod.actions',
+      'chaoscluster.pod.actions',
     ]);
     expect(experiment.rollbacks[0]?.provider.arguments).toEqual({ name: 'web', replicas: 3 });
     const validate = await chaoskit(['validate', path]);
@@ -183,14 +188,14 @@ function onTerminal(args: string[]) {
 }
 
 describe('chaoskit init on a terminal', () => {
-  it('asks for the title, the description and the activities, picked from the installed ones', async () => {
+  it("asks for the title, the description and the activities, picked from the installed ones by Chaos Toolkit's names", async () => {
     const path = join(dir, 'asked.yaml');
     const wizard = onTerminal(['init']);
     await wizard.answer("Experiment's title", 'Web survives\r');
     await wizard.answer('What it checks', 'two pods killed\r');
     await wizard.answer('Define a steady-state hypothesis now?', 'n\r');
     await wizard.answer('A method activity', 'count_pods');
-    await wizard.answer('chaoscluster.pod.probes.count_pods', '\r');
+    await wizard.answer('chaosk8s.pod.probes.count_pods', '\r');
     await wizard.answer('label_selector', 'app=web\r');
     await wizard.answer('phase', '\r');
     await wizard.answer('ns', 'shop\r');
@@ -207,7 +212,7 @@ describe('chaoskit init on a terminal', () => {
           name: 'count-pods',
           provider: {
             type: 'python',
-            module: 'chaoscluster.pod.probes',
+            module: 'chaosk8s.pod.probes',
             func: 'count_pods',
             arguments: { label_selector: 'app=web', ns: 'shop' },
           },

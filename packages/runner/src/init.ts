@@ -5,6 +5,7 @@
 import { type AnyActivity, z } from '@chaoskit/core';
 import { InvalidArgumentError } from 'commander';
 import { dump } from 'js-yaml';
+import { originalModule } from './experiment-format.js';
 import { resolveActivity } from './resolve-activity.js';
 
 type Json = Record<string, unknown>;
@@ -13,7 +14,10 @@ export type Phase = 'hypothesis' | 'method' | 'rollbacks';
 
 export interface ScaffoldActivity {
   phase: Phase;
-  /** The activity as `module.func` (chaosk8s.* and chaosistio.* names too). */
+  /**
+   * The activity as `module.func`, written so in the experiment: Chaos Toolkit's names
+   * (chaosk8s.*, chaosistio.*) or chaoskit's (chaoscluster.*, chaosmesh.*).
+   */
   activity: string;
   arguments: Json;
   /** A steady-state probe's tolerance (default `true`). */
@@ -84,16 +88,22 @@ export function initFlags() {
 }
 
 /** Splits `module.func` and finds the activity; the error says what is installed. */
-export async function findActivity(qualified: string): Promise<AnyActivity> {
+export async function findActivity(
+  qualified: string,
+): Promise<{ activity: AnyActivity; module: string; func: string }> {
   const cut = qualified.lastIndexOf('.');
   if (cut <= 0) throw new Error(`${qualified}: an activity is module.func (chaoskit discover lists them)`);
   const [module, func] = [qualified.slice(0, cut), qualified.slice(cut + 1)];
-  return resolveActivity(module, func).catch((err: Error) => {
+  const activity = await resolveActivity(module, func).catch((err: Error) => {
     throw new Error(`module '${module}' ${err.message}`);
   });
+  return { activity, module, func };
 }
 
-/** The experiment of a scaffold (Chaos Toolkit's format; activity names are their functions'). */
+/**
+ * The experiment of a scaffold (Chaos Toolkit's format; activity names are their functions').
+ * Modules are written as the scaffold names them, so Chaos Toolkit's names stay Chaos Toolkit's.
+ */
 export async function buildExperiment(scaffold: Scaffold): Promise<Json> {
   const names = new Set<string>();
   const unique = (base: string) => {
@@ -104,18 +114,18 @@ export async function buildExperiment(scaffold: Scaffold): Promise<Json> {
   };
   const lists: Record<Phase, Json[]> = { hypothesis: [], method: [], rollbacks: [] };
   for (const item of scaffold.activities) {
-    const activity = await findActivity(item.activity);
+    const { activity, module, func } = await findActivity(item.activity);
     if (item.phase === 'hypothesis' && activity.kind !== 'probe')
       throw new Error(`${activity.qualifiedName} is an action: the steady-state hypothesis holds probes`);
     if (item.phase === 'rollbacks' && activity.kind !== 'action')
       throw new Error(`${activity.qualifiedName} is a probe: rollbacks are actions`);
     lists[item.phase].push({
       type: activity.kind,
-      name: unique(activity.name.replaceAll('_', '-')),
+      name: unique(func.replaceAll('_', '-')),
       provider: {
         type: 'python',
-        module: activity.module,
-        func: activity.name,
+        module,
+        func,
         ...(Object.keys(item.arguments).length ? { arguments: item.arguments } : {}),
       },
       ...(item.phase === 'hypothesis' ? { tolerance: item.tolerance ?? true } : {}),
@@ -142,7 +152,8 @@ export function renderExperiment(experiment: Json, path: string): string {
 
 /**
  * The wizard: asks on the terminal (stderr) for the title, the description, the steady-state
- * probes, the method and the rollbacks, from the installed activities; each argument is
+ * probes, the method and the rollbacks, from the installed activities — by Chaos Toolkit's
+ * names (chaosk8s.*, chaosistio.*), so the experiment runs with `chaos` too; each argument is
  * checked by the activity's own schema as it is typed.
  */
 export async function askOnTerminal(
@@ -171,21 +182,23 @@ export async function askOnTerminal(
   const pick = async (phase: Phase, message: string, kinds: Array<'probe' | 'action'>) => {
     const offered = installed.filter((a) => kinds.includes(a.kind) && !a.deprecated);
     for (;;) {
-      const chosen = await search<AnyActivity | null>(
+      const picked = await search<{ activity: AnyActivity; name: string } | null>(
         {
           message,
           source: (term) => {
             const done = { name: '(done)', value: null };
             const matching = offered
-              .filter((a) => !term || a.qualifiedName.includes(term) || a.doc.includes(term))
-              .map((a) => ({ name: a.qualifiedName, value: a, description: a.doc }));
+              .map((a) => ({ a, name: `${originalModule(a.module)}.${a.name}` }))
+              .filter(({ a, name }) => !term || [name, a.qualifiedName, a.doc].some((t) => t.includes(term)))
+              .map(({ a, name }) => ({ name, value: { activity: a, name }, description: a.doc }));
             // Enter on an empty filter ends the list; on a filter, takes the first match.
             return term ? [...matching, done] : [done, ...matching];
           },
         },
         context,
       );
-      if (!chosen) return;
+      if (!picked) return;
+      const chosen = picked.activity;
       const args: Json = {};
       for (const arg of chosen.arguments) {
         const shown = 'default' in arg ? JSON.stringify(arg.default) : undefined;
@@ -204,7 +217,7 @@ export async function askOnTerminal(
         );
         if (answer !== shown) args[arg.name] = parseValue(answer);
       }
-      const item: ScaffoldActivity = { phase, activity: chosen.qualifiedName, arguments: args };
+      const item: ScaffoldActivity = { phase, activity: picked.name, arguments: args };
       if (phase === 'hypothesis')
         item.tolerance = parseValue(
           await input(

@@ -29,7 +29,7 @@ describe('the rails of a run', () => {
   it('checks the chaoskit extension key by key', () => {
     expect(extensionProblems({ name: 'chaoskit', allow_all_node: true, max_pod_share: 2 }).sort()).toEqual([
       'the chaoskit extension: max_pod_share must be at most 1 (every pod)',
-      "the chaoskit extension: unknown key 'allow_all_node'; did you mean 'allow_all_nodes'? (known: name, allow_namespaces, protect_namespaces, allow_all_nodes, max_pod_share)",
+      "the chaoskit extension: unknown key 'allow_all_node'; did you mean 'allow_all_nodes'? (known: name, allow_namespaces, protect_namespaces, allow_all_nodes, max_pod_share, skip_controls)",
     ]);
     expect(extensionProblems({ name: 'chaoskit', allow_all_nodes: true })).toEqual([]);
   });

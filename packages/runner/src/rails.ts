@@ -18,6 +18,9 @@ export const chaoskitExtension = z.strictObject({
     .gt(0, 'max_pod_share must be above 0')
     .max(1, 'max_pod_share must be at most 1 (every pod)')
     .optional(),
+  skip_controls: z
+    .array(z.string().min(1), { error: 'skip_controls must be a list of control names' })
+    .optional(),
 });
 
 export type ChaoskitExtension = z.infer<typeof chaoskitExtension>;
@@ -44,13 +47,19 @@ export interface RailFlags {
   protectNamespace?: string[];
   allowAllNodes?: boolean;
   maxPodShare?: number;
+  /** `--skip-control`: Python controls the run goes without, knowingly (D96). */
+  skipControl?: string[];
 }
+
+/** The experiment's chaoskit extensions (already validated). */
+const ownExtensions = (extensions: unknown) =>
+  (Array.isArray(extensions) ? extensions : []).filter(
+    (e): e is ChaoskitExtension => (e as { name?: unknown })?.name === 'chaoskit',
+  );
 
 /** The run's rails: the experiment's extension (already validated) and the command line. */
 export function railsOf(extensions: unknown, flags: RailFlags = {}): SafetyOptions {
-  const own = (Array.isArray(extensions) ? extensions : []).filter(
-    (e): e is ChaoskitExtension => (e as { name?: unknown })?.name === 'chaoskit',
-  );
+  const own = ownExtensions(extensions);
   const maxPodShare = flags.maxPodShare ?? own.findLast((e) => e.max_pod_share !== undefined)?.max_pod_share;
   return {
     allowNamespaces: [...own.flatMap((e) => e.allow_namespaces ?? []), ...(flags.allowNamespace ?? [])],
@@ -58,4 +67,9 @@ export function railsOf(extensions: unknown, flags: RailFlags = {}): SafetyOptio
     allowAllNodes: flags.allowAllNodes === true || own.some((e) => e.allow_all_nodes === true),
     ...(maxPodShare !== undefined ? { maxPodShare } : {}),
   };
+}
+
+/** The Python controls a run goes without: the experiment's `skip_controls` and `--skip-control`. */
+export function skippedControls(extensions: unknown, flags: RailFlags = {}): string[] {
+  return [...ownExtensions(extensions).flatMap((e) => e.skip_controls ?? []), ...(flags.skipControl ?? [])];
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -155,6 +155,11 @@ describe('journal, configuration, secrets and pauses', () => {
     ]) {
       expect(j).toHaveProperty(key);
     }
+    // The format's version as SemVer, as Chaos Toolkit's tools read it; chaoskit's under its own key.
+    expect(j['chaoslib-version']).toBe('1.45.0');
+    expect(j['chaoskit-version']).toBe(
+      JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version,
+    );
     expect(j.experiment.title).toBe('greeting world');
     expect((j.run[0]!.output as { stdout: string }).stdout).toBe('hello from env\n');
     // The journal's copy of a secret is masked.

@@ -16,7 +16,7 @@ import { runHttp } from './http-provider.js';
 import { runProcess } from './process-provider.js';
 import { resolveActivity } from './resolve-activity.js';
 import { withinTolerance } from './tolerance.js';
-import { RUNNER_VERSION } from './version.js';
+import { CHAOSLIB_VERSION, RUNNER_VERSION } from './version.js';
 
 export type RollbackStrategy = 'default' | 'always' | 'never' | 'deviated';
 export type HypothesisStrategy =
@@ -50,7 +50,9 @@ export interface HypothesisState {
 }
 
 export interface Journal {
+  /** The Chaos Toolkit format emulated (D95); chaoskit's own version is `chaoskit-version`. */
   'chaoslib-version': string;
+  'chaoskit-version': string;
   platform: string;
   node: string;
   experiment: Json;
@@ -127,7 +129,8 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
   const started = performance.now();
   const title = String(substitute(experiment.title, configuration, secrets));
   const journal: Journal = {
-    'chaoslib-version': `chaoskit ${RUNNER_VERSION}`,
+    'chaoslib-version': CHAOSLIB_VERSION,
+    'chaoskit-version': RUNNER_VERSION,
     platform: `${platform()} ${release()}`,
     node: hostname(),
     experiment: { ...experiment, title, ...(dry ? { dry } : {}) },
@@ -531,7 +534,8 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
 
 function findByRef(prepared: Prepared, ref: string): Activity {
   const hypothesis = prepared.experiment['steady-state-hypothesis']?.probes ?? [];
-  const found = [...prepared.experiment.method, ...hypothesis].filter((a) => a.name === ref).at(-1);
+  // A reference step may carry a name of its own: only the activities it can refer to count.
+  const found = [...prepared.experiment.method, ...hypothesis].filter((a) => a.name === ref && !a.ref).at(-1);
   if (!found) throw new Error(`could not find referenced activity '${ref}'`);
   return found;
 }

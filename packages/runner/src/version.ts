@@ -3,3 +3,10 @@ import { readFileSync } from 'node:fs';
 export const RUNNER_VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
+
+/**
+ * The Chaos Toolkit format chaoskit follows (D95): its journals' `chaoslib-version`, a SemVer as
+ * Chaos Toolkit's own tools expect (chaostoolkit-reporting picks its template by it). 1.45.0's
+ * format is 1.44.0's, against which the conformance kit checks it (1.45.0 only needs a newer Python).
+ */
+export const CHAOSLIB_VERSION = '1.45.0';

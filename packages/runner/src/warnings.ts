@@ -2,14 +2,13 @@
 // `plan` and `run` — never ignored silently (Chaos Toolkit warns too, and chaoskit must not be
 // quieter than the tool it replaces).
 
-import { controlWarnings } from './controls.js';
 import { activitiesOf, isObject } from './raw-experiment.js';
 
 type Json = Record<string, unknown>;
 
-/** The warnings of an experiment: controls chaoskit cannot run, others' extensions, `dry` keys. */
+/** The warnings of an experiment: others' extensions, `dry` keys. */
 export function experimentWarnings(experiment: Json): string[] {
-  const warnings = controlWarnings(experiment);
+  const warnings: string[] = [];
   const extensions = Array.isArray(experiment.extensions) ? experiment.extensions : [];
   const names = new Set(
     extensions

@@ -213,23 +213,48 @@ describe('controls', () => {
     expect(await hooks(log)).toContain('after_experiment_control workflow state=completed');
   });
 
-  it('Python controls and unknown extensions are warned about once, by name; validate still passes', async () => {
+  it('a Python control is refused before anything runs, saying how to go without it (D96)', async () => {
     const python = {
       name: 'safeguards',
       provider: { type: 'python', module: 'chaosaddons.controls.safeguards' },
     };
+    const marker = join(dir, 'python-control-ran');
     const file = await experiment({
       controls: [python],
+      method: [sh('a1', `touch ${marker}`, { controls: [python] })],
+    });
+    for (const outcome of [await chaoskit(['validate', file]), await run(file)]) {
+      expect(outcome.code).toBe(1);
+      expect(outcome.stderr.match(/control 'safeguards' is a Python control/g)).toHaveLength(1);
+      expect(outcome.stderr).toMatch(
+        /module chaosaddons\.controls\.safeguards.*none of its hooks would apply.*--skip-control safeguards, or skip_controls: \[safeguards\] in the chaoskit extension/,
+      );
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('Python controls skipped by name and unknown extensions are warned about once, by name', async () => {
+    const python = {
+      name: 'safeguards',
+      provider: { type: 'python', module: 'chaosaddons.controls.safeguards' },
+    };
+    const tracing = { name: 'tracing', provider: { type: 'python', module: 'chaostracing.control' } };
+    const file = await experiment({
+      controls: [python, tracing],
       extensions: [
         { name: 'chaosreliably', some: 'thing' },
-        { name: 'chaoskit', allow_all_nodes: false },
+        { name: 'chaoskit', allow_all_nodes: false, skip_controls: ['tracing'] },
       ],
       method: [sh('a1', 'true', { controls: [python], dry: 'actions' })],
     });
-    for (const outcome of [await chaoskit(['validate', file]), await run(file)]) {
+    for (const outcome of [
+      await chaoskit(['validate', '--skip-control', 'safeguards', file]),
+      await run(file, '--skip-control', 'safeguards'),
+    ]) {
       expect(outcome.code, outcome.stderr).toBe(0);
       expect(outcome.stderr.match(/control 'safeguards' is a Python control/g)).toHaveLength(1);
-      expect(outcome.stderr).toMatch(/module chaosaddons\.controls\.safeguards.*does not run/);
+      expect(outcome.stderr).toMatch(/module chaosaddons\.controls\.safeguards\), skipped as asked/);
+      expect(outcome.stderr).toMatch(/control 'tracing' is a Python control.*skipped as asked/);
       expect(outcome.stderr.match(/extension 'chaosreliably' is not chaoskit's/g)).toHaveLength(1);
       expect(outcome.stderr).not.toMatch(/extension 'chaoskit'/);
       expect(outcome.stderr).toMatch(/'dry' in activity 'a1' has no effect, as in Chaos Toolkit/);

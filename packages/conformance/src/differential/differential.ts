@@ -128,7 +128,8 @@ function stripLastApplied(annotations: Record<string, unknown>) {
   return Object.keys(rest).length ? rest : undefined;
 }
 
-function exec(
+/** Runs a command to its end: its exit code and its output (stdout, then stderr). */
+export function exec(
   cmd: string,
   args: string[],
   env: NodeJS.ProcessEnv,
@@ -146,7 +147,9 @@ function exec(
 }
 
 const require = createRequire(import.meta.url);
-const runnerCli = () => join(dirname(require.resolve('@chaoskit/runner/package.json')), 'dist', 'cli.js');
+/** The `chaoskit` command of the installed runner. */
+export const runnerCli = () =>
+  join(dirname(require.resolve('@chaoskit/runner/package.json')), 'dist', 'cli.js');
 
 export interface DifferentialOptions {
   kc: KubeConfig;

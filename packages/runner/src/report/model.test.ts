@@ -70,7 +70,7 @@ describe("a Chaos Toolkit journal (chaostoolkit-lib's format)", () => {
 });
 
 describe('a chaoskit journal', () => {
-  it('what the actions touched: their logs and outputs, the run id', async () => {
+  it('of the first versions (chaoskit in chaoslib-version): what the actions touched, their logs and outputs, the run id', async () => {
     const run = runReport(await fixture('chaoskit-drain-a-node.json'), 'drain.json');
     expect(run.producer).toBe('chaoskit 0.0.0');
     expect(run.runId).toBe('20261123-075938-77c74f');
@@ -108,6 +108,8 @@ describe('a chaoskit journal', () => {
 
     it('the rounds during the method are numbered and interleaved with the method by start', () => {
       const run = runReport(journal, 'chaoskit.json');
+      expect(run.producer).toBe(`chaoskit ${journal['chaoskit-version']}`);
+      expect(run.producer).toMatch(/^chaoskit \d+\.\d+\.\d+/);
       expect(run.outcome).toBe('deviated');
       expect(run.steadyState.during.rounds).toBeGreaterThan(0);
       const during = run.activities.filter((a) => a.phase === 'during');

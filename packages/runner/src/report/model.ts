@@ -53,7 +53,7 @@ export interface RunReport {
   title: string;
   description?: string;
   tags: string[];
-  /** `chaoskit 0.1.0`, or `Chaos Toolkit (chaostoolkit-lib 1.44.0)`. */
+  /** `chaoskit 0.1.0` (its `chaoskit-version`), or `Chaos Toolkit (chaostoolkit-lib 1.44.0)`. */
   producer: string;
   platform?: string;
   node?: string;
@@ -244,10 +244,14 @@ function readRun(journal: unknown, source: string): RunReport {
       order.get(a)! - order.get(b)!,
   );
 
+  // chaoskit's own version has its key (D95); its first journals wrote it as chaoslib-version.
   const version = text(journal['chaoslib-version']) ?? '';
-  const producer = version.startsWith('chaoskit')
-    ? version
-    : `Chaos Toolkit${version ? ` (chaostoolkit-lib ${version})` : ''}`;
+  const chaoskit = text(journal['chaoskit-version']);
+  const producer = chaoskit
+    ? `chaoskit ${chaoskit}`
+    : version.startsWith('chaoskit')
+      ? version
+      : `Chaos Toolkit${version ? ` (chaostoolkit-lib ${version})` : ''}`;
   const status = text(journal.status) ?? 'unfinished';
   const deviated = journal.deviated === true;
   const end = text(journal.end);

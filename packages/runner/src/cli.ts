@@ -47,6 +47,7 @@ import {
   type RollbackStrategy,
   runExperiment,
 } from './run.js';
+import { shareOptions } from './shared-options.js';
 import { loadVarFiles, parseVar } from './vars.js';
 import { RUNNER_VERSION } from './version.js';
 
@@ -719,6 +720,8 @@ function describe(a: AnyActivity) {
     schema: a.jsonSchema(),
   };
 }
+
+shareOptions(program, ['--namespace', '--context', '--kubeconfig', '--verbose', '--log-file']);
 
 try {
   await program.parseAsync(process.argv);

@@ -7,6 +7,7 @@ import { type ClusterClient, createClusterClient } from './cluster-client.js';
 import { type Connection, connectionFor } from './connection.js';
 import { KubeClient } from './kube.js';
 import type { RunLedger } from './ledger.js';
+import { planWording } from './plan-wording.js';
 import { redact, registerSecret } from './redact.js';
 import { DEFAULT_SAFETY, Safety, type SafetyOptions } from './safety.js';
 
@@ -58,7 +59,10 @@ export interface ActivityContext {
   secrets: Record<string, unknown>;
   configuration: Record<string, unknown>;
   signal?: AbortSignal;
-  /** Log a message; the text passes through `redact` before it is written anywhere. */
+  /**
+   * Log a message; the text passes through `redact` before it is written anywhere. Say what was
+   * done, in the past tense: in plan mode the line is said as what would be done (plan-wording).
+   */
   log: (message: string) => void;
   dryRun?: boolean;
   /** The rails this call runs within (the runner's, or the defaults). */
@@ -106,7 +110,9 @@ export function buildContext(activity: ActivityIdentity, given: RunCallOptions =
     configuration: given.configuration ?? {},
     ...(given.signal ? { signal: given.signal } : {}),
     ...(given.dryRun ? { dryRun: true } : {}),
-    log: (message: string) => sink?.(redact(String(message))),
+    log: given.dryRun
+      ? (message: string) => sink?.(redact(planWording(String(message))))
+      : (message: string) => sink?.(redact(String(message))),
     get kube() {
       const conn = connection();
       kube ??= new KubeClient(conn, {

@@ -36,7 +36,7 @@ import { experimentSchema } from './experiment-format.js';
 import { askOnTerminal, buildExperiment, initFlags, renderExperiment } from './init.js';
 import { handleInterrupts } from './interrupts.js';
 import { createLogger, type Logger } from './log.js';
-import { planExperiment } from './plan.js';
+import { formatPlan, planExperiment } from './plan.js';
 import { roleFor } from './rbac.js';
 import { installedActivities, resolveActivity } from './resolve-activity.js';
 import {
@@ -360,15 +360,7 @@ withCluster(withNamespace(withLogging(withRails(withVars(program.command('plan')
       const prepared = await prepareFrom(file, opts);
       useCluster(opts, choosingActivities(prepared));
       const plan = await planExperiment(prepared, (line) => (opts.json ? logger.debug : logger.info)(line));
-      if (opts.json) process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
-      else {
-        for (const p of plan) {
-          const what = p.note ?? JSON.stringify(p.output);
-          process.stdout.write(
-            `${p.phase} · ${p.name} · ${p.activity}${p.failed ? ' · WOULD FAIL' : ''}\n  ${what}\n`,
-          );
-        }
-      }
+      process.stdout.write(opts.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
       if (plan.some((p) => p.failed)) exitCode = 1;
     } catch (err) {
       exitCode = fail(err);

@@ -682,9 +682,10 @@ program
   .option('--markdown <path>', 'also write the report as Markdown')
   .action(async (files: string[], opts: { output: string; markdown?: string }) => {
     try {
-      // Loaded here: the charting library is needed by this command only.
+      // Loaded here: the charting library is needed by this command only (and is optional).
       const { writeReport } = await import('./report/write-report.js');
-      const model = await writeReport(files, opts);
+      const warn = (line: string) => process.stderr.write(`chaoskit report: ${line}\n`);
+      const model = await writeReport(files, { ...opts, warn });
       process.stderr.write(
         `report of ${model.runs.length} journal(s) written to ${opts.output}${opts.markdown ? ` and ${opts.markdown}` : ''}\n`,
       );

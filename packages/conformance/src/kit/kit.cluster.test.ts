@@ -24,6 +24,17 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The kit on the shared cluster, through its kubeconfig, as a user runs it on theirs. */
+const onShared = () => [
+  '--provider',
+  'kubeconfig',
+  '--kubeconfig',
+  shared.kubeconfigPath,
+  '--context',
+  shared.context,
+  '--yes',
+];
+
 function kit(args: string[]): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [cli, ...args], { cwd: dir, maxBuffer: 1 << 24 }, (err, _stdout, stderr) =>
@@ -96,20 +107,7 @@ describe("the kit on a user's cluster", () => {
 
   it('runs the probes only with --read-only, writes the reports, and leaves nothing behind', async () => {
     const report = join(dir, 'read-only');
-    const run = await kit([
-      '--provider',
-      'kubeconfig',
-      '--kubeconfig',
-      shared.kubeconfigPath,
-      '--context',
-      shared.context,
-      '--yes',
-      '--read-only',
-      '--only',
-      'deployment',
-      '--report',
-      report,
-    ]);
+    const run = await kit([...onShared(), '--read-only', '--only', 'deployment', '--report', report]);
     expect(run.code, run.stderr).toBe(0);
     const md = await readFile(join(report, 'conformance.md'), 'utf8');
     const probes = cases.filter(
@@ -128,13 +126,7 @@ describe("the kit on a user's cluster", () => {
   it('skips, with the reason, the scenarios that need the audit log, and exits 0', async () => {
     const report = join(dir, 'no-audit');
     const run = await kit([
-      '--provider',
-      'kubeconfig',
-      '--kubeconfig',
-      shared.kubeconfigPath,
-      '--context',
-      shared.context,
-      '--yes',
+      ...onShared(),
       '--allow-nodes',
       '--only',
       'cordon_node,chaoscluster.node.actions.uncordon_node',
@@ -163,13 +155,7 @@ describe("the kit on a user's cluster", () => {
   it('runs the concurrent-edit scenario through a TLS proxy it trusts (no warning), and says the --mesh-xds hint once', async () => {
     const report = join(dir, 'mesh-crds');
     const run = await kit([
-      '--provider',
-      'kubeconfig',
-      '--kubeconfig',
-      shared.kubeconfigPath,
-      '--context',
-      shared.context,
-      '--yes',
+      ...onShared(),
       '--only',
       'add_abort_fault,remove_abort_fault',
       '--report',
@@ -252,20 +238,7 @@ describe('interrupting the kit', () => {
   it('removes every namespace, role and node it created when it receives SIGINT', async () => {
     const child: ChildProcess = spawn(
       process.execPath,
-      [
-        cli,
-        '--provider',
-        'kubeconfig',
-        '--kubeconfig',
-        shared.kubeconfigPath,
-        '--context',
-        shared.context,
-        '--yes',
-        '--only',
-        'node,pod',
-        '--report',
-        join(dir, 'interrupted'),
-      ],
+      [cli, ...onShared(), '--only', 'node,pod', '--report', join(dir, 'interrupted')],
       { cwd: dir },
     );
     let stderr = '';

@@ -7,7 +7,7 @@
 // (on Linux its command line is checked: a pid reused by another program is left alone).
 
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Cluster } from './types.js';
@@ -47,7 +47,10 @@ export async function writeUpState(cluster: Cluster): Promise<string> {
     ...(local.pids ? { componentPids: local.pids } : {}),
   };
   await mkdir(stateDir(), { recursive: true });
-  await writeFile(fileOf(process.pid), `${JSON.stringify(state, null, 2)}\n`);
+  // Whole or not at all: a `down` reading it meanwhile never sees half of it.
+  const scratch = `${fileOf(process.pid)}.tmp`;
+  await writeFile(scratch, `${JSON.stringify(state, null, 2)}\n`);
+  await rename(scratch, fileOf(process.pid));
   return fileOf(process.pid);
 }
 
@@ -62,7 +65,7 @@ async function readStates(): Promise<UpState[]> {
     try {
       states.push(JSON.parse(await readFile(join(stateDir(), name), 'utf8')) as UpState);
     } catch {
-      await rm(join(stateDir(), name), { force: true }); // half-written by an `up` killed then
+      await rm(join(stateDir(), name), { force: true }); // not ours: files are written whole
     }
   }
   return states;
@@ -86,6 +89,13 @@ function runs(pid: number, is: (cmdline: string) => boolean): boolean {
   }
 }
 
+/** Signals `pid`; one that has just exited is not an error. */
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {}
+}
+
 const upProcess = (state: UpState) => (cmdline: string) =>
   state.cmdline === undefined || cmdline === state.cmdline;
 const component = (dir: string) => (cmdline: string) => cmdline.includes(dir);
@@ -103,9 +113,9 @@ async function gone(pids: number[], is: (cmdline: string) => boolean, timeoutMs:
 async function removeLeftovers(state: UpState): Promise<string | undefined> {
   const ours = component(state.dir ?? '');
   const left = state.dir ? (state.componentPids ?? []).filter((p) => runs(p, ours)) : [];
-  for (const p of left) process.kill(p, 'SIGTERM');
+  for (const p of left) signal(p, 'SIGTERM');
   if (!(await gone(left, ours, 5000)))
-    for (const p of left.filter((x) => runs(x, ours))) process.kill(p, 'SIGKILL');
+    for (const p of left.filter((x) => runs(x, ours))) signal(p, 'SIGKILL');
   const hadDir = state.dir !== undefined && existsSync(state.dir);
   if (state.dir) await rm(state.dir, { recursive: true, force: true });
   await removeUpState(state.pid);
@@ -132,9 +142,9 @@ export async function stopUps(say: (line: string) => void, timeoutMs = 60_000): 
   let stopped = 0;
   for (const state of await readStates()) {
     if (state.pid === process.pid || !runs(state.pid, upProcess(state))) continue;
-    process.kill(state.pid, 'SIGTERM');
+    signal(state.pid, 'SIGTERM');
     if (!(await gone([state.pid], upProcess(state), timeoutMs))) {
-      process.kill(state.pid, 'SIGKILL');
+      signal(state.pid, 'SIGKILL');
       await gone([state.pid], upProcess(state), 5000);
     }
     await removeLeftovers(state);

@@ -51,6 +51,7 @@ function startWatchdog(dir: string): ChildProcess {
   watchdog.stdin?.write(`dir ${dir}\n`);
   return watchdog;
 }
+
 let exitHookInstalled = false;
 
 function installExitHook(): void {

@@ -3,7 +3,7 @@ import { MAX_CONNECTIONS } from './connection.js';
 import { ActivityFailed, isApiError } from './errors.js';
 import type { KubeClient, WriteOptions } from './kube.js';
 import { refOf } from './record/names.js';
-import { reservedByOthers } from './record/reservations.js';
+import { reservedByOthers, withShareLock } from './record/reservations.js';
 import { Pods, type ResourceType } from './resources.js';
 
 /**
@@ -77,7 +77,7 @@ export const objectName = (o: Named): string => o.metadata?.name ?? '';
 export interface PodRemovalOptions {
   /**
    * The experiment names its target (a name, not a label selector, pattern or "all"): the pod
-   * share rail, which guards against selections broader than meant, does not apply (D91).
+   * share rail, which guards against selections broader than meant, does not apply (D88).
    */
   named?: boolean;
 }
@@ -112,9 +112,10 @@ export async function checkPodRemoval(
 }
 
 /**
- * Records the pods about to be removed in the run's record, then — for a selection — checks
- * the share again with the pods other runs removed and still hold (D91): too many, and the
- * batch is taken back and the removal refused before any pod goes.
+ * Records the pods about to be removed in the run's record. For a selection, first checks the
+ * share again with the pods other runs removed and still hold (D88) — the check and the record
+ * made under the namespace's share lock, so that runs check one after the other: too many, and
+ * the removal is refused before any pod goes or is recorded.
  */
 export async function recordPodRemoval(
   kube: KubeClient,
@@ -126,25 +127,39 @@ export async function recordPodRemoval(
   if (!ledger) return;
   for (const [namespace, some] of byNamespace(pods)) {
     const names = some.map(objectName);
-    const batch = await ledger.beforePodRemoval({ namespace, names, activity: kube.activity, how });
-    if (!batch || !kube.safety || options.named || how === 'evicted' || names.length <= 1) continue;
-    const others = await reservedByOthers(ledger.client, await ledger.key(), ledger.runId, namespace);
-    const extra = [...others.names].filter((name) => !names.includes(name)).length;
-    if (extra === 0) continue;
-    try {
-      kube.safety.checkPodShare(
-        kube.activity,
-        namespace,
-        names.length + extra,
-        await kube.count(Pods, { namespace }),
-        { pods: extra, runs: others.runs },
-      );
-    } catch (err) {
-      await ledger.withdraw(batch);
-      throw err;
+    const record = () => ledger.beforePodRemoval({ namespace, names, activity: kube.activity, how });
+    if (!kube.safety || options.named || how === 'evicted' || names.length <= 1) {
+      await record();
+      continue;
     }
-    kube.note(
-      `pod share rail: with the ${extra} pod(s) runs ${others.runs.join(', ')} removed, still within the share`,
+    const safety = kube.safety;
+    const key = await ledger.key();
+    await withShareLock(
+      ledger.client,
+      ledger.run.namespace,
+      namespace,
+      ledger.runId,
+      async () => {
+        const others = await reservedByOthers(ledger.client, key, ledger.runId, namespace);
+        const extra = [...others.names].filter((name) => !names.includes(name)).length;
+        if (extra > 0) {
+          safety.checkPodShare(
+            kube.activity,
+            namespace,
+            names.length + extra,
+            await kube.count(Pods, { namespace }),
+            {
+              pods: extra,
+              runs: others.runs,
+            },
+          );
+          kube.note(
+            `pod share rail: with the ${extra} pod(s) run(s) ${others.runs.join(', ')} removed, still within the share`,
+          );
+        }
+        await record();
+      },
+      kube.options.signal,
     );
   }
 }

@@ -100,7 +100,7 @@ export class Safety {
 
   /**
    * Refuses removing more than the allowed share of a namespace's pods (one pod always may go).
-   * `others`: pods other runs removed there and still hold, counted with the selection (D91).
+   * `others`: pods other runs removed there and still hold, counted with the selection (D88).
    */
   checkPodShare(
     activity: string,

@@ -1,5 +1,5 @@
 // `chaoskit status` and `chaoskit revert`: what the runs' records say is still in place, and
-// undoing it. Only records sealed with the ledger key are acted on (D89); everything else is
+// undoing it. Only records sealed with the ledger key are acted on (D86); everything else is
 // named with the reason. Changes are checked against what the recorded activity can do, kinds
 // that carry privilege need --allow-kind, and `revert --expired` on a terminal asks first.
 

@@ -350,10 +350,10 @@ describe('a record sealed with the real key', () => {
     const reverted = await asAdmin(['revert', runId, '--ledger-namespace', ledger.name]);
     expect(reverted.code).toBe(1);
     expect(reverted.stderr).toMatch(
-      /delete_cluster_custom_object did delete clusterrolebindings\.rbac\.authorization\.k8s\.io, which that activity can do/,
+      /delete_cluster_custom_object did delete clusterrolebindings\.rbac\.authorization\.k8s\.io, which that activity cannot do/,
     );
     expect(reverted.stderr).toMatch(
-      /patch_cluster_custom_object did patch nodes, which that activity can do/,
+      /patch_cluster_custom_object did patch nodes, which that activity cannot do/,
     );
     expect(reverted.stdout).toMatch(/0 undone, 0 already as they were, 2 refused/);
     expect(await targets()).toEqual(before);

@@ -7,10 +7,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deploy, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './test-cli.js';
+import { runCli, runOnTerminal } from './test-cli.js';
 import { killedAfter, python, startRun } from './test-runs.js';
 
 const cluster = sharedCluster();
@@ -378,6 +378,49 @@ describe('a damaged or missing record', () => {
       expect(await statusJson(t.ns.name)).toEqual({ runs: [], not_verified: [] });
     } finally {
       await t.cleanup();
+    }
+  });
+});
+
+describe('revert --expired', () => {
+  it('lists what it would undo and asks on a terminal; elsewhere it needs --yes', async () => {
+    const ns = await testNamespace(cluster.kc, 'rec-expired');
+    try {
+      await deploy(cluster.kc, ns.name, 'web', 1);
+      const before = await readDeployment(ns.name);
+      const runId = await killedAfter(
+        dir,
+        ns.name,
+        experiment('scale', [
+          python('chaoscluster.deployment.actions', 'scale_deployment', {
+            name: 'web',
+            ns: ns.name,
+            replicas: 2,
+          }),
+        ]),
+        1,
+        { env: env(), args: ['--ledger-namespace', ns.name, '--ledger-ttl', '1s'] },
+      );
+      await until('the run expired', async () =>
+        (await statusJson(ns.name)).runs.some(
+          (r) => r.runId === runId && (r as { expired?: boolean }).expired,
+        ),
+      );
+      const args = ['revert', '--expired', '--ledger-namespace', ns.name];
+      const piped = await chaoskit(args);
+      expect(piped.code).toBe(1);
+      expect(piped.stderr).toMatch(/not on a terminal, so nothing was done; add --yes/);
+      const no = await runOnTerminal(args, 'n', { env: env(), cwd: dir });
+      expect(no.stdout).toContain(
+        `${runId}: deployment 'web' in namespace '${ns.name}': changed /spec/replicas (in place)`,
+      );
+      expect(no.code).toBe(1);
+      expect((await readDeployment(ns.name)).spec.replicas).toBe(2);
+      const yes = await runOnTerminal(args, 'y', { env: env(), cwd: dir });
+      expect(yes.code, yes.stdout).toBe(0);
+      expect(await readDeployment(ns.name)).toEqual(before);
+    } finally {
+      await ns.remove();
     }
   });
 });

@@ -2,7 +2,7 @@
 // own end (what it left), `status` and `revert`. A change is found by what it is (identity
 // pointers), checked against what the run wrote (its after-image), and, when runs changed the
 // same object one over the other, undone as a chain: reverting both ends at the state before
-// both, in either order (D90).
+// both, in either order (D87).
 
 import { isApiError } from '../errors.js';
 import type { KubeClient } from '../kube.js';

@@ -1,6 +1,6 @@
 // What a record of changes holds, and how it is read back: every entry is parsed and checked on
 // its own, so that one damaged or hand-edited entry is named (ConfigMap and key) and skipped,
-// never a reason to fail everyone's `status` (D89).
+// never a reason to fail everyone's `status` (D86).
 
 import { z } from 'zod';
 import type { FieldValue } from '../pointers.js';
@@ -34,7 +34,7 @@ export interface TouchedObject {
   written: Record<string, FieldValue>;
   /**
    * When the run wrote over another run's change still in place (`after`): what the fields held
-   * before that run — reverting both ends there, whatever the order (D90).
+   * before that run — reverting both ends there, whatever the order (D87).
    */
   base?: Record<string, FieldValue>;
   /** The run whose change this one was written over. */

@@ -153,7 +153,7 @@ export class ClusterLedger {
     return this.#marksAfter(key, entry, current);
   }
 
-  /** A new entry; when another run's change is on the object, the chain to it (D90). */
+  /** A new entry; when another run's change is on the object, the chain to it (D87). */
   #startEntry(key: LedgerKey, ref: ObjectRef, current: unknown): TouchedObject {
     const uid = uidOf(current);
     const entry: TouchedObject = {
@@ -240,11 +240,6 @@ export class ClusterLedger {
     return key;
   }
 
-  /** Takes back a batch of pods recorded but not removed (a rail refused them). */
-  async withdraw(key: string): Promise<void> {
-    await this.#persist({ [key]: null });
-  }
-
   /** The objects the run touched so far (this process's view). */
   touched(): TouchedObject[] {
     return [...this.#objects.values()];
@@ -295,18 +290,13 @@ export class ClusterLedger {
     );
   }
 
-  // Writes are queued: the first creates the ConfigMap, the later ones add their keys to it.
-  // Every value is sealed under its own key (`<key>.mac`); null takes a key back.
+  // Writes are queued: the first creates the ConfigMap (with the sealed header), the later ones
+  // add their keys to it. Every value is sealed under its own key (`<key>.mac`).
   #persist(data: Record<string, unknown>): Promise<void> {
     const write = async () => {
       const key = await this.key();
-      const encoded: Record<string, string | null> = {};
+      const encoded: Record<string, string> = {};
       const seal = (name: string, value: unknown) => {
-        if (value === null) {
-          encoded[name] = null;
-          encoded[`${name}${MAC_SUFFIX}`] = null;
-          return;
-        }
         const text = JSON.stringify(value);
         encoded[name] = text;
         encoded[`${name}${MAC_SUFFIX}`] = key.seal(recordBinding(this.run.namespace, this.runId, name), text);
@@ -320,10 +310,7 @@ export class ClusterLedger {
           });
           return;
         }
-        const data2 = Object.fromEntries(Object.entries(encoded).filter(([, v]) => v !== null));
-        await this.#kube.create(ConfigMaps, this.#body(data2 as Record<string, string>), {
-          namespace: this.run.namespace,
-        });
+        await this.#kube.create(ConfigMaps, this.#body(encoded), { namespace: this.run.namespace });
         this.#exists = true;
       } catch (err) {
         throw this.#failure('record the change', err);

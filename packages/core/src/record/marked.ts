@@ -1,7 +1,7 @@
 // Finding a run's changes by the marks on the objects, when its record is gone or damaged: every
 // object of the kinds chaoskit's activities write that carries a run's mark, and — when its
 // sealed undo verifies — an entry rebuilt from it, so that `status` shows it and `revert` can
-// still undo it (D89).
+// still undo it (D86).
 
 import type { KubeClient } from '../kube.js';
 import type { ResourceType } from '../resources.js';

@@ -1,7 +1,7 @@
 // What a run leaves on each object it changes, besides the change: its id (`chaoskit.io/run`)
 // and, sealed with the ledger key, what undoes the change (`chaoskit.io/undo`). The record in the
 // ledger namespace is where `status` looks first; the object's own annotations are what is
-// left when that record is gone (deleted, or never written in full) — D89.
+// left when that record is gone (deleted, or never written in full) — D86.
 
 import { annotationPointer } from '../pointers.js';
 import { type ObjectRef, parseJson, problemOf, type Undo, undo as undoSchema } from './entries.js';

@@ -1,4 +1,4 @@
-// What `revert` will not do on a record's say-so alone (D89): touch a kind that carries privilege
+// What `revert` will not do on a record's say-so alone (D86): touch a kind that carries privilege
 // without the operator naming that kind, or replay a change the recorded activity could not have
 // made. A record that passes its seal is still checked against both.
 
@@ -74,5 +74,5 @@ export function inconsistency(
   const did = `${verbs[0]} ${kindName(entry.ref)}`;
   if (unknown.length === entry.activities.length && unknown.length > 0)
     return `the record says ${unknown.join(', ')} did ${did}, and no installed package declares ${unknown.length === 1 ? 'that activity' : 'those activities'}: install it to check the record`;
-  return `the record says ${entry.activities.join(', ') || 'no activity'} did ${did}, which ${entry.activities.length === 1 ? 'that activity' : 'none of them'} can do`;
+  return `the record says ${entry.activities.join(', ') || 'no activity'} did ${did}, which ${entry.activities.length === 1 ? 'that activity cannot do' : 'none of them can do'}`;
 }

@@ -1,6 +1,6 @@
 // Reading the records back, for `status` and `revert`: only what verifies with the ledger key of
 // the record's namespace counts; everything else — a forged record, a damaged entry, one written
-// by an older chaoskit — is named (ConfigMap and key) and never acted on (D89).
+// by an older chaoskit — is named (ConfigMap and key) and never acted on (D86).
 
 import { isApiError } from '../errors.js';
 import type { KubeClient } from '../kube.js';

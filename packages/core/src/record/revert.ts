@@ -79,7 +79,8 @@ async function apply(kube: KubeClient, ref: ObjectRef, undo: NonNullable<Assessm
       ...(undo.delete.uid ? { body: { preconditions: { uid: undo.delete.uid } } } : {}),
     });
   } else if ('create' in undo) {
-    await kube.create(type, undo.create, { namespace });
+    // As it was: without a mark of this call.
+    await kube.create(type, undo.create, { namespace, unmarked: true });
   } else {
     await kube.patch(type, ref.name, undo.patch, 'json', { namespace });
   }

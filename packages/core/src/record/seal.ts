@@ -2,7 +2,7 @@
 // object's undo annotation, with a key kept in a Secret of the ledger namespace. Anyone who can
 // write a ConfigMap can write something shaped like a record; only an identity that can read
 // this Secret (the chaos operators', as `chaoskit rbac` grants it) can write one that verifies,
-// and `status` and `revert` act on nothing else (D89).
+// and `status` and `revert` act on nothing else (D86).
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RbacRule } from '../define-activity.js';

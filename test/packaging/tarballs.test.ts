@@ -84,7 +84,7 @@ describe.each(packages.map((p) => [p.short, p] as const))('%s tarball', (_, p) =
     expect(readFileSync(join(p.dir, 'LICENSE'), 'utf8')).toContain('Apache License');
   });
 
-  it('holds exactly the sources its source maps name (D92), so that "go to source" finds them', () => {
+  it('holds exactly the sources its source maps name (D100), so that "go to source" finds them', () => {
     const shipped = new Set(files());
     const named = new Set<string>();
     const maps = files().filter((f) => f.endsWith('.map'));

@@ -1,5 +1,5 @@
 // Options a user may give before the command as well as after it (`chaoskit -n shop run x.yaml`,
-// as kubectl takes its flags) (D89). Commander hands an option written before a subcommand to
+// as kubectl takes its flags) (D97). Commander hands an option written before a subcommand to
 // the program, so the program declares these too, and gives their values to the command that
 // runs; a command that does not take one refuses it rather than ignoring it.
 import { type Command, Option } from 'commander';

@@ -15,13 +15,17 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LspClient, nativeTsc } from './lsp.js';
 import { repoRoot, workspacePackages } from './repo.js';
 
 let scratch: string;
 let project: string;
+let tarballs: string;
 let up: ChildProcess | undefined;
 let kubeconfig = '';
 let context = '';
@@ -61,7 +65,7 @@ beforeAll(() => {
   execFileSync('git', ['init', '-q'], { cwd: copy });
   const version = run('npx', ['changeset', 'version'], { cwd: copy });
   if (version.code !== 0) throw new Error(`changeset version failed:\n${version.stderr}`);
-  const tarballs = join(scratch, 'tarballs');
+  tarballs = join(scratch, 'tarballs');
   mkdirSync(tarballs);
   const pack = run('npm', ['pack', '--workspaces', '--json', '--pack-destination', tarballs], { cwd: copy });
   if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
@@ -242,10 +246,11 @@ describe('the released tarballs, installed in a project outside the repository',
           moduleResolution: 'nodenext',
           target: 'es2022',
           noEmit: true,
-          // As `tsc --init` sets it: client-node's own declarations need @types/ws.
-          skipLibCheck: true,
+          // Every declaration file checked, client-node's included: its `ws` types come with
+          // @chaoskit/core, the user installs nothing for them.
+          skipLibCheck: false,
         },
-        files: ['use.ts'],
+        files: ['use.ts', 'source.ts'],
       }),
     );
     writeFileSync(
@@ -263,8 +268,150 @@ describe('the released tarballs, installed in a project outside the repository',
         '',
       ].join('\n'),
     );
+    writeFileSync(join(project, 'source.ts'), SOURCE_TS);
     const out = run('npx', ['--no-install', 'tsc', '-p', '.']);
-    show('npx tsc -p . (strict, a typed import)', out);
+    show('npx tsc -p . (strict, skipLibCheck false, a typed import)', out);
     expect(out.code, out.stdout + out.stderr).toBe(0);
+    expect(existsSync(join(project, 'node_modules', '@types', 'ws'))).toBe(true);
   });
+
+  it("goes to the source from an installed package: an editor's go to definition, and a source map's position", async () => {
+    const pod = join(project, 'node_modules', '@chaoskit', 'chaoscluster-pod');
+    const source = join(pod, 'src', 'terminate-pods.ts');
+    const line = readFileSync(source, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.startsWith('export const terminatePods ='));
+    expect(line).toBeGreaterThan(0);
+    // The editor (tsc --lsp, what editors run) follows the declaration map into src/.
+    const lsp = await LspClient.start(nativeTsc(project), project);
+    try {
+      const file = lsp.open(join(project, 'source.ts'));
+      const at = file.text.indexOf('terminatePods(');
+      const found = await lsp.definition(file.uri, {
+        line: 1,
+        character: at - file.text.lastIndexOf('\n', at),
+      });
+      const where = found.map((d) => ({ file: fileURLToPath(d.uri), line: d.line }));
+      process.stdout.write(`\ngo to definition of terminatePods: ${JSON.stringify(where)}\n`);
+      expect(where).toContainEqual({ file: source, line });
+    } finally {
+      await lsp.stop();
+    }
+    // A debugger or a stack trace: the JavaScript's map leads to the same line of real text.
+    const js = join(pod, 'dist', 'terminate-pods.js');
+    const generated = readFileSync(js, 'utf8').split('\n');
+    const row = generated.findIndex((l) => l.startsWith('export const terminatePods ='));
+    const map = new SourceMap(JSON.parse(readFileSync(`${js}.map`, 'utf8')));
+    const entry = map.findEntry(row, 0) as { originalSource: string; originalLine: number };
+    const original = resolve(dirname(js), entry.originalSource.replace(/^file:\/\//, ''));
+    expect(original).toBe(source);
+    expect(readFileSync(original, 'utf8').split('\n')[entry.originalLine]).toMatch(
+      /^export const terminatePods =/,
+    );
+  });
+
+  it("ships the runner README's images, and leaves ECharts out unless the report's charts are wanted", () => {
+    const runner = join(project, 'node_modules', '@chaoskit', 'runner');
+    for (const image of ['report-run.png', 'report-comparison.png'])
+      expect(
+        readFileSync(join(runner, 'docs', image))
+          .subarray(1, 4)
+          .toString(),
+      ).toBe('PNG');
+    expect(existsSync(join(project, 'node_modules', 'echarts'))).toBe(false);
+    expect(existsSync(join(project, 'node_modules', 'zrender'))).toBe(false);
+    const journal = join(project, 'journal.json');
+    expect(existsSync(journal), 'the journal of the run above').toBe(true);
+    const without = run('npx', ['--no-install', 'chaoskit', 'report', journal, '--output', 'plain.html']);
+    show('npx chaoskit report journal.json (no echarts)', without);
+    expect(without.code, without.stderr).toBe(0);
+    expect(without.stderr).toContain(
+      "chaoskit report: written without charts: the report's charts need the optional package echarts: npm install echarts",
+    );
+    const plain = readFileSync(join(project, 'plain.html'), 'utf8');
+    expect(plain).toContain('npm install echarts');
+    expect(plain).not.toContain('<svg');
+  });
+
+  it('installs @chaoskit/runner without the 67 MB of ECharts, and draws the charts once echarts is installed', () => {
+    const alone = join(scratch, 'runner-alone');
+    mkdirSync(alone);
+    writeFileSync(
+      join(alone, 'package.json'),
+      JSON.stringify({ name: 'runner-alone', private: true, type: 'module' }),
+    );
+    const pick = (prefix: string) => join(tarballs, readdirSync(tarballs).find((f) => f.startsWith(prefix))!);
+    const npm = (args: string[]) =>
+      run('npm', ['--no-audit', '--no-fund', '--loglevel=error', ...args], { cwd: alone });
+    expect(npm(['install', pick('chaoskit-runner-'), pick('chaoskit-core-')]).code).toBe(0);
+    const megabytes = () =>
+      Number(execFileSync('du', ['-sm', join(alone, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]);
+    const without = megabytes();
+    expect(existsSync(join(alone, 'node_modules', 'echarts'))).toBe(false);
+    const echarts = JSON.parse(
+      readFileSync(join(repoRoot, 'node_modules/echarts/package.json'), 'utf8'),
+    ).version;
+    expect(npm(['install', `echarts@${echarts}`]).code).toBe(0);
+    const withCharts = megabytes();
+    process.stdout.write(
+      `\ninstall size of @chaoskit/runner + @chaoskit/core: ${without} MB; with echarts ${echarts} for the report's charts: ${withCharts} MB\n`,
+    );
+    expect(withCharts - without).toBeGreaterThan(30);
+    const journal = join(project, 'journal.json');
+    const drawn = run(
+      process.execPath,
+      [
+        join(alone, 'node_modules', '@chaoskit', 'runner', 'dist', 'bin.js'),
+        'report',
+        journal,
+        '--output',
+        'charts.html',
+      ],
+      { cwd: alone },
+    );
+    expect(drawn.code, drawn.stderr).toBe(0);
+    expect(drawn.stderr).not.toContain('without charts');
+    expect(readFileSync(join(alone, 'charts.html'), 'utf8')).toContain('<svg');
+  });
+
+  it('stops the control plane of `npx chaoskit-cluster up` when npx is killed (kill $!), and `down` finds none left', async () => {
+    const env = { ...process.env, CHAOSKIT_STATE_DIR: join(scratch, 'cluster-state') };
+    const npx = spawn('npx', ['--no-install', 'chaoskit-cluster', 'up', '--nodes', '1', '--no-mesh'], {
+      cwd: project,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    npx.stdout!.on('data', (chunk) => (printed += chunk));
+    npx.stderr!.on('data', (chunk) => (printed += chunk));
+    const deadline = Date.now() + 300_000;
+    while (!/press Ctrl-C to stop it/.test(printed)) {
+      if (npx.exitCode !== null || Date.now() > deadline)
+        throw new Error(`chaoskit-cluster up did not start:\n${printed}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const dir = /export KUBECONFIG=(\S+)\/kubeconfig/.exec(printed)![1]!;
+    const components = () =>
+      execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => l.includes(dir)).length;
+    expect(components()).toBe(5);
+    npx.kill('SIGTERM');
+    const until = Date.now() + 120_000;
+    while (components() > 0 || existsSync(dir)) {
+      if (Date.now() > until)
+        throw new Error(`left behind: ${components()} process(es), directory ${existsSync(dir)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    process.stdout.write(
+      `\n$ npx chaoskit-cluster up & … kill $!\n5 components before, ${components()} after; ${dir} removed\n`,
+    );
+    const down = run('npx', ['--no-install', 'chaoskit-cluster', 'down'], { env });
+    expect(down.stdout).toContain('no cluster started by chaoskit-cluster up is running');
+  }, 600_000);
 });
+
+/** A file an editor has open, calling an installed activity (line 1: the call). */
+const SOURCE_TS = `import { terminatePods } from '@chaoskit/chaoscluster-pod';
+export const run = () => terminatePods({ labelSelector: 'app=web' });
+`;

@@ -31,6 +31,12 @@ describe.each(packages.map((p) => [p.short, p] as const))('%s/package.json', (_,
     );
   });
 
+  it('has a README that says how to install it, and that it is an ES module', () => {
+    const readme = readFileSync(join(p.dir, 'README.md'), 'utf8');
+    expect(readme).toMatch(new RegExp(`npm install (--save-dev )?(\\S+ )*${p.manifest.name}\\b`));
+    expect(readme).toContain('"type": "module"');
+  });
+
   it('has no placeholder metadata', () => {
     // There is no public repository: no repository, homepage or bugs until there is one.
     expect(p.manifest).not.toHaveProperty('repository');

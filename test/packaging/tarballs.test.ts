@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, parse } from 'node:path';
+import { dirname, join, parse, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isActivityPackage, type Manifest, repoRoot, workspacePackages } from './repo.js';
 
@@ -74,13 +74,35 @@ it('installs in a directory with no node_modules above it', () => {
 });
 
 describe.each(packages.map((p) => [p.short, p] as const))('%s tarball', (_, p) => {
-  it('holds the license, the readme, the build and nothing of the sources or tests', () => {
-    const files = (packed.get(p.manifest.name)?.files ?? []).map((f) => f.path);
-    expect(files).toEqual(
+  const files = () => (packed.get(p.manifest.name)?.files ?? []).map((f) => f.path);
+
+  it('holds the license, the readme, the build and no test', () => {
+    expect(files()).toEqual(
       expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts']),
     );
-    expect(files.filter((f) => f.startsWith('src/') || /\.test\.|(^|\/)test-/.test(f))).toEqual([]);
+    expect(files().filter((f) => /\.test\.|(^|\/)test-|\.fixture\.|\/fixtures\//.test(f))).toEqual([]);
     expect(readFileSync(join(p.dir, 'LICENSE'), 'utf8')).toContain('Apache License');
+  });
+
+  it('holds exactly the sources its source maps name (D100), so that "go to source" finds them', () => {
+    const shipped = new Set(files());
+    const named = new Set<string>();
+    const maps = files().filter((f) => f.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(0);
+    for (const map of maps) {
+      const { sources } = JSON.parse(readFileSync(join(p.dir, map), 'utf8')) as { sources: string[] };
+      for (const source of sources) named.add(posix.normalize(posix.join(posix.dirname(map), source)));
+    }
+    expect([...named].filter((f) => !shipped.has(f))).toEqual([]);
+    expect(files().filter((f) => f.startsWith('src/') && !named.has(f))).toEqual([]);
+  });
+
+  it('holds every file its README shows', () => {
+    const readme = readFileSync(join(p.dir, 'README.md'), 'utf8');
+    const local = [...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)|<img [^>]*src="([^"]+)"/g)]
+      .map((m) => m[1] ?? m[2] ?? '')
+      .filter((target) => !/^[a-z]+:/.test(target));
+    for (const target of local) expect(files(), target).toContain(posix.normalize(target));
   });
 
   it('loads with only its declared dependencies', () => {

@@ -32,7 +32,7 @@ async function create(target: Target, args: BodyArgsOutput, ctx: ActivityContext
   }
   const createdName = created.metadata?.name ?? name;
   ctx.log(
-    `${ctx.dryRun ? 'would create' : 'created'} ${given.kind} '${createdName}' (${target.plural}.${target.group}/${target.version})${target.namespace === undefined ? '' : ` in namespace ${target.namespace}`} from ${where}`,
+    `created ${given.kind} '${createdName}' (${target.plural}.${target.group}/${target.version})${target.namespace === undefined ? '' : ` in namespace ${target.namespace}`} from ${where}`,
   );
   return created;
 }

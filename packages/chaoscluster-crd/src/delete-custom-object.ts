@@ -18,7 +18,7 @@ async function remove(target: Target, name: string, ctx: ActivityContext): Promi
   } catch (err) {
     throw await failure(err, { verb: 'delete', target, name, variants }, ctx.kube);
   }
-  ctx.log(`${ctx.dryRun ? 'would delete' : 'deleted'} ${describeObject(target, name)}`);
+  ctx.log(`deleted ${describeObject(target, name)}`);
   return result;
 }
 

@@ -38,7 +38,7 @@ async function patch(
     throw await failure(err, op, ctx.kube);
   }
   ctx.log(
-    `${ctx.dryRun ? 'would patch' : 'patched'} ${describeObject(target, args.name)} from ${where} (server-side apply as "${FIELD_MANAGER}"${args.force ? ', forced' : ''})`,
+    `patched ${describeObject(target, args.name)} from ${where} (server-side apply as "${FIELD_MANAGER}"${args.force ? ', forced' : ''})`,
   );
   return patched;
 }

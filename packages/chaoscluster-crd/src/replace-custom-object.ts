@@ -36,9 +36,7 @@ async function replace(
   const objects = new CustomObjects(ctx.kube, target);
   const body = addressed(given, { name: args.name, namespace: target.namespace });
   const done = (replaced: CustomObject, how: string) => {
-    ctx.log(
-      `${ctx.dryRun ? 'would replace' : 'replaced'} ${describeObject(target, args.name)} from ${where} (${how})`,
-    );
+    ctx.log(`replaced ${describeObject(target, args.name)} from ${where} (${how})`);
     return replaced;
   };
 

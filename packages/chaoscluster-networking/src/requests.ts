@@ -22,8 +22,6 @@ export interface PolicyResult {
   namespace: string;
 }
 
-const planned = (ctx: ActivityContext) => (ctx.dryRun ? ' (dry run: nothing changed)' : '');
-
 /**
  * Creates `body` in namespace `ns`. A policy of that name already there is an ActivityFailed
  * (with `whenPresent` telling how to remove it); other API errors come out as ApiError.
@@ -52,7 +50,7 @@ export async function createPolicy(
     throw err;
   }
   const name = created.metadata?.name ?? wanted;
-  ctx.log(`created network policy ${name} in namespace ${ns}${planned(ctx)}`);
+  ctx.log(`created network policy ${name} in namespace ${ns}`);
   return { policy: name, namespace: ns };
 }
 
@@ -82,6 +80,6 @@ export async function removePolicy(
       { cause: err },
     );
   }
-  ctx.log(`deleted network policy ${name} of namespace ${ns}${planned(ctx)}`);
+  ctx.log(`deleted network policy ${name} of namespace ${ns}`);
   return { policy: name, namespace: ns };
 }

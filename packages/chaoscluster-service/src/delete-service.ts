@@ -26,9 +26,7 @@ export const deleteServiceActivity = defineActivity({
         cause: err,
       });
     }
-    ctx.log(
-      `deleted service ${args.name} of namespace ${args.ns}${ctx.dryRun ? ' (dry run: nothing changed)' : ''}`,
-    );
+    ctx.log(`deleted service ${args.name} of namespace ${args.ns}`);
     return { service: args.name, namespace: args.ns };
   },
 });

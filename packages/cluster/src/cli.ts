@@ -9,11 +9,35 @@ import {
 } from './local/binaries.js';
 import { start } from './start.js';
 import type { LocalCluster, ProviderName } from './types.js';
+import { cleanStaleUps, removeUpState, stopUps, writeUpState } from './up-state.js';
 
 function count(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('a whole number, 0 or more');
   return n;
+}
+
+// A terminal closed under `up` must not turn its last lines into a crash.
+const say = (line: string) => process.stdout.write(`${line}\n`);
+process.stdout.on('error', () => {});
+
+/**
+ * Resolves, with the reason, when `up` is asked to stop: Ctrl-C, SIGTERM, SIGHUP (its terminal
+ * closed), or the process that started it gone. `npx chaoskit-cluster up & … kill $!` kills
+ * npx, which passes no signal on: `up` sees its parent change and stops as on SIGTERM.
+ */
+function stopRequest(): Promise<string> {
+  return new Promise((resolve) => {
+    const parent = process.ppid;
+    const poll = setInterval(() => {
+      if (process.ppid !== parent) done('the process that started it is gone');
+    }, 500);
+    const done = (why: string) => {
+      clearInterval(poll);
+      resolve(why);
+    };
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => done(signal));
+  });
 }
 
 const program = new Command()
@@ -30,8 +54,12 @@ program
   .addOption(new Option('--provider <provider>', 'where to run').choices(['local', 'k3s']).default('local'))
   .action(async (opts: { nodes: number; mesh: boolean; istiod?: boolean; provider: ProviderName }) => {
     const began = Date.now();
+    // Listened for from the start: a stop asked for while the cluster starts stops it once up.
+    const stopping = stopRequest();
+    await cleanStaleUps(say);
     const mesh = opts.istiod ? 'istiod' : opts.mesh;
     const cluster = await start({ provider: opts.provider, nodes: opts.nodes, mesh });
+    await writeUpState(cluster);
     const istiod = cluster.istiod;
     const webhook = (cluster as Partial<LocalCluster>).istiod?.webhookUrl;
     process.stdout.write(
@@ -46,17 +74,23 @@ program
         `  export KUBECONFIG=${cluster.kubeconfigPath}`,
         '  kubectl get nodes',
         '',
-        'press Ctrl-C to stop it (everything it created is removed)',
+        'press Ctrl-C to stop it, or run chaoskit-cluster down (everything it created is removed)',
         '',
       ].join('\n'),
     );
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
-    process.stdout.write('stopping…\n');
+    say(`stopping (${await stopping})…`);
     await cluster.stop();
-    process.stdout.write('stopped\n');
+    await removeUpState();
+    say('stopped');
+  });
+
+program
+  .command('down')
+  .description(
+    'stop the clusters chaoskit-cluster up started (found through its state files), and remove what a killed up left behind',
+  )
+  .action(async () => {
+    if ((await stopUps(say)) === 0) say('no cluster started by chaoskit-cluster up is running');
   });
 
 program

@@ -17,46 +17,8 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import type { ConformanceCase } from './case.js';
-
-/**
- * A Deployment or StatefulSet as a user would write it in a spec file (no namespace unless
- * given): pods labelled app=<name> and `labels`, one container whose image kwok never pulls.
- * `spec` adds to the workload's spec, `podSpec` to its pods'.
- */
-export function workloadDoc(
-  kind: 'Deployment' | 'StatefulSet',
-  name: string,
-  replicas: number,
-  extra: {
-    labels?: Record<string, string>;
-    namespace?: string;
-    spec?: Record<string, unknown>;
-    podSpec?: Partial<V1Pod['spec']>;
-  } = {},
-) {
-  const labels = { app: name, ...extra.labels };
-  return {
-    apiVersion: 'apps/v1',
-    kind,
-    metadata: { name, labels, ...(extra.namespace ? { namespace: extra.namespace } : {}) },
-    spec: {
-      replicas,
-      ...extra.spec,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels },
-        spec: {
-          terminationGracePeriodSeconds: 1,
-          containers: [{ name: 'app', image: 'example.invalid/app:1' }],
-          ...extra.podSpec,
-        },
-      },
-    },
-  };
-}
-
-/** A node selector no node matches: pods that ask for it stay Pending, unschedulable. */
-export const NO_SUCH_NODE = { 'chaoskit.io/no-such-node': 'true' };
+import type { TrafficMeasurement } from './traffic-measurement.js';
+import { workloadDoc } from './workload-doc.js';
 
 /** What a case knows of the cluster it runs on. */
 export interface ClusterInfo {
@@ -112,6 +74,8 @@ export class CaseContext<A extends AnyActivity = AnyActivity> {
   secrets: Record<string, unknown> = {};
   /** The audit user name of the case's identity. */
   identity = '';
+  /** What real traffic did in the current scenario (the kit's reports show it). */
+  traffic: TrafficMeasurement[] = [];
   private readonly cleanups: Array<() => Promise<unknown>> = [];
   /** What ends with the current scenario (processes it started), before the next one begins. */
   private readonly scenarioCleanups: Array<() => Promise<unknown>> = [];
@@ -165,6 +129,7 @@ export class CaseContext<A extends AnyActivity = AnyActivity> {
   /** A fresh namespace for the next scenario, where the case identity holds its rules. */
   async beginScenario(): Promise<void> {
     await this.endScenario();
+    this.traffic = [];
     this.ns = `${this.home}-${++this.scenarios}`;
     await this.createNamespace(this.ns);
     if (!this.clusterWide) await this.bindIn(this.ns);

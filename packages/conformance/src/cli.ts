@@ -21,8 +21,9 @@ import { discoverCases } from './cases/index.js';
 import { differentialReport, runDifferential } from './differential/differential.js';
 import { ensurePythonOriginals } from './differential/python-env.js';
 import { scenarios } from './differential/scenarios.js';
+import { apiErrorMessage, missingRights, missingRightsMessage } from './kit/access.js';
 import { chaoskitActivities, coverageGaps } from './kit/coverage.js';
-import { skippedItems, summary, writeReports } from './kit/report.js';
+import { skippedByReason, summary, writeReports } from './kit/report.js';
 import { runCases } from './kit/run-cases.js';
 import { sweep } from './kit/sweep.js';
 
@@ -94,10 +95,17 @@ async function main(opts: Options): Promise<number> {
     opts,
     !opts.comparePython && selected.some((c) => c.needs?.mesh),
   );
-  const scratch = await mkdtemp(join(tmpdir(), 'chaoskit-conformance-'));
   const kc = new KubeConfig();
   kc.loadFromString(cluster.kubeconfig);
   if (cluster.context) kc.setCurrentContext(cluster.context);
+  // A disposable cluster's identity is its admin; a user's may not be.
+  const missing = opts.provider === 'kubeconfig' ? await missingRights(kc) : [];
+  if (missing.length) {
+    say(missingRightsMessage(missing));
+    await cluster.stop();
+    return 2;
+  }
+  const scratch = await mkdtemp(join(tmpdir(), 'chaoskit-conformance-'));
 
   const runId = randomBytes(4).toString('hex');
   const controller = new AbortController();
@@ -128,7 +136,6 @@ async function main(opts: Options): Promise<number> {
     };
     const version = await kc.makeApiClient(VersionApi).getCode();
     const notes: string[] = [];
-    if (info.noMeshXds) notes.push(`mesh traffic scenarios skipped: ${info.noMeshXds}`);
     const results = await runCases(info, selected, {
       log: say,
       signal: controller.signal,
@@ -150,9 +157,10 @@ async function main(opts: Options): Promise<number> {
       notes,
     });
     const s = summary(results);
-    const skipped = skippedItems(results);
-    if (skipped.length)
-      say(`\nskipped on provider ${opts.provider}, and why:\n${skipped.map((x) => `  - ${x}`).join('\n')}`);
+    const skipped = skippedByReason(results);
+    if (skipped.length) say(`\nskipped on provider ${opts.provider}, and why:`);
+    for (const group of skipped)
+      say(`  ${group.reason}:\n${group.skipped.map((x) => `    - ${x}`).join('\n')}`);
     say(
       `\n${s.passed} of ${s.total} activities passed, ${s.failed} failed, ${s.skipped} skipped (${s.skippedScenarios} scenario(s) skipped in the cases that ran)`,
     );
@@ -347,6 +355,6 @@ const program = new Command()
   });
 
 program.parseAsync(process.argv).catch((err: Error) => {
-  say(`chaoskit-conformance: ${err.message}`);
+  say(`chaoskit-conformance: ${apiErrorMessage(err) ?? err.message}`);
   process.exitCode = 1;
 });

@@ -77,6 +77,27 @@ describe("the kit on a user's cluster with a mesh", () => {
       );
       const md = await readFile(join(dir, 'reached', 'conformance.md'), 'utf8');
       expect(md).not.toContain('## Skipped, and why');
+      // What the traffic did, in both reports: per scenario, moment and route, the requests,
+      // the failed share and the median latency.
+      process.stdout.write(`\n${md.slice(md.indexOf('## Real traffic'))}`);
+      const rows =
+        md.match(
+          /^\| `[^`]+get_virtual_service` \| .+ \| .+ \| [ab] \| \d+ \| [\d.]+ % \| [\d.]+ ms \|$/gm,
+        ) ?? [];
+      expect(md).toContain('## Real traffic through the mesh');
+      // 3 API versions × (baseline + as read) × 2 routes.
+      expect(rows).toHaveLength(12);
+      // Route a is aborted at 100 % as read, route b is not.
+      expect(
+        rows.filter((r) => / as read: a aborted, b delayed \| a \| \d+ \| 100\.0 % /.test(r)),
+      ).toHaveLength(3);
+      expect(
+        rows.filter((r) => / as read: a aborted, b delayed \| b \| \d+ \| 0\.0 % /.test(r)),
+      ).toHaveLength(3);
+      const reachedJunit = await readFile(join(dir, 'reached', 'conformance.junit.xml'), 'utf8');
+      expect(
+        reachedJunit.match(/<system-out>[^<]*baseline, route a: \d+ requests, 0\.0 % failed, p50 [\d.]+ ms/g),
+      ).toHaveLength(3);
 
       const missing = await kit(dir, [...base, '--report', 'missing']);
       expect(missing.code, missing.stderr).toBe(0);
@@ -86,6 +107,8 @@ describe("the kit on a user's cluster with a mesh", () => {
       expect(missing.stderr).toContain(
         'needs a mesh data plane: no istiod to send traffic through: give --mesh-xds',
       );
+      // Said once, for the 3 scenarios it skipped.
+      expect(missing.stderr.split('--mesh-xds').length - 1).toBe(1);
       const junit = await readFile(join(dir, 'missing', 'conformance.junit.xml'), 'utf8');
       expect(junit.match(/<skipped message="needs a mesh data plane: /g)).toHaveLength(3);
 

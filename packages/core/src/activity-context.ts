@@ -6,6 +6,7 @@ import { type ApiConstructor, clientNodeKubeConfig, generatedApi } from './clien
 import { type ClusterClient, createClusterClient } from './cluster-client.js';
 import { type Connection, connectionFor } from './connection.js';
 import { KubeClient } from './kube.js';
+import { planWording } from './plan-wording.js';
 import type { RunLedger } from './record/ledger.js';
 import { redact, registerSecret } from './redact.js';
 import { DEFAULT_SAFETY, Safety, type SafetyOptions } from './safety.js';
@@ -58,7 +59,10 @@ export interface ActivityContext {
   secrets: Record<string, unknown>;
   configuration: Record<string, unknown>;
   signal?: AbortSignal;
-  /** Log a message; the text passes through `redact` before it is written anywhere. */
+  /**
+   * Log a message; the text passes through `redact` before it is written anywhere. Say what was
+   * done, in the past tense: in plan mode the line is said as what would be done (plan-wording).
+   */
   log: (message: string) => void;
   dryRun?: boolean;
   /** The rails this call runs within (the runner's, or the defaults). */
@@ -99,7 +103,9 @@ export function buildContext(activity: ActivityIdentity, given: RunCallOptions =
   };
   const connection = (): Connection => connectionFor(resolved());
   const safety = safetyOf(given.safety);
-  const log = (message: string) => sink?.(redact(String(message)));
+  // Plan mode says what would happen (plan-wording.ts).
+  const word = given.dryRun ? planWording : (message: string) => message;
+  const log = (message: string) => sink?.(redact(word(String(message))));
   return {
     activity,
     safety,

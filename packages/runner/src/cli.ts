@@ -36,7 +36,7 @@ import { experimentSchema } from './experiment-format.js';
 import { askOnTerminal, buildExperiment, initFlags, renderExperiment } from './init.js';
 import { handleInterrupts } from './interrupts.js';
 import { createLogger, type Logger } from './log.js';
-import { planExperiment } from './plan.js';
+import { formatPlan, planExperiment } from './plan.js';
 import { checkClusters } from './preflight.js';
 import { roleFor } from './rbac.js';
 import { revert, status } from './record-commands.js';
@@ -49,6 +49,7 @@ import {
   type RollbackStrategy,
   runExperiment,
 } from './run.js';
+import { shareOptions } from './shared-options.js';
 import { loadVarFiles, parseVar } from './vars.js';
 import { RUNNER_VERSION } from './version.js';
 import { checkJournalPath } from './writable.js';
@@ -401,15 +402,7 @@ withCluster(withNamespace(withLogging(withRails(withVars(program.command('plan')
       const prepared = await prepareFrom(file, opts);
       useCluster(opts, choosingActivities(prepared));
       const plan = await planExperiment(prepared, (line) => (opts.json ? logger.debug : logger.info)(line));
-      if (opts.json) process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
-      else {
-        for (const p of plan) {
-          const what = p.note ?? JSON.stringify(p.output);
-          process.stdout.write(
-            `${p.phase} · ${p.name} · ${p.activity}${p.failed ? ' · WOULD FAIL' : ''}\n  ${what}\n`,
-          );
-        }
-      }
+      process.stdout.write(opts.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
       if (plan.some((p) => p.failed)) exitCode = 1;
     } catch (err) {
       exitCode = fail(err);
@@ -723,9 +716,10 @@ program
   .option('--markdown <path>', 'also write the report as Markdown')
   .action(async (files: string[], opts: { output: string; markdown?: string }) => {
     try {
-      // Loaded here: the charting library is needed by this command only.
+      // Loaded here: the charting library is needed by this command only (and is optional).
       const { writeReport } = await import('./report/write-report.js');
-      const model = await writeReport(files, opts);
+      const warn = (line: string) => process.stderr.write(`chaoskit report: ${line}\n`);
+      const model = await writeReport(files, { ...opts, warn });
       process.stderr.write(
         `report of ${model.runs.length} journal(s) written to ${opts.output}${opts.markdown ? ` and ${opts.markdown}` : ''}\n`,
       );
@@ -753,6 +747,8 @@ function describe(a: AnyActivity) {
     schema: a.jsonSchema(),
   };
 }
+
+shareOptions(program, ['--namespace', '--context', '--kubeconfig', '--verbose', '--log-file']);
 
 try {
   await program.parseAsync(process.argv);

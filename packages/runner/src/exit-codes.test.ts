@@ -23,6 +23,7 @@ const state = (met: boolean, probe: ActivityRun['status'] = 'succeeded'): Hypoth
 function journal(over: Partial<Journal> = {}): Journal {
   return {
     'chaoslib-version': 'x',
+    'chaoskit-version': 'y',
     platform: '',
     node: '',
     experiment: {},

@@ -90,7 +90,9 @@ describe('chaoskit plan', () => {
       const env = { DEMO_NAMESPACE: ns };
       const kill = await chaoskit(['plan', join(examples, 'kill-web-pods.yaml'), '--json'], env);
       expect(kill.code, kill.stderr).toBe(0);
-      const killPlan = JSON.parse(kill.stdout) as Array<{ name: string; output: { pods: string[] } }>;
+      const killPlan = (
+        JSON.parse(kill.stdout) as Array<{ phase: string; name: string; output: { pods: string[] } }>
+      ).filter((p) => p.phase === 'method');
       expect(killPlan[0]!.name).toBe('kill-two-web-pods');
       expect(killPlan[0]!.output.pods).toHaveLength(2);
       for (const pod of killPlan[0]!.output.pods) expect(before).toContain(pod);
@@ -103,11 +105,12 @@ describe('chaoskit plan', () => {
         output: { nodes: string[]; evicted?: string[] };
       }>;
       expect(drainPlan.map((p) => [p.phase, p.name])).toEqual([
+        ['hypothesis', 'web-fully-available'],
         ['method', 'drain-the-demo-node'],
         ['rollbacks', 'uncordon-the-demo-node'],
       ]);
-      expect(drainPlan[0]!.output.nodes).toEqual([node]);
-      expect(drainPlan[0]!.output.evicted?.sort()).toEqual(before.map((p) => `${ns}/${p}`));
+      expect(drainPlan[1]!.output.nodes).toEqual([node]);
+      expect(drainPlan[1]!.output.evicted?.sort()).toEqual(before.map((p) => `${ns}/${p}`));
 
       const mutations = (await readAuditLog(cluster.auditLogPath, { user: identity, since })).filter(
         isMutation,
@@ -122,6 +125,36 @@ describe('chaoskit plan', () => {
     } finally {
       await core.deleteNode({ name: node });
     }
+  });
+
+  it('says what would happen, lists the hypothesis probes, and names a namespace that is not there', async () => {
+    const ns = await namespace('plan-words');
+    await deploy(cluster.kc, ns, 'web', 3);
+    const experiment = join(examples, 'kill-web-pods.yaml');
+    const plan = await chaoskit(['plan', experiment], { DEMO_NAMESPACE: ns });
+    process.stdout.write(`\n$ chaoskit plan kill-web-pods.yaml\n${plan.stdout}${plan.stderr}`);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(
+      'hypothesis · web-fully-available · chaoscluster.deployment.probes.deployment_fully_available\n  probe: not run by plan; a run checks it before and after the method against tolerance true\n',
+    );
+    expect(plan.stderr).toMatch(/would terminate 2 pod\(s\): web-\S+, web-\S+ \(random choice, seed \d+\)/);
+    expect(plan.stdout + plan.stderr).not.toMatch(/\bterminated\b|does not exist/);
+
+    const typo = `${ns}-typo`;
+    const missing = await chaoskit(['plan', experiment], { DEMO_NAMESPACE: typo });
+    process.stdout.write(
+      `\n$ chaoskit plan kill-web-pods.yaml (a namespace that is not there)\n${missing.stdout}${missing.stderr}`,
+    );
+    expect(missing.code, missing.stderr).toBe(0);
+    expect(missing.stdout).toMatch(
+      new RegExp(
+        `method · kill-two-web-pods · chaoscluster\\.pod\\.actions\\.terminate_pods\\n  \\{"pods":\\[\\],"seed":\\d+\\}\\n  warning: namespace '${typo}' \\(ns\\) does not exist: nothing there to act on\\n`,
+      ),
+    );
+    expect(missing.stdout).toContain(
+      `warning: namespace '${typo}' (ns) does not exist: nothing there to look at\n`,
+    );
+    expect(missing.stderr).toContain(`no pod of namespace ${typo} matched; nothing would be terminated`);
   });
 });
 

@@ -1,8 +1,18 @@
-import { isChaosError, redact, redactValue, Safety, secretsFor, substitute } from '@chaoskit/core';
+import {
+  type AnyActivity,
+  isApiError,
+  isChaosError,
+  kubeClient,
+  redact,
+  redactValue,
+  Safety,
+  secretsFor,
+  substitute,
+} from '@chaoskit/core';
 import type { Activity, Prepared } from './experiment.js';
 
 export interface PlannedActivity {
-  phase: 'method' | 'rollbacks';
+  phase: 'hypothesis' | 'method' | 'rollbacks';
   name: string;
   /** `module.func` of a python provider; the provider type otherwise. */
   activity: string;
@@ -11,14 +21,19 @@ export interface PlannedActivity {
   /** Why it was not planned, or what the dry run refused. */
   note?: string;
   failed?: boolean;
+  /** A hypothesis probe's tolerance: what a run checks its result against. */
+  tolerance?: unknown;
+  /** What a run would not say but the plan can: a namespace the activity names is not there. */
+  warnings?: string[];
   logs: string[];
 }
 
 /**
- * `chaoskit plan`: resolves every action's selection against the cluster and sends each of its
- * mutations as a server-side dry run (`dryRun=All`): the server checks them (RBAC, admission,
- * disruption budgets) and nothing changes. Probes are not run; process and http providers
- * cannot be dry-run and are listed as such.
+ * `chaoskit plan`: lists the hypothesis's probes, resolves every action's selection against the
+ * cluster and sends each of its mutations as a server-side dry run (`dryRun=All`): the server
+ * checks them (RBAC, admission, disruption budgets) and nothing changes. Probes are not run;
+ * process and http providers cannot be dry-run and are listed as such. The activities' lines
+ * say what would happen (core's plan wording).
  */
 export async function planExperiment(
   prepared: Prepared,
@@ -28,11 +43,15 @@ export async function planExperiment(
   const planned: PlannedActivity[] = [];
   // The run's rails: what a run would refuse, the plan shows refused.
   const safety = new Safety(prepared.rails);
+  const hypothesis = experiment['steady-state-hypothesis']?.probes ?? [];
   const phases: Array<[PlannedActivity['phase'], Activity[]]> = [
+    ['hypothesis', hypothesis],
     ['method', experiment.method],
     ['rollbacks', experiment.rollbacks ?? []],
   ];
-  const byName = new Map([...experiment.method].map((a) => [a.name, a]));
+  // A `ref` names an activity declared elsewhere in the experiment, as in chaoslib.
+  const byName = new Map(phases.flatMap(([, list]) => list.filter((a) => a.name).map((a) => [a.name, a])));
+  const missing = missingNamespaces();
   for (const [phase, activities] of phases) {
     for (const declared of activities) {
       const activity = declared.ref ? (byName.get(declared.ref) ?? declared) : declared;
@@ -44,21 +63,33 @@ export async function planExperiment(
         logs: [],
       };
       planned.push(entry);
+      const target = prepared.activities.get(activity);
+      if (target) entry.activity = target.qualifiedName;
+      const args = substitute(provider?.arguments ?? {}, configuration, secrets);
+      const activitySecrets = provider?.secrets ? secretsFor(secrets, provider.secrets) : {};
+      const warn = (line: string) => {
+        entry.warnings = [...(entry.warnings ?? []), line];
+        log(`  warning: ${line}`);
+      };
       if (activity.type === 'probe') {
-        entry.note = 'probe: not run by plan';
+        if ('tolerance' in declared || 'tolerance' in activity)
+          entry.tolerance = declared.tolerance ?? activity.tolerance;
+        entry.note =
+          phase === 'hypothesis'
+            ? `probe: not run by plan; a run checks it before and after the method against tolerance ${JSON.stringify(entry.tolerance)}`
+            : 'probe: not run by plan';
+        if (target) for (const line of await missing(target, args, activitySecrets, 'to look at')) warn(line);
         continue;
       }
-      const target = prepared.activities.get(activity);
       if (provider?.type !== 'python' || !target) {
         entry.note = `${provider?.type} provider: cannot be dry-run, not run`;
         continue;
       }
-      entry.activity = target.qualifiedName;
       log(`${phase}: ${entry.name} (${target.qualifiedName})`);
       try {
         entry.output = redactValue(
-          await target.call(substitute(provider.arguments ?? {}, configuration, secrets), {
-            secrets: provider.secrets ? secretsFor(secrets, provider.secrets) : {},
+          await target.call(args, {
+            secrets: activitySecrets,
             configuration,
             dryRun: true,
             safety,
@@ -74,7 +105,76 @@ export async function planExperiment(
           isChaosError(err) ? `${err.code}: ${err.message}` : String((err as Error).message ?? err),
         );
       }
+      for (const line of await missing(target, args, activitySecrets, 'to act on')) warn(line);
     }
   }
   return planned;
+}
+
+/**
+ * The namespaces an activity's arguments name (its `ns`, given or by default) that are not in
+ * the cluster: an action there finds nothing and returns an empty selection without a word.
+ * Asked once per namespace and cluster; a namespace the identity may not read is not reported.
+ */
+function missingNamespaces() {
+  const known = new Map<string, Promise<boolean>>();
+  const exists = (ns: string, secrets: Record<string, unknown>) => {
+    const key = `${JSON.stringify(secrets)}\n${ns}`;
+    let found = known.get(key);
+    if (!found) {
+      found = Promise.resolve()
+        .then(() =>
+          kubeClient(secrets).request({
+            method: 'GET',
+            path: `/api/v1/namespaces/${encodeURIComponent(ns)}`,
+          }),
+        )
+        .then(
+          () => true,
+          (err: unknown) => !isApiError(err, 'NotFound'),
+        );
+      known.set(key, found);
+    }
+    return found;
+  };
+  return async (
+    target: AnyActivity,
+    args: unknown,
+    secrets: Record<string, unknown>,
+    purpose: string,
+  ): Promise<string[]> => {
+    let namespaces: Array<{ argument: string; namespace: string }>;
+    try {
+      const validated = target.validate(args);
+      // An action's: those it would change; a probe's: the namespace it reads.
+      namespaces =
+        target.kind === 'action'
+          ? target.targetNamespaces(validated)
+          : typeof validated.ns === 'string'
+            ? [{ argument: 'ns', namespace: validated.ns }]
+            : [];
+    } catch {
+      return []; // refused arguments are said by the call itself
+    }
+    const lines: string[] = [];
+    for (const { argument, namespace } of namespaces) {
+      if (!(await exists(namespace, secrets)))
+        lines.push(`namespace '${namespace}' (${argument}) does not exist: nothing there ${purpose}`);
+    }
+    return lines;
+  };
+}
+
+/** The plan as `chaoskit plan` prints it: one block per activity. */
+export function formatPlan(plan: readonly PlannedActivity[]): string {
+  return plan
+    .map((p) =>
+      [
+        `${p.phase} · ${p.name} · ${p.activity}${p.failed ? ' · WOULD FAIL' : ''}`,
+        `  ${p.note ?? JSON.stringify(p.output)}`,
+        ...(p.warnings ?? []).map((w) => `  warning: ${w}`),
+      ].join('\n'),
+    )
+    .join('\n')
+    .concat('\n');
 }

@@ -227,6 +227,34 @@ describe('-n, --context and --kubeconfig', () => {
     );
   });
 
+  it('are taken before the command too, as kubectl takes them; a command that has no use for one refuses it', async () => {
+    await until('3 web pods', allReady);
+    const since = new Date();
+    const journalPath = join(dir, 'flags-first.json');
+    const out = await chaoskit([
+      '-n',
+      ns.name,
+      ...onCluster(),
+      '--verbose',
+      'run',
+      await experimentFile({ method: [killOne()] }),
+      '--journal-path',
+      journalPath,
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toMatch(new RegExp(`DEBUG\\] DELETE /api/v1/namespaces/${ns.name}/pods/web-\\S+ 200`));
+    const journal = JSON.parse(await readFile(journalPath, 'utf8'));
+    expect(journal.run[0].activity.provider.arguments.ns).toBe(ns.name);
+    const deleted = (await eventsSince(since)).filter(
+      (e) => e.verb === 'delete' && e.objectRef?.resource === 'pods',
+    );
+    expect(deleted.map((e) => e.objectRef?.namespace)).toEqual([ns.name]);
+
+    const refused = await chaoskit(['-n', ns.name, 'status']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('chaoskit status does not take --namespace');
+  });
+
   it('call and plan act where the flags say; without --context, the kubeconfig’s current one is used', async () => {
     await until('3 web pods', allReady);
     const args = ['--arguments', '{"label_selector": "app=web"}', '-n', ns.name];

@@ -15,6 +15,43 @@ interface Member {
 // Children of every live group, killed if this process exits without calling stop()
 // (a crashed test run must not leave an apiserver behind).
 const live = new Set<ProcessGroup>();
+
+// A process killed by SIGKILL runs no exit hook, and Node cannot ask the kernel to signal its
+// children when it dies (PR_SET_PDEATHSIG). So each group has a watchdog: a shell in a session
+// of its own (a terminal's Ctrl-C or a kill of this process group does not reach it) reading
+// the group's pids and directory on a pipe from this process. When the pipe closes without a
+// "done" line, this process is gone without stopping the group: the watchdog stops the
+// components (SIGTERM, SIGKILL after 5 s) and removes the directory. Nothing of it is on its
+// command line but this script: the directory is sent on the pipe.
+const WATCHDOG = `# chaoskit process group watchdog
+pids=; dir=
+while read -r word value; do
+  case "$word" in
+    pid) pids="$pids $value" ;;
+    dir) dir=$value ;;
+    done) exit 0 ;;
+  esac
+done
+alive() { for p in $pids; do kill -0 "$p" 2>/dev/null && return 0; done; return 1; }
+[ -n "$pids" ] && kill -TERM $pids 2>/dev/null
+i=0; while alive && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+[ -n "$dir" ] && rm -rf -- "$dir"
+exit 0`;
+
+function startWatchdog(dir: string): ChildProcess {
+  const watchdog = spawn('/bin/sh', ['-c', WATCHDOG], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  // It must not keep this process alive, and a watchdog that died must not crash it.
+  watchdog.unref();
+  watchdog.stdin?.on('error', () => {});
+  (watchdog.stdin as { unref?: () => void } | null)?.unref?.();
+  watchdog.stdin?.write(`dir ${dir}\n`);
+  return watchdog;
+}
+
 let exitHookInstalled = false;
 
 function installExitHook(): void {
@@ -25,13 +62,19 @@ function installExitHook(): void {
   });
 }
 
-/** The control-plane processes of one cluster, started in order and stopped in reverse. */
+/**
+ * The control-plane processes of one cluster, started in order and stopped in reverse. Their
+ * logs go to `logDir`, the group's scratch directory: its owner removes it after stop(), and the
+ * group's watchdog removes it if this process dies without stopping the group.
+ */
 export class ProcessGroup {
   private readonly members: Member[] = [];
+  private readonly watchdog: ChildProcess;
 
   constructor(private readonly logDir: string) {
     installExitHook();
     live.add(this);
+    this.watchdog = startWatchdog(logDir);
   }
 
   get pids(): number[] {
@@ -51,6 +94,7 @@ export class ProcessGroup {
     const fd = openSync(logFile, 'a');
     const child = spawn(command, args, { stdio: ['ignore', fd, fd], env });
     closeSync(fd);
+    if (child.pid !== undefined) this.watchdog.stdin?.write(`pid ${child.pid}\n`);
     const exited = new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
       child.once('error', () => resolve());
@@ -105,6 +149,7 @@ export class ProcessGroup {
       clearTimeout(timer);
     }
     live.delete(this);
+    this.watchdog.stdin?.end('done\n');
   }
 
   killNow(): void {

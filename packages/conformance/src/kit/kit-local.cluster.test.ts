@@ -44,7 +44,12 @@ it('passes one case of every group on the local provider and reports each of the
     expect(run.code, run.stderr.slice(-4000)).toBe(0);
     expect(report).toContain(`**${ONLY.length} of ${ONLY.length} activities passed**, 0 failed, 0 skipped`);
     const junit = await readFile(join(dir, 'conformance.junit.xml'), 'utf8');
-    expect(junit).toMatch(new RegExp(`<testsuites [^>]*tests="${ONLY.length}" failures="0" skipped="0"`));
+    // One test case per scenario, the root's counts included.
+    const scenarios = chosen.reduce((n, c) => n + c.scenarios.length, 0);
+    expect(junit).toMatch(
+      new RegExp(`<testsuites [^>]*tests="${scenarios}" failures="0" errors="0" skipped="0"`),
+    );
+    expect(junit.match(/<testcase /g)).toHaveLength(scenarios);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

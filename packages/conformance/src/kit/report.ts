@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CaseResult } from './run-cases.js';
+import { trafficLine } from '../traffic-measurement.js';
+import type { CaseResult, ScenarioResult } from './run-cases.js';
 
 export interface ReportInfo {
   provider: string;
@@ -28,53 +29,67 @@ export function summary(results: readonly CaseResult[]) {
   };
 }
 
-/** Everything skipped, with its reason: whole cases and single scenarios. */
-export function skippedItems(results: readonly CaseResult[]): string[] {
-  return results.flatMap((r) =>
-    r.outcome === 'skipped' && r.scenarios.length === 0
-      ? [`\`${r.activity}\`: ${r.reason}`]
-      : r.scenarios
-          .filter((x) => x.outcome === 'skipped')
-          .map((x) => `\`${r.activity}\` — ${x.name}: ${x.reason}`),
-  );
+/**
+ * Everything skipped, grouped by its reason (one reason, such as a missing mesh data plane,
+ * often skips the scenarios of many cases): each reason once, with what it skipped.
+ */
+export function skippedByReason(
+  results: readonly CaseResult[],
+): Array<{ reason: string; skipped: string[] }> {
+  const groups = new Map<string, string[]>();
+  const add = (reason: string | undefined, what: string) => {
+    const key = reason ?? 'no reason given';
+    groups.set(key, [...(groups.get(key) ?? []), what]);
+  };
+  for (const r of results) {
+    if (r.outcome === 'skipped' && r.scenarios.length === 0) add(r.reason, `\`${r.activity}\``);
+    for (const x of r.scenarios) if (x.outcome === 'skipped') add(x.reason, `\`${r.activity}\` — ${x.name}`);
+  }
+  return [...groups].map(([reason, skipped]) => ({ reason, skipped }));
 }
 
-/** JUnit XML: one testsuite per activity, one testcase per scenario. */
+/** The JUnit test cases of one activity: one per scenario, or one for a case that did not run. */
+function testcases(r: CaseResult): Array<{ name: string; durationMs: number } & Partial<ScenarioResult>> {
+  if (r.scenarios.length) return r.scenarios;
+  return [
+    {
+      name: r.activity,
+      durationMs: 0,
+      ...(r.outcome === 'skipped'
+        ? { outcome: 'skipped', reason: r.reason }
+        : { outcome: 'failed', error: r.reason }),
+    },
+  ];
+}
+
+/**
+ * JUnit XML: one testsuite per activity, one testcase per scenario; every count (the root's
+ * too) is a count of testcases, as CI tools read it. What real traffic did goes in the
+ * testcase's system-out.
+ */
 export function junit(results: readonly CaseResult[], info: ReportInfo): string {
-  const s = summary(results);
+  const totals = { tests: 0, failures: 0, skipped: 0 };
   const suites = results.map((r) => {
-    const cases = r.scenarios.length
-      ? r.scenarios.map(
-          (sc) =>
-            `    <testcase classname="${xml(r.activity)}" name="${xml(sc.name)}" time="${(sc.durationMs / 1000).toFixed(3)}">${
-              sc.outcome === 'failed'
-                ? `<failure message="${xml(sc.error ?? '')}"/>`
-                : sc.outcome === 'skipped'
-                  ? `<skipped message="${xml(sc.reason ?? '')}"/>`
-                  : ''
-            }</testcase>`,
-        )
-      : [
-          `    <testcase classname="${xml(r.activity)}" name="${xml(r.activity)}" time="0">${
-            r.outcome === 'skipped'
-              ? `<skipped message="${xml(r.reason ?? '')}"/>`
-              : `<failure message="${xml(r.reason ?? '')}"/>`
-          }</testcase>`,
-        ];
-    const failures =
-      r.scenarios.filter((x) => x.outcome === 'failed').length +
-      (r.scenarios.length === 0 && r.outcome === 'failed' ? 1 : 0);
-    const skipped = r.scenarios.length
-      ? r.scenarios.filter((x) => x.outcome === 'skipped').length
-      : r.outcome === 'skipped'
-        ? 1
-        : 0;
-    return `  <testsuite name="${xml(r.activity)}" tests="${Math.max(1, r.scenarios.length)}" failures="${failures}" skipped="${skipped}" time="${(r.durationMs / 1000).toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
+    const cases = testcases(r);
+    const failures = cases.filter((c) => c.outcome === 'failed').length;
+    const skipped = cases.filter((c) => c.outcome === 'skipped').length;
+    totals.tests += cases.length;
+    totals.failures += failures;
+    totals.skipped += skipped;
+    const body = cases.map((c) => {
+      const inner = [
+        c.outcome === 'failed' ? `<failure message="${xml(c.error ?? '')}"/>` : '',
+        c.outcome === 'skipped' ? `<skipped message="${xml(c.reason ?? '')}"/>` : '',
+        c.traffic?.length ? `<system-out>${xml(c.traffic.map(trafficLine).join('\n'))}</system-out>` : '',
+      ].join('');
+      return `    <testcase classname="${xml(r.activity)}" name="${xml(c.name)}" time="${(c.durationMs / 1000).toFixed(3)}">${inner}</testcase>`;
+    });
+    return `  <testsuite name="${xml(r.activity)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${(r.durationMs / 1000).toFixed(3)}">\n${body.join('\n')}\n  </testsuite>`;
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="chaoskit conformance (${xml(info.provider)}, Kubernetes ${xml(info.kubernetesVersion)})" tests="${s.total}" failures="${s.failed}" skipped="${s.skipped}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="chaoskit conformance (${xml(info.provider)}, Kubernetes ${xml(info.kubernetesVersion)})" tests="${totals.tests}" failures="${totals.failures}" errors="0" skipped="${totals.skipped}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
-/** A readable report: activity × outcome × duration × Kubernetes version. */
+/** A readable report: activity × outcome × duration × Kubernetes version, and what traffic did. */
 export function markdown(results: readonly CaseResult[], info: ReportInfo): string {
   const s = summary(results);
   const lines = [
@@ -90,10 +105,28 @@ export function markdown(results: readonly CaseResult[], info: ReportInfo): stri
     ...results.map((r) => {
       const passed = r.scenarios.filter((x) => x.outcome === 'passed').length;
       const skipped = r.scenarios.filter((x) => x.outcome === 'skipped').length;
-      const outcome = r.outcome === 'skipped' ? `skipped: ${r.reason}` : r.outcome;
-      return `| \`${r.activity}\` | ${r.kind} | ${outcome} | ${passed}/${r.scenarios.length}${skipped ? ` (${skipped} skipped)` : ''} | ${(r.durationMs / 1000).toFixed(1)} s | ${info.kubernetesVersion} |`;
+      return `| \`${r.activity}\` | ${r.kind} | ${r.outcome} | ${passed}/${r.scenarios.length}${skipped ? ` (${skipped} skipped)` : ''} | ${(r.durationMs / 1000).toFixed(1)} s | ${info.kubernetesVersion} |`;
     }),
   ];
+  const traffic = results.flatMap((r) =>
+    r.scenarios.flatMap((x) =>
+      (x.traffic ?? []).map(
+        (m) =>
+          `| \`${r.activity}\` | ${x.name} | ${m.what} | ${m.route} | ${m.requests} | ${(m.failedShare * 100).toFixed(1)} % | ${m.p50Ms.toFixed(1)} ms |`,
+      ),
+    ),
+  );
+  if (traffic.length)
+    lines.push(
+      '',
+      '## Real traffic through the mesh',
+      '',
+      'What the requests of each traffic scenario did, measured by a client configured by istiod: before the fault (baseline) and with it, per route (`a` is the route the activity acts on, `b` one it must not touch).',
+      '',
+      '| activity | scenario | measured | route | requests | failed | p50 |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
+      ...traffic,
+    );
   const failures = results.flatMap((r) => [
     ...(r.outcome === 'failed' && r.reason ? [`- \`${r.activity}\`: ${r.reason}`] : []),
     ...r.scenarios
@@ -101,8 +134,12 @@ export function markdown(results: readonly CaseResult[], info: ReportInfo): stri
       .map((x) => `- \`${r.activity}\` — ${x.name}: ${x.error}`),
   ]);
   if (failures.length) lines.push('', '## Failures', '', ...failures);
-  const skipped = skippedItems(results);
-  if (skipped.length) lines.push('', '## Skipped, and why', '', ...skipped.map((x) => `- ${x}`));
+  const skipped = skippedByReason(results);
+  if (skipped.length) {
+    lines.push('', '## Skipped, and why');
+    for (const group of skipped)
+      lines.push('', `${group.reason}:`, '', ...group.skipped.map((x) => `- ${x}`));
+  }
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,5 +1,7 @@
 import type { ConformanceCase } from '../case.js';
 import { CaseContext, type ClusterInfo, ScenarioSkipped } from '../case-context.js';
+import type { TrafficMeasurement } from '../traffic-measurement.js';
+import { apiErrorMessage } from './access.js';
 import { sweep } from './sweep.js';
 
 export interface ScenarioResult {
@@ -9,6 +11,8 @@ export interface ScenarioResult {
   error?: string;
   /** Why a skipped scenario could not run on this cluster. */
   reason?: string;
+  /** What real traffic did, in the scenarios that send it. */
+  traffic?: TrafficMeasurement[];
 }
 
 export interface CaseResult {
@@ -59,7 +63,7 @@ export async function runCases(
     if (reason) {
       result.outcome = 'skipped';
       result.reason = reason;
-      log(`- ${result.activity}: skipped (${reason})`);
+      log(`- ${result.activity}: skipped`);
       continue;
     }
     let t: CaseContext | undefined;
@@ -78,10 +82,11 @@ export async function runCases(
             result.scenarios.push({ name: s.name, outcome: 'skipped', durationMs, reason: err.message });
           } else {
             result.outcome = 'failed';
-            const error = (err as Error).message ?? String(err);
+            const error = apiErrorMessage(err) ?? (err as Error).message ?? String(err);
             result.scenarios.push({ name: s.name, outcome: 'failed', durationMs, error });
           }
         }
+        if (t.traffic.length) result.scenarios.at(-1)!.traffic = t.traffic;
       }
       // A case whose every scenario was skipped did not run at all here.
       if (result.scenarios.length > 0 && result.scenarios.every((x) => x.outcome === 'skipped')) {
@@ -90,21 +95,21 @@ export async function runCases(
       }
     } catch (err) {
       result.outcome = 'failed';
-      result.reason = `setting up the case failed: ${(err as Error).message}`;
+      result.reason = `setting up the case failed: ${apiErrorMessage(err) ?? (err as Error).message}`;
     } finally {
       await t?.dispose();
       if (t) await sweep(cluster.kc, { caseId: t.id }).catch(() => undefined);
     }
     result.durationMs = Date.now() - started;
     const passed = result.scenarios.filter((s) => s.outcome === 'passed').length;
+    const skipped = result.scenarios.filter((s) => s.outcome === 'skipped').length;
     const mark = { passed: '✓', failed: '✗', skipped: '-' }[result.outcome];
+    // Why scenarios were skipped is said once, at the end of the run (one reason often skips
+    // the scenarios of many cases).
     log(
-      `${mark} ${result.activity}: ${passed}/${c.scenarios.length} scenarios (${(result.durationMs / 1000).toFixed(1)}s)`,
+      `${mark} ${result.activity}: ${passed}/${c.scenarios.length} scenarios${skipped ? ` (${skipped} skipped)` : ''} (${(result.durationMs / 1000).toFixed(1)}s)`,
     );
-    for (const s of result.scenarios) {
-      if (s.outcome === 'failed') log(`    ✗ ${s.name}: ${s.error}`);
-      if (s.outcome === 'skipped') log(`    - skipped: ${s.name}: ${s.reason}`);
-    }
+    for (const s of result.scenarios) if (s.outcome === 'failed') log(`    ✗ ${s.name}: ${s.error}`);
   }
   return results;
 }

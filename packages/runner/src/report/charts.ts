@@ -1,4 +1,4 @@
-// The report's charts, drawn by Apache ECharts on the server: its SVG renderer in SSR mode needs
+// The report's charts (loaded through chart-loader.ts, ECharts being optional), drawn by Apache ECharts on the server: its SVG renderer in SSR mode needs
 // no DOM, and the SVG it returns is inlined into the page, so the report shows them without a
 // script or a network access. ECharts escapes every text it writes (activity names are user text).
 import type { BarSeriesOption } from 'echarts/charts';
@@ -8,17 +8,13 @@ import { GridComponent, LegendComponent } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
 import { init, use } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
+import { MAX_TIMELINE_ROWS, STATUS_COLOR } from './chart-loader.js';
 import { type ActivityEntry, type Comparison, formatSeconds, type RunReport } from './model.js';
 
 use([BarChart, GridComponent, LegendComponent, SVGRenderer]);
 
 type Option = ComposeOption<BarSeriesOption | GridComponentOption | LegendComponentOption>;
 
-export const STATUS_COLOR: Record<string, string> = {
-  succeeded: '#2e7d32',
-  failed: '#c62828',
-  skipped: '#9e9e9e',
-};
 const OTHER_COLOR = '#6d4c41';
 
 /**
@@ -26,9 +22,6 @@ const OTHER_COLOR = '#6d4c41';
  * series per status (so the legend says what a colour means). Tests count the bars by series.
  */
 export const TIMELINE_SERIES = ['offset', 'succeeded', 'failed', 'skipped', 'other'] as const;
-
-/** More rows than this make a chart nobody reads; the table below it lists every activity. */
-export const MAX_TIMELINE_ROWS = 150;
 
 const WIDTH = 960;
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import * as charts from './charts.js';
 import { esc, renderHtml } from './html.js';
 import { reportModel } from './model.js';
 import { fixture, HOSTILE, hostileJournal } from './test-journals.js';
 
 const page = (...journals: Array<[string, unknown]>) =>
-  renderHtml(reportModel(journals.map(([source, journal]) => ({ source, journal }))), 'chaoskit test');
+  renderHtml(
+    reportModel(journals.map(([source, journal]) => ({ source, journal }))),
+    'chaoskit test',
+    charts,
+  );
 
 describe('the HTML report', () => {
   it('shows every text of a journal as text: no tag, script or attribute of its own', () => {

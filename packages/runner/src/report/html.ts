@@ -1,7 +1,7 @@
 // The report as one HTML file that needs nothing else: styles inline, charts as inline SVG, no
 // script, and a Content-Security-Policy that forbids loading anything. Every text of a journal
 // is user text (names, outputs, logs, tracebacks) and goes through `esc`.
-import { comparisonChart, MAX_TIMELINE_ROWS, STATUS_COLOR, timelineChart } from './charts.js';
+import { CHARTS_HINT, type Charts, MAX_TIMELINE_ROWS, STATUS_COLOR } from './chart-loader.js';
 import {
   brief,
   type Comparison,
@@ -110,8 +110,11 @@ function summary(run: RunReport): string {
   return `<dl class="summary">${items.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
 }
 
-function timeline(run: RunReport): string {
-  const chart = timelineChart(run);
+/** Where a chart would be when ECharts is not installed: how to get it. */
+const NO_CHARTS = `<p class="muted">No chart: ${esc(CHARTS_HINT)}.</p>`;
+
+function timeline(run: RunReport, charts: Charts | undefined): string {
+  const chart = charts?.timelineChart(run);
   const capped =
     run.activities.length > MAX_TIMELINE_ROWS
       ? `<p class="muted">The chart shows the first ${MAX_TIMELINE_ROWS} of ${run.activities.length} activities; the table lists them all.</p>`
@@ -127,7 +130,7 @@ function timeline(run: RunReport): string {
     )
     .join('\n');
   return `<h3>Timeline</h3>
-${chart ? `<figure data-chart="timeline">${chart}</figure>${capped}` : '<p class="muted">No activity ran.</p>'}
+${run.activities.length === 0 ? '<p class="muted">No activity ran.</p>' : chart ? `<figure data-chart="timeline">${chart}</figure>${capped}` : NO_CHARTS}
 <table class="timeline"><thead><tr><th>#</th><th>phase</th><th>activity</th><th>type</th><th>provider</th><th>start</th><th>duration</th><th>status</th><th>error</th></tr></thead>
 <tbody>
 ${rows}
@@ -180,19 +183,19 @@ ${items.length ? items.join('\n') : '<p class="muted">No action ran.</p>'}
 ${left}`;
 }
 
-function runSection(run: RunReport, index: number): string {
+function runSection(run: RunReport, index: number, charts: Charts | undefined): string {
   return `<section class="run" id="run-${index + 1}">
 <h2>${esc(run.title)}</h2>
 <p class="muted"><code>${esc(run.label)}</code></p>
 ${run.description ? `<p>${esc(run.description)}</p>` : ''}
 ${summary(run)}
-${timeline(run)}
+${timeline(run, charts)}
 ${probes(run)}
 ${touched(run)}
 </section>`;
 }
 
-function comparisonSection(comparison: Comparison): string {
+function comparisonSection(comparison: Comparison, charts: Charts | undefined): string {
   const { runs, rows } = comparison;
   const runRows = runs
     .map(
@@ -224,7 +227,7 @@ function comparisonSection(comparison: Comparison): string {
 ${runRows}
 </tbody></table>
 <h3>Durations side by side</h3>
-<figure data-chart="comparison">${comparisonChart(comparison)}</figure>
+${charts ? `<figure data-chart="comparison">${charts.comparisonChart(comparison)}</figure>` : NO_CHARTS}
 <table id="comparison-activities"><thead><tr><th>phase</th><th>activity</th>${heads}</tr></thead>
 <tbody>
 <tr><td colspan="2">whole run</td>${runs
@@ -235,8 +238,8 @@ ${activityRows}
 </section>`;
 }
 
-/** The whole page. */
-export function renderHtml(model: ReportModel, generator: string): string {
+/** The whole page; without `charts` (ECharts not installed), a line in each chart's place says how to add them. */
+export function renderHtml(model: ReportModel, generator: string, charts?: Charts): string {
   const [first] = model.runs;
   const heading =
     model.runs.length === 1 && first
@@ -258,8 +261,8 @@ export function renderHtml(model: ReportModel, generator: string): string {
 <p class="muted">From ${model.runs.length === 1 ? 'the journal' : `${model.runs.length} journals`} ${model.runs
     .map((r) => `<code>${esc(r.source)}</code>`)
     .join(', ')}, by ${esc(generator)}.</p>
-${model.comparison ? comparisonSection(model.comparison) : ''}
-${model.runs.map(runSection).join('\n')}
+${model.comparison ? comparisonSection(model.comparison, charts) : ''}
+${model.runs.map((run, i) => runSection(run, i, charts)).join('\n')}
 </main>
 </body>
 </html>

@@ -1,5 +1,6 @@
 import type { V1Deployment, V1PodSpec } from '@kubernetes/client-node';
-import { type CaseContext, NO_SUCH_NODE, workloadDoc } from '../../case-context.js';
+import type { CaseContext } from '../../case-context.js';
+import { NO_SUCH_NODE, workloadDoc } from '../../workload-doc.js';
 
 import { activityFailure, fileWriter, untilPending } from '../shared-fixtures.js';
 

@@ -3,16 +3,13 @@
 // activity's read and its write.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { Fault, HttpRoute, MeshVersion, VirtualService } from '@chaoskit/chaosmesh-fault';
 import { VERSIONS } from '@chaoskit/chaosmesh-fault';
 import { type AnyActivity, isChaosError } from '@chaoskit/core';
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Scenario } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
+import { interceptFirstWrite } from './interceptor.js';
 
 export { VERSIONS };
 export const GROUP = 'networking.istio.io';
@@ -281,76 +278,6 @@ export function failureScenarios(args: Record<string, unknown>): Scenario[] {
       },
     },
   ];
-}
-
-export interface Interceptor {
-  /** Secrets that send the activity through the interceptor (same identity). */
-  secrets: Record<string, unknown>;
-  /** Whether a write was held and the concurrent edit made. */
-  fired(): boolean;
-}
-
-/**
- * A pass-through proxy in front of the API server for the case identity: it holds the first
- * PUT of a virtual service, runs `concurrentEdit` (a real write by another client), then lets
- * the PUT through. The PUT then carries a resourceVersion that is no longer current.
- */
-export async function interceptFirstWrite(
-  t: CaseContext,
-  concurrentEdit: () => Promise<void>,
-): Promise<Interceptor> {
-  const upstream = new URL(t.cluster.server);
-  const ca = t.cluster.caFile ? readFileSync(t.cluster.caFile) : undefined;
-  let fired = false;
-  let failure: unknown;
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (!fired && req.method === 'PUT' && req.url?.includes(`/${PLURAL}/`)) {
-      fired = true;
-      try {
-        await concurrentEdit();
-      } catch (err) {
-        failure = err;
-      }
-    }
-    const send = upstream.protocol === 'https:' ? https.request : http.request;
-    const forward = send(
-      {
-        hostname: upstream.hostname,
-        port: upstream.port,
-        path: req.url,
-        method: req.method,
-        headers: { ...req.headers, host: upstream.host },
-        ...(ca ? { ca } : {}),
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', (err) => {
-      res.writeHead(502);
-      res.end(String(err));
-    });
-    forward.end(Buffer.concat(chunks));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.onCleanup(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  const { port } = server.address() as AddressInfo;
-  const { CLUSTER_CA_CERT_FILE: _ca, ...secrets } = t.secrets;
-  return {
-    // Plain HTTP on the loopback (the proxy speaks TLS to the API server); client-node sends
-    // a token over HTTP only with TLS verification off, which prints core's warning.
-    secrets: { ...secrets, CLUSTER_HOST: `http://127.0.0.1:${port}`, CLUSTER_VERIFY_SSL: 'false' },
-    fired: () => {
-      if (failure) throw failure;
-      return fired;
-    },
-  };
 }
 
 /**

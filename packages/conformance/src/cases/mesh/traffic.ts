@@ -9,6 +9,7 @@ import type { MeshTraffic, RouteStats } from '@chaoskit/cluster';
 import type { AnyActivity } from '@chaoskit/core';
 import type { Scenario } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
+import { trafficMeasurements } from '../../traffic-measurement.js';
 import { createVirtualService, GROUP, objects, onEveryVersion, PLURAL } from './fixtures.js';
 
 export const TRAFFIC_VS = 'traffic';
@@ -38,7 +39,10 @@ export interface TrafficFixture {
   send(requests: number, concurrency?: number): Promise<Stats>;
   /** Writes the faults of the routes as another client would (admin, v1); none: no fault key. */
   writeFaults(faults: { a?: Fault; b?: Fault }): Promise<void>;
-  /** Prints measured numbers: `mesh traffic <activity> <version> <what>: …`. */
+  /**
+   * Keeps measured numbers for the kit's reports, and prints them:
+   * `mesh traffic <activity> <version> <what>: …`.
+   */
   record(what: string, stats: Partial<Stats>): void;
 }
 
@@ -134,12 +138,14 @@ export async function trafficFixture(t: CaseContext, version: MeshVersion): Prom
     const stats = await traffic.send({ requests, concurrency });
     return { a: stats.a!, b: stats.b! };
   };
-  const record = (what: string, stats: Partial<Stats>) =>
+  const record = (what: string, stats: Partial<Stats>) => {
+    t.traffic.push(...trafficMeasurements(`${version} ${what}`, stats));
     t.log(
       `mesh traffic ${t.activity.name} ${version} ${what}: ${JSON.stringify(
         Object.fromEntries(Object.entries(stats).map(([k, v]) => [k, summary(v)])),
       )}`,
     );
+  };
   const baseline = await send(200);
   record('baseline', baseline);
   assertAllServed(baseline.a, `${host}/v1`);

@@ -180,8 +180,9 @@ export function createScenarios(p: GeneratedPolicy): Scenario[] {
       async run(t) {
         const { result, lines } = await planCall(t, { ns: t.ns, label_selectors: { app: 'web' } });
         assert.deepEqual(result, { policy: p.policy, namespace: t.ns });
+        // Said as what would happen (core's plan wording), not as done.
         assert.ok(
-          lines.some((l) => l.includes('dry run')),
+          lines.some((l) => l.startsWith(`would create network policy ${p.policy} in namespace ${t.ns}`)),
           lines.join('\n'),
         );
         assert.deepEqual(await policyNames(t), []);

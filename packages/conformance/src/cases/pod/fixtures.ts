@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { isChaosError } from '@chaoskit/core';
 import { PatchStrategy, setHeaderOptions, type V1Pod } from '@kubernetes/client-node';
 import type { Scenario } from '../../case.js';
-import { type CaseContext, NO_SUCH_NODE } from '../../case-context.js';
+import type { CaseContext } from '../../case-context.js';
+import { NO_SUCH_NODE } from '../../workload-doc.js';
 import { activityFailure } from '../shared-fixtures.js';
 
 /**

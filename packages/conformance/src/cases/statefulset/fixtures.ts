@@ -1,7 +1,8 @@
 // Fixtures shared by the statefulset cases: stateful sets as a user would write them, ones whose
 // pods come up, ones whose pods never can, and their replica counts.
 import type { V1PodSpec, V1StatefulSet } from '@kubernetes/client-node';
-import { type CaseContext, NO_SUCH_NODE, workloadDoc } from '../../case-context.js';
+import type { CaseContext } from '../../case-context.js';
+import { NO_SUCH_NODE, workloadDoc } from '../../workload-doc.js';
 
 import { activityFailure, fileWriter, untilPending } from '../shared-fixtures.js';
 

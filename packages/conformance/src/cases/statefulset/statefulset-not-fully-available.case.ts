@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { statefulsetNotFullyAvailableActivity } from '@chaoskit/chaoscluster-statefulset';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
-import { NO_SUCH_NODE } from '../../case-context.js';
+import { NO_SUCH_NODE } from '../../workload-doc.js';
 import { activityFailure, readyStatefulSet, replicasOf, stuckStatefulSet } from './fixtures.js';
 
 export default defineCase({

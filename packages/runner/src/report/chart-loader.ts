@@ -1,0 +1,34 @@
+// The report's charts are drawn by Apache ECharts (with zrender, 67 MB of the 163 MB an install
+// of @chaoskit/runner took, for this one command): an optional peer dependency, loaded here by
+// `chaoskit report` only. Without it the report is written without its charts, and says how to
+// add them. Nothing here loads ECharts until loadCharts() is called.
+
+export type Charts = Pick<typeof import('./charts.js'), 'timelineChart' | 'comparisonChart'>;
+
+export const CHARTS_HINT = "the report's charts need the optional package echarts: npm install echarts";
+
+export const STATUS_COLOR: Record<string, string> = {
+  succeeded: '#2e7d32',
+  failed: '#c62828',
+  skipped: '#9e9e9e',
+};
+
+/** More rows than this make a chart nobody reads; the table below it lists every activity. */
+export const MAX_TIMELINE_ROWS = 150;
+
+/** The charts, or undefined when ECharts is not installed (any other failure is thrown). */
+export async function loadCharts(): Promise<Charts | undefined> {
+  try {
+    return await import('./charts.js');
+  } catch (err) {
+    const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+    const notFound = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+    if (
+      notFound &&
+      typeof message === 'string' &&
+      /Cannot find (package|module) '(echarts|zrender)[/']/.test(message)
+    )
+      return undefined;
+    throw err;
+  }
+}

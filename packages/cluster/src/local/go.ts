@@ -7,7 +7,15 @@ import { fileURLToPath } from 'node:url';
 // from the Go module proxy; each has a go.sum, so every download is checked.
 export const goDir = fileURLToPath(new URL('../../go/', import.meta.url));
 
-export type GoWrapper = 'kubernetes' | 'etcd' | 'kwok' | 'istio-api' | 'istiod' | 'meshprobe';
+export type GoWrapper =
+  | 'kubernetes'
+  | 'etcd'
+  | 'kwok'
+  | 'istio-api'
+  | 'istiod'
+  | 'meshprobe'
+  | 'images'
+  | 'kube-router';
 
 // The toolchain on PATH as it is (no automatic toolchain download), modules only as go.sum
 // allows, no cgo: static binaries that run on any Linux of the same architecture.

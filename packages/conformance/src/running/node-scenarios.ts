@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import type { drainNodesActivity } from '@chaoskit/chaoscluster-node';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import type { Scenario } from '../case.js';
+import { type CaseContext, ScenarioSkipped } from '../case-context.js';
+import { webApp, webPods } from './app.js';
+import { describeWindow } from './traffic.js';
+
+async function cordon(t: CaseContext, node: string, unschedulable: boolean): Promise<void> {
+  await t.core.patchNode(
+    { name: node, body: { spec: { unschedulable } } },
+    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+  );
+}
+
+export const drainRunning: Scenario<typeof drainNodesActivity> = {
+  name: 'on running containers: draining node A evicts its pods; they start again on node B, Ready, serving through the Service',
+  running: true,
+  timeoutMs: 300_000,
+  async run(t) {
+    const nodes = t.runningPods().nodes;
+    if (nodes.length < 2)
+      throw new ScenarioSkipped('needs two nodes whose pods really run, to drain one into the other');
+    const [a, b] = nodes as [string, string];
+    try {
+      // Every web pod on A: B is cordoned while they start. The client stays on B.
+      await cordon(t, b, true);
+      const { traffic } = await webApp(t, 2, { nodes: [a, b], clientNode: b });
+      const before = await webPods(t);
+      assert.ok(
+        before.every((p) => p.node === a),
+        `web pods on ${a}: ${JSON.stringify(before)}`,
+      );
+      await cordon(t, b, false);
+      const from = await traffic.mark();
+      const result = await t.call({ name: a, timeout: 120 });
+      assert.deepEqual(result.nodes, [a]);
+      for (const p of before) assert.ok(result.evicted.includes(`${t.ns}/${p.name}`), `${p.name} evicted`);
+      const after = await t.until(
+        `2 web pods Ready on ${b}`,
+        async () => {
+          const pods = await webPods(t);
+          return pods.length === 2 && pods.every((p) => p.ready && p.node === b) ? pods : undefined;
+        },
+        120_000,
+      );
+      await t.until(
+        `the pods on ${b} serving through the Service`,
+        async () => {
+          const served = (await traffic.since(from)).servedBy;
+          return after.some((p) => (served[p.name] ?? 0) > 0);
+        },
+        60_000,
+      );
+      const during = await traffic.since(from);
+      for (const p of after) assert.ok(!before.some((o) => o.containerId === p.containerId));
+      t.log(
+        `running: drain_nodes ${a}: evicted ${before.map((p) => `${p.name} (${p.containerId.slice(13, 25)})`).join(', ')}; on ${b} now ${after.map((p) => `${p.name} (${p.containerId.slice(13, 25)})`).join(', ')}; ${describeWindow(during)}`,
+      );
+    } finally {
+      await cordon(t, a, false).catch(() => undefined);
+      await cordon(t, b, false).catch(() => undefined);
+    }
+  },
+};

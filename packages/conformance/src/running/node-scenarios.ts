@@ -13,6 +13,38 @@ async function cordon(t: CaseContext, node: string, unschedulable: boolean): Pro
   );
 }
 
+/** Pods of other namespaces on `node` that no controller manages: a drain would refuse them. */
+async function barePods(t: CaseContext, node: string): Promise<string[]> {
+  const pods = await t.core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${node}` });
+  return pods.items
+    .filter((p) => p.metadata?.namespace !== t.ns && !p.metadata?.ownerReferences?.some((o) => o.controller))
+    .map((p) => `${p.metadata!.namespace}/${p.metadata!.name}`);
+}
+
+/** Two of the nodes: A, which a drain can empty (once the pods of earlier scenarios are gone), and B. */
+async function drainPair(t: CaseContext, nodes: string[]): Promise<[string, string]> {
+  let seen: string[] = [];
+  const a = await t
+    .until(
+      'a node whose pods all have a controller',
+      async () => {
+        for (const node of nodes) {
+          const bare = await barePods(t, node);
+          if (bare.length === 0) return node;
+          seen = bare;
+        }
+        return undefined;
+      },
+      120_000,
+    )
+    .catch(() => {
+      throw new ScenarioSkipped(
+        `every node runs pods without a controller, which a drain refuses: ${seen.join(', ')}`,
+      );
+    });
+  return [a, nodes.find((n) => n !== a)!];
+}
+
 export const drainRunning: Scenario<typeof drainNodesActivity> = {
   name: 'on running containers: draining node A evicts its pods; they start again on node B, Ready, serving through the Service',
   running: true,
@@ -21,7 +53,7 @@ export const drainRunning: Scenario<typeof drainNodesActivity> = {
     const nodes = t.runningPods().nodes;
     if (nodes.length < 2)
       throw new ScenarioSkipped('needs two nodes whose pods really run, to drain one into the other');
-    const [a, b] = nodes as [string, string];
+    const [a, b] = await drainPair(t, nodes);
     try {
       // Every web pod on A: B is cordoned while they start. The client stays on B.
       await cordon(t, b, true);

@@ -1,6 +1,6 @@
 import { type LocalCluster, start } from '@chaoskit/cluster';
 import { KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import type { ConformanceCase } from './case.js';
 import type { ClusterInfo } from './case-context.js';
 import { loadCases } from './cases/index.js';
@@ -41,4 +41,12 @@ afterAll(async () => {
   await local?.stop();
 });
 
-describeCases(cluster, cases);
+// Each scenario has a namespace of its own: they run at once, but for the drain, which cordons
+// and empties a node under them, and runs alone after.
+const drains = (c: ConformanceCase) => c.activity.name === 'drain_nodes';
+describe.concurrent('at once', () =>
+  describeCases(
+    cluster,
+    cases.filter((c) => !drains(c)),
+  ));
+describeCases(cluster, cases.filter(drains));

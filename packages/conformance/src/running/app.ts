@@ -1,6 +1,6 @@
 import type { V1Container, V1Pod, V1Toleration } from '@kubernetes/client-node';
 import type { CaseContext } from '../case-context.js';
-import { execText, Traffic } from './traffic.js';
+import { ANSWERED, execText, Traffic } from './traffic.js';
 
 // The fixture of the scenarios on running containers: a web Deployment of busybox httpd pods
 // behind a Service, and a client pod that sends requests through the Service's ClusterIP all
@@ -150,12 +150,7 @@ export async function webApp(
     120_000,
   );
   const traffic = new Traffic(t.kc, t.ns, 'client');
-  await traffic.untilLast(
-    3,
-    true,
-    (w, c, ms) => t.until(w, c, ms),
-    'the client answered through the Service',
-  );
+  await traffic.untilLast(3, ANSWERED, 'the client answered through the Service');
   return { clusterIp, traffic };
 }
 

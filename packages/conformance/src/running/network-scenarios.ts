@@ -9,7 +9,7 @@ import { NetworkingV1Api } from '@kubernetes/client-node';
 import type { Scenario } from '../case.js';
 import type { CaseContext } from '../case-context.js';
 import { fetch, idlePod, service, webApp } from './app.js';
-import { describeWindow, type Traffic } from './traffic.js';
+import { ANSWERED, describeWindow, FAILED, type Traffic } from './traffic.js';
 
 // The network policy activities proven on real traffic: the cluster's enforcer (the local
 // provider's real nodes run kube-router's firewall) must cut what the policy denies and let
@@ -21,21 +21,11 @@ const RUNNING = 'on running containers: ';
 /** Waits until the client's requests fail, logs the evidence, then proves the policy was the cause. */
 async function cutByPolicy(t: CaseContext, traffic: Traffic, policy: string, what: string): Promise<void> {
   const from = await traffic.mark();
-  await traffic.untilLast(
-    5,
-    false,
-    (w, c, ms) => t.until(w, c, ms),
-    `requests through the Service cut by ${policy}`,
-  );
+  await traffic.untilLast(5, FAILED, `requests through the Service cut by ${policy}`);
   const cut = await traffic.since(from);
   await t.kc.makeApiClient(NetworkingV1Api).deleteNamespacedNetworkPolicy({ name: policy, namespace: t.ns });
   const back = await traffic.mark();
-  await traffic.untilLast(
-    3,
-    true,
-    (w, c, ms) => t.until(w, c, ms),
-    `requests answered again once ${policy} is gone`,
-  );
+  await traffic.untilLast(3, ANSWERED, `requests answered again once ${policy} is gone`);
   t.log(
     `running: ${what}: with ${policy}, ${describeWindow(cut)}; once removed, ${describeWindow(await traffic.since(back))}`,
   );
@@ -79,12 +69,7 @@ export const allowDnsRunning: Scenario<typeof allowDnsAccessActivity> = {
       },
     });
     const from = await traffic.mark();
-    await traffic.untilLast(
-      3,
-      false,
-      (w, c, ms) => t.until(w, c, ms),
-      'the client cut by the fixture policy',
-    );
+    await traffic.untilLast(3, FAILED, 'the client cut by the fixture policy');
     assert.equal(await fetch(t, 'client', 'client', dns, 53), undefined, 'port 53 cut before');
     await t.call({ ns: t.ns, label_selectors: { role: 'client' } });
     const page = await t.until(
@@ -125,7 +110,7 @@ export const createPolicyRunning: Scenario<typeof createNetworkPolicyActivity> =
       },
     });
     const from = await traffic.mark();
-    await traffic.untilLast(5, false, (w, c, ms) => t.until(w, c, ms), 'the client cut by web-from-allowed');
+    await traffic.untilLast(5, FAILED, 'the client cut by web-from-allowed');
     const page = await fetch(t, 'allowed', 'main', clusterIp, 80);
     assert.match(page ?? '', /^web-/, 'the allowed pod is answered');
     t.log(

@@ -76,13 +76,10 @@ export const drainRunning: Scenario<typeof drainNodesActivity> = {
         },
         120_000,
       );
-      await t.until(
+      await traffic.untilSince(
+        from,
+        (w) => after.some((p) => (w.servedBy[p.name] ?? 0) > 0),
         `the pods on ${b} serving through the Service`,
-        async () => {
-          const served = (await traffic.since(from)).servedBy;
-          return after.some((p) => (served[p.name] ?? 0) > 0);
-        },
-        60_000,
       );
       const during = await traffic.since(from);
       for (const p of after) assert.ok(!before.some((o) => o.containerId === p.containerId));

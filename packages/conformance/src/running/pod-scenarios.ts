@@ -41,10 +41,10 @@ export const terminateRunning: Scenario<typeof terminatePodsActivity> = {
     );
     const replacement = after.find((p) => !before.some((b) => b.name === p.name))!;
     // The replacement answers through the Service: its name comes back to the client.
-    await t.until(
+    await traffic.untilSince(
+      from,
+      (w) => (w.servedBy[replacement.name] ?? 0) > 0,
       'the replacement serving through the Service',
-      async () => ((await traffic.since(from)).servedBy[replacement.name] ?? 0) > 0,
-      60_000,
     );
     const during = await traffic.since(from);
     const old = before.find((p) => p.name === victim)!;
@@ -147,16 +147,7 @@ function probeScenario<
       const from = await traffic.mark();
       await setReady(t, flipped!.name, false);
       // The Service stops sending to the pod that is not Ready: the client meets only the other.
-      await t.until(
-        'the Service sending to the Ready pod only',
-        async () => {
-          const tail = await traffic.since(from);
-          return (
-            tail.requests > 5 && (await traffic.since((await traffic.mark()) - 5)).servedBy[other!.name] === 5
-          );
-        },
-        60_000,
-      );
+      await traffic.untilLast(5, (line) => line === other!.name, 'the Service sending to the Ready pod only');
       await check(t, flipped!.name);
       await setReady(t, flipped!.name, true);
       t.log(

@@ -74,23 +74,31 @@ export class Traffic {
     return { requests: window.length, failed: window.filter((l) => l === '-').length, servedBy };
   }
 
-  /** Waits until the last `count` requests all went as `ok` says (each answered, or each failed). */
-  async untilLast(
-    count: number,
-    ok: boolean,
-    until: <T>(what: string, check: () => Promise<T | undefined | false>, ms?: number) => Promise<T>,
-    what: string,
-  ): Promise<void> {
-    await until(
-      what,
-      async () => {
-        const last = (await this.lines()).slice(-count);
-        return last.length === count && last.every((l) => (l !== '-') === ok);
-      },
-      60_000,
-    );
+  /** Polls `check` twice a second (each read of the record is an exec in the client). */
+  private async poll(what: string, check: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    while (!(await check().catch(() => false))) {
+      if (Date.now() > deadline) throw new Error(`timed out after 60s waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  /** Waits until each of the last `count` requests passes `accept` (ANSWERED, FAILED, a pod's name). */
+  untilLast(count: number, accept: (line: string) => boolean, what: string): Promise<void> {
+    return this.poll(what, async () => {
+      const last = (await this.lines()).slice(-count);
+      return last.length === count && last.every(accept);
+    });
+  }
+
+  /** Waits until the requests since `from` pass `accept`. */
+  untilSince(from: number, accept: (w: TrafficWindow) => boolean, what: string): Promise<void> {
+    return this.poll(what, async () => accept(await this.since(from)));
   }
 }
+
+export const ANSWERED = (line: string) => line !== '-';
+export const FAILED = (line: string) => line === '-';
 
 /** One line of evidence: `requests 53 (2 failed), served by web-1 20, web-2 31`. */
 export function describeWindow(w: TrafficWindow): string {

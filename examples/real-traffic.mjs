@@ -45,7 +45,9 @@ export async function realTraffic(kc, namespace, images, clientNode) {
   const service = await core.createNamespacedService({
     namespace,
     body: {
-      metadata: { name: 'web' },
+      // Not `web`: the mesh experiment's host web.<namespace>.svc.cluster.local is a
+      // ServiceEntry of its own, which a Service of that name would take over in istiod.
+      metadata: { name: 'web-http' },
       spec: {
         selector: { app: 'web' },
         ports: [

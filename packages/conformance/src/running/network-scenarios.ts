@@ -68,8 +68,8 @@ export const allowDnsRunning: Scenario<typeof allowDnsAccessActivity> = {
         spec: { podSelector: { matchLabels: { role: 'client' } }, policyTypes: ['Egress'] },
       },
     });
-    const from = await traffic.mark();
     await traffic.untilLast(3, FAILED, 'the client cut by the fixture policy');
+    const from = await traffic.mark();
     assert.equal(await fetch(t, 'client', 'client', dns, 53), undefined, 'port 53 cut before');
     await t.call({ ns: t.ns, label_selectors: { role: 'client' } });
     const page = await t.until(

@@ -135,7 +135,9 @@ func load(args []string) error {
 	if *url == "" {
 		return errors.New("load: -url is required")
 	}
-	client := &http.Client{Timeout: 2 * time.Second}
+	// A new connection per request: kube-proxy picks a backend per connection, so each request
+	// may land on any pod, as a Service's clients see it.
+	client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	var check func() (string, error)
 	if *grpcTarget != "" {
 		cc, err := grpc.NewClient(*grpcTarget, grpc.WithTransportCredentials(insecure.NewCredentials()))

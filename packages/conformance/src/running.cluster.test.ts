@@ -1,6 +1,11 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type LocalCluster, start } from '@chaoskit/cluster';
 import { KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceCase } from './case.js';
 import type { ClusterInfo } from './case-context.js';
 import { loadCases } from './cases/index.js';
@@ -50,3 +55,49 @@ describe.concurrent('at once', () =>
     cases.filter((c) => !drains(c)),
   ));
 describeCases(cluster, cases.filter(drains));
+
+describe("the kit on a user's cluster whose pods run", () => {
+  const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+  it('runs the scenarios on running containers through a kubeconfig, with the image it is given', async (ctx) => {
+    if (!cluster.running) return ctx.skip(`needs real nodes: ${cluster.noRunning}`);
+    const dir = await mkdtemp(join(tmpdir(), 'chaoskit-kit-running-'));
+    try {
+      const args = [
+        '--provider',
+        'kubeconfig',
+        '--kubeconfig',
+        local.kubeconfigPath,
+        '--context',
+        local.context,
+      ];
+      const run = await new Promise<{ code: number; stderr: string }>((resolve) =>
+        execFile(
+          process.execPath,
+          [
+            cli,
+            ...args,
+            '--yes',
+            '--only',
+            'exec_in_pods',
+            '--toolbox-image',
+            local.images!.toolbox,
+            '--report',
+            dir,
+          ],
+          { cwd: dir, maxBuffer: 1 << 24 },
+          (err, _out, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
+        ),
+      );
+      expect(run.code, run.stderr.slice(-4000)).toBe(0);
+      expect(run.stderr).toMatch(/1 of 1 activities passed, 0 failed, 0 skipped/);
+      const junit = await readFile(join(dir, 'conformance.junit.xml'), 'utf8');
+      expect(junit).toMatch(
+        /<testcase [^>]*name="on running containers: [^"]*"[^/]*\/>|<testcase [^>]*name="on running containers: [^"]*">\s*<\/testcase>/,
+      );
+      expect(junit).not.toContain('needs pods that really run');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});

@@ -82,12 +82,8 @@ export interface ClusterInfo {
   meshXds?: string;
   /** Why there is no `meshXds` here: what those scenarios say when they are skipped. */
   noMeshXds?: string;
-  /**
-   * Where pods really run (the local provider's real nodes, or a user's cluster): the scenarios on
-   * running containers run there (`t.runningPods()`).
-   */
+  /** Where pods really run, for the scenarios on running containers (src/running); else why not. */
   running?: RunningPods;
-  /** Why pods do not really run here: what those scenarios say when they are skipped. */
   noRunning?: string;
 }
 
@@ -329,14 +325,6 @@ export class CaseContext<A extends AnyActivity = AnyActivity> {
     });
     this.scenarioCleanups.push(() => traffic.stop());
     return traffic;
-  }
-
-  /** Where pods really run; skips the scenario, with the reason, where they do not. */
-  runningPods(): RunningPods {
-    if (this.cluster.running) return this.cluster.running;
-    throw new ScenarioSkipped(
-      `needs pods that really run: ${this.cluster.noRunning ?? 'the cluster has no node that runs containers'}`,
-    );
   }
 
   /** Requests made by the case identity; skips the scenario where there is no audit log. */

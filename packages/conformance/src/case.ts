@@ -6,7 +6,7 @@ export interface Scenario<A extends AnyActivity = AnyActivity> {
   run: (t: CaseContext<A>) => Promise<void>;
   /** Milliseconds; default 60 s. */
   timeoutMs?: number;
-  /** Runs on containers that really run (`t.runningPods()`); skipped with the reason elsewhere. */
+  /** Runs on containers that really run (`runningPods(t)`); skipped with the reason elsewhere. */
   running?: boolean;
 }
 

@@ -92,9 +92,8 @@ describe("the kit on a user's cluster whose pods run", () => {
       expect(run.code, run.stderr.slice(-4000)).toBe(0);
       expect(run.stderr).toMatch(/1 of 1 activities passed, 0 failed, 0 skipped/);
       const junit = await readFile(join(dir, 'conformance.junit.xml'), 'utf8');
-      expect(junit).toMatch(
-        /<testcase [^>]*name="on running containers: [^"]*"[^/]*\/>|<testcase [^>]*name="on running containers: [^"]*">\s*<\/testcase>/,
-      );
+      // Passed: a test case with no <skipped> or <failure> inside.
+      expect(junit).toMatch(/<testcase [^>]*name="on running containers: [^"]*"[^>]*><\/testcase>/);
       expect(junit).not.toContain('needs pods that really run');
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import type { V1Container, V1Pod, V1Toleration } from '@kubernetes/client-node';
-import type { CaseContext } from '../case-context.js';
+import { type CaseContext, ScenarioSkipped } from '../case-context.js';
 import { ANSWERED, execText, Traffic } from './traffic.js';
 
 // The fixture of the scenarios on running containers: a web Deployment of busybox httpd pods
@@ -46,6 +46,14 @@ const CLIENT = [
   'done',
 ].join('\n');
 
+/** Where pods really run; skips the scenario, with the reason, where they do not. */
+export function runningPods(t: CaseContext): RunningPods {
+  if (t.cluster.running) return t.cluster.running;
+  throw new ScenarioSkipped(
+    `needs pods that really run: ${t.cluster.noRunning ?? 'no node runs containers here'}`,
+  );
+}
+
 export function placement(run: RunningPods, nodes?: string[]): Partial<V1Pod['spec']> {
   return {
     ...(run.nodeSelector ? { nodeSelector: run.nodeSelector } : {}),
@@ -91,7 +99,7 @@ export async function webApp(
   replicas: number,
   options: { nodes?: string[]; clientNode?: string } = {},
 ): Promise<WebApp> {
-  const run = t.runningPods();
+  const run = runningPods(t);
   await t.apps.createNamespacedDeployment({
     namespace: t.ns,
     body: {
@@ -165,7 +173,7 @@ export async function service(t: CaseContext, name: string, port: number): Promi
 
 /** A pod that only waits, labelled `labels`, to send requests from with exec (`fetch`). */
 export async function idlePod(t: CaseContext, name: string, labels: Record<string, string>): Promise<void> {
-  const run = t.runningPods();
+  const run = runningPods(t);
   await t.core.createNamespacedPod({
     namespace: t.ns,
     body: {

@@ -3,7 +3,7 @@ import type { drainNodesActivity } from '@chaoskit/chaoscluster-node';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type { Scenario } from '../case.js';
 import { type CaseContext, ScenarioSkipped } from '../case-context.js';
-import { webApp, webPods } from './app.js';
+import { runningPods, webApp, webPods } from './app.js';
 import { describeWindow } from './traffic.js';
 
 async function cordon(t: CaseContext, node: string, unschedulable: boolean): Promise<void> {
@@ -50,7 +50,7 @@ export const drainRunning: Scenario<typeof drainNodesActivity> = {
   running: true,
   timeoutMs: 300_000,
   async run(t) {
-    const nodes = t.runningPods().nodes;
+    const nodes = runningPods(t).nodes;
     if (nodes.length < 2)
       throw new ScenarioSkipped('needs two nodes whose pods really run, to drain one into the other');
     const [a, b] = await drainPair(t, nodes);

@@ -10,7 +10,7 @@ import type {
 import type { Scenario } from '../case.js';
 import type { CaseContext } from '../case-context.js';
 import { activityFailure } from '../cases/shared-fixtures.js';
-import { placement, webApp, webPods } from './app.js';
+import { placement, runningPods, webApp, webPods } from './app.js';
 import { describeWindow, execText } from './traffic.js';
 
 // The pod activities on containers that really run: each scenario sends requests through a
@@ -179,7 +179,7 @@ export const healthyRunning = probeScenario<typeof allPodsHealthyActivity>(
   'every pod Running (one of them not Ready) is healthy; a pod whose container exits 1 is not',
   async (t) => {
     assert.equal(await t.call({ ns: t.ns }), true);
-    const run = t.runningPods();
+    const run = runningPods(t);
     await t.core.createNamespacedPod({
       namespace: t.ns,
       body: {

@@ -87,16 +87,7 @@ async function build(spec: ImageSpec, ref: string, archive: string): Promise<voi
     await buildah('push', '--quiet', ref, `oci-archive:${archive}.tmp:${ref}`);
     await rename(`${archive}.tmp`, archive);
   } finally {
-    await run('buildah', [
-      '--root',
-      `${scratch}/root`,
-      '--runroot',
-      `${scratch}/run`,
-      '--storage-driver',
-      'vfs',
-      'rm',
-      '--all',
-    ]).catch(() => undefined);
+    await buildah('rm', '--all').catch(() => undefined);
     await rm(scratch, { recursive: true, force: true });
   }
 }

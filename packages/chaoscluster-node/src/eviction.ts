@@ -7,8 +7,8 @@ import {
   isApiError,
   type KubeClient,
   mapLimit,
-  objectName,
   Pods,
+  recordPodRemoval,
 } from '@chaoskit/core';
 import type { V1Pod } from '@kubernetes/client-node';
 import { blockingBudget, podKey } from './drain-plan.js';
@@ -92,17 +92,7 @@ export async function evictAll(
   signal?: AbortSignal,
 ): Promise<{ done: V1Pod[] } | { refusals: Refusal[] }> {
   // The run's record notes the pods to evict, one write per namespace, before the first eviction.
-  const ledger = kube.ledger;
-  if (ledger) {
-    for (const [namespace, inNamespace] of Map.groupBy(pods, (pod) => pod.metadata?.namespace ?? '')) {
-      await ledger.beforePodRemoval({
-        namespace,
-        names: inNamespace.map(objectName),
-        activity: kube.activity,
-        how: 'evicted',
-      });
-    }
-  }
+  await recordPodRemoval(kube, pods, 'evicted');
   const done: V1Pod[] = [];
   let pending = pods;
   let pause = FIRST_RETRY_MS;

@@ -16,7 +16,7 @@ import { freePorts } from './ports.js';
 import { preflight } from './preflight.js';
 import { ProcessGroup, waitFor } from './processes.js';
 import { prepareRealNodes, type RealNodeKit, type RealNodes, startRealNodes } from './realnodes/index.js';
-import { KWOK_POD_CIDR, REAL_NODE_LABEL, SERVICE_CIDR } from './realnodes/plan.js';
+import { KWOK_POD_CIDR, MAX_REAL_NODES, REAL_NODE_LABEL, SERVICE_CIDR } from './realnodes/plan.js';
 
 const CONTEXT = 'chaoskit-local';
 
@@ -34,6 +34,9 @@ const componentEnv = {
 
 export async function startLocal(options: StartOptions = {}): Promise<LocalCluster> {
   const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const realNodes = options.realNodes ?? 0;
+  if (!Number.isInteger(realNodes) || realNodes < 0 || realNodes > MAX_REAL_NODES)
+    throw new RangeError(`realNodes must be a whole number from 0 to ${MAX_REAL_NODES}, not ${realNodes}`);
   // Everything that can be missing is found before any component starts.
   const mesh = meshOption(options.mesh, true);
   await preflight(mesh, progress);

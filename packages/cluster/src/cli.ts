@@ -7,6 +7,7 @@ import {
   ensureMeshProbe,
   ensurePrometheus,
 } from './local/binaries.js';
+import { REAL_NODE_LABEL } from './local/realnodes/plan.js';
 import { start } from './start.js';
 import type { LocalCluster, ProviderName } from './types.js';
 import { cleanStaleUps, removeUpState, stopUps, writeUpState } from './up-state.js';
@@ -49,40 +50,66 @@ program
   .command('up')
   .description('start a disposable cluster, print how to use it, and stop it on Ctrl-C')
   .option('--nodes <n>', 'how many kwok nodes (local)', count, 2)
+  .option(
+    '--real-nodes <n>',
+    'how many real nodes, running containers (local; needs root and Debian packages)',
+    count,
+    0,
+  )
   .option('--no-mesh', "do not apply Istio's CRDs")
   .option('--istiod', "also run a real istiod (local: on 127.0.0.1; k3s: Istio's pilot image)")
   .addOption(new Option('--provider <provider>', 'where to run').choices(['local', 'k3s']).default('local'))
-  .action(async (opts: { nodes: number; mesh: boolean; istiod?: boolean; provider: ProviderName }) => {
-    const began = Date.now();
-    // Listened for from the start: a stop asked for while the cluster starts stops it once up.
-    const stopping = stopRequest();
-    await cleanStaleUps(say);
-    const mesh = opts.istiod ? 'istiod' : opts.mesh;
-    const cluster = await start({ provider: opts.provider, nodes: opts.nodes, mesh });
-    await writeUpState(cluster);
-    const istiod = cluster.istiod;
-    const webhook = (cluster as Partial<LocalCluster>).istiod?.webhookUrl;
-    process.stdout.write(
-      [
-        `cluster ready in ${((Date.now() - began) / 1000).toFixed(1)}s (${cluster.provider}, ${cluster.server})`,
-        `mesh: ${cluster.mesh ? `${cluster.mesh.source} (${cluster.mesh.crds.length} CRDs)` : 'none'}`,
-        ...(istiod
-          ? [`istiod: plaintext xDS at ${istiod.xdsAddress}${webhook ? `, webhook ${webhook}` : ''}`]
-          : []),
-        '',
-        `point kubectl (or chaoskit, chaoskit-conformance --context ${cluster.context}) at it:`,
-        `  export KUBECONFIG=${cluster.kubeconfigPath}`,
-        '  kubectl get nodes',
-        '',
-        'press Ctrl-C to stop it, or run chaoskit-cluster down (everything it created is removed)',
-        '',
-      ].join('\n'),
-    );
-    say(`stopping (${await stopping})…`);
-    await cluster.stop();
-    await removeUpState();
-    say('stopped');
-  });
+  .action(
+    async (opts: {
+      nodes: number;
+      realNodes: number;
+      mesh: boolean;
+      istiod?: boolean;
+      provider: ProviderName;
+    }) => {
+      const began = Date.now();
+      // Listened for from the start: a stop asked for while the cluster starts stops it once up.
+      const stopping = stopRequest();
+      await cleanStaleUps(say);
+      const mesh = opts.istiod ? 'istiod' : opts.mesh;
+      const cluster = await start({
+        provider: opts.provider,
+        nodes: opts.nodes,
+        realNodes: opts.realNodes,
+        mesh,
+      });
+      await writeUpState(cluster);
+      const local = cluster as Partial<LocalCluster>;
+      const istiod = cluster.istiod;
+      const webhook = local.istiod?.webhookUrl;
+      process.stdout.write(
+        [
+          `cluster ready in ${((Date.now() - began) / 1000).toFixed(1)}s (${cluster.provider}, ${cluster.server})`,
+          `mesh: ${cluster.mesh ? `${cluster.mesh.source} (${cluster.mesh.crds.length} CRDs)` : 'none'}`,
+          ...(istiod
+            ? [`istiod: plaintext xDS at ${istiod.xdsAddress}${webhook ? `, webhook ${webhook}` : ''}`]
+            : []),
+          ...(local.realNodes?.length
+            ? [
+                `real nodes: ${local.realNodes.join(', ')} (tainted ${REAL_NODE_LABEL}=true:NoSchedule)`,
+                `images: ${Object.values(local.images ?? {}).join(', ')}`,
+              ]
+            : []),
+          '',
+          `point kubectl (or chaoskit, chaoskit-conformance --context ${cluster.context}) at it:`,
+          `  export KUBECONFIG=${cluster.kubeconfigPath}`,
+          '  kubectl get nodes',
+          '',
+          'press Ctrl-C to stop it, or run chaoskit-cluster down (everything it created is removed)',
+          '',
+        ].join('\n'),
+      );
+      say(`stopping (${await stopping})…`);
+      await cluster.stop();
+      await removeUpState();
+      say('stopped');
+    },
+  );
 
 program
   .command('down')

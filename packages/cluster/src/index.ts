@@ -22,6 +22,9 @@ export { cacheDir, withCacheLock } from './local/cache.js';
 export { xdsBootstrap } from './local/istiod.js';
 export { writePodLog } from './local/local-cluster.js';
 export { PreflightError } from './local/preflight.js';
+export type { NodeImages } from './local/realnodes/images.js';
+export { REAL_NODE_LABEL } from './local/realnodes/plan.js';
+export { REAL_NODE_PACKAGES, realNodeProblems } from './local/realnodes/preflight.js';
 export { applyCrds, ensureIstioCrds, ISTIO_API_VERSION, meshCrds } from './mesh.js';
 export {
   IDENTITY_HEADER,

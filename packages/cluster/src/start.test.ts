@@ -10,4 +10,11 @@ describe('start', () => {
       /chaoskit installs nothing into your cluster/,
     );
   });
+
+  it('refuses a count of real nodes it cannot address, before starting anything', async () => {
+    for (const realNodes of [-1, 1.5, 8])
+      await expect(start({ provider: 'local', realNodes })).rejects.toThrow(
+        `realNodes must be a whole number from 0 to 7, not ${realNodes}`,
+      );
+  });
 });

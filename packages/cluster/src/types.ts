@@ -1,3 +1,5 @@
+import type { NodeImages } from './local/realnodes/images.js';
+
 export type ProviderName = 'local' | 'k3s' | 'kubeconfig';
 
 export interface NodeSpec {
@@ -27,6 +29,12 @@ export interface StartOptions {
   provider?: ProviderName;
   /** local: how many kwok nodes (default 2), or their names and labels. */
   nodes?: number | NodeSpec[];
+  /**
+   * local: how many real nodes (default 0): a kubelet, containerd, runc, CNI bridge, kube-proxy
+   * and kube-router each, in network namespaces of their own, running pods from `images`. Where
+   * the machine cannot run them (see README), the cluster starts kwok-only and says why.
+   */
+  realNodes?: number;
   /** Labels put on every kwok node (local). */
   nodeLabels?: Record<string, string>;
   /** `'istiod'` is short for `{ istiod: true }`. */
@@ -88,6 +96,12 @@ export interface LocalCluster extends Cluster {
   readonly podLogFile: string;
   readonly previousPodLogFile: string;
   readonly kubectl: string;
+  /** The real nodes' names (labelled and tainted `chaoskit.io/real-node=true`); empty without them. */
+  readonly realNodes: string[];
+  /** The images every real node holds (imagePullPolicy IfNotPresent), when there are real nodes. */
+  readonly images?: NodeImages;
+  /** Why real nodes were asked for and could not run on this machine. */
+  readonly realNodesUnavailable?: string;
   readonly pids: number[];
   readonly componentLogs: Record<string, string>;
   /**

@@ -17,6 +17,7 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import type { ConformanceCase } from './case.js';
+import type { RunningPods } from './running/app.js';
 import type { TrafficMeasurement } from './traffic-measurement.js';
 import { workloadDoc } from './workload-doc.js';
 
@@ -43,6 +44,9 @@ export interface ClusterInfo {
   meshXds?: string;
   /** Why there is no `meshXds` here: what those scenarios say when they are skipped. */
   noMeshXds?: string;
+  /** Where pods really run, for the scenarios on running containers (src/running); else why not. */
+  running?: RunningPods;
+  noRunning?: string;
 }
 
 /**

@@ -6,6 +6,8 @@ export interface Scenario<A extends AnyActivity = AnyActivity> {
   run: (t: CaseContext<A>) => Promise<void>;
   /** Milliseconds; default 60 s. */
   timeoutMs?: number;
+  /** Runs on containers that really run (`runningPods(t)`); skipped with the reason elsewhere. */
+  running?: boolean;
 }
 
 export interface ConformanceCase<A extends AnyActivity = AnyActivity> {

@@ -15,6 +15,8 @@ const cluster: ClusterInfo = {
   podLogFile: shared.podLogFile,
   noMeshXds:
     "the shared test cluster has Istio's CRDs but no istiod; mesh-traffic.cluster.test.ts runs these scenarios on a local cluster with istiod",
+  noRunning:
+    'the shared test cluster has kwok nodes only; running.cluster.test.ts runs these scenarios on a local cluster with real nodes',
 };
 
 describeCases(cluster, await loadCases());

@@ -26,6 +26,7 @@ import { chaoskitActivities, coverageGaps } from './kit/coverage.js';
 import { skippedByReason, summary, writeReports } from './kit/report.js';
 import { runCases } from './kit/run-cases.js';
 import { sweep } from './kit/sweep.js';
+import { DEFAULT_TOOLBOX_IMAGE, runningOn, runningOnCluster } from './running/cluster.js';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -42,6 +43,7 @@ interface Options {
   meshCrds?: string;
   meshXds?: string;
   istiod: boolean;
+  toolboxImage: string;
 }
 
 async function main(opts: Options): Promise<number> {
@@ -128,7 +130,7 @@ async function main(opts: Options): Promise<number> {
     if (opts.comparePython) return await compareWithPython(cluster, kc, scratch, runId, opts.report);
     const meshReady = await hasVirtualServices(kc);
     const info: ClusterInfo = {
-      ...(await clusterInfo(cluster, kc, scratch)),
+      ...(await clusterInfo(cluster, kc, scratch, opts.toolboxImage)),
       runId,
       ...(meshReady && selected.some((c) => c.needs?.mesh)
         ? await meshDataPlane(cluster, opts, noIstiod)
@@ -142,7 +144,9 @@ async function main(opts: Options): Promise<number> {
       skip: (c) => {
         if (c.needs?.nodes && opts.provider !== 'local' && !opts.allowNodes)
           return 'node operations need --allow-nodes';
-        if (c.needs?.nodes && !info.fakeNodes) return 'node cases need kwok managing nodes in this cluster';
+        // Its scenarios on kwok nodes skip one by one; those on running containers run.
+        if (c.needs?.nodes && !info.fakeNodes && !c.scenarios.some((s) => s.running))
+          return 'node cases need kwok managing nodes in this cluster';
         if (c.needs?.mesh && !meshReady)
           return 'the mesh CRDs (virtualservices.networking.istio.io) are not installed';
         return undefined;
@@ -189,7 +193,8 @@ async function startCluster(
 ): Promise<{ cluster: Cluster; noIstiod?: string }> {
   const base: StartOptions = {
     provider: opts.provider,
-    ...(opts.provider === 'local' ? { nodes: 3 } : {}),
+    // Real nodes where this machine can run them (else kwok-only, said in one line).
+    ...(opts.provider === 'local' ? { nodes: 3, realNodes: 2 } : {}),
     ...(opts.context ? { context: opts.context } : {}),
     ...(opts.kubeconfig ? { kubeconfigPath: opts.kubeconfig } : {}),
   };
@@ -279,7 +284,12 @@ async function compareWithPython(
   return unexpected > 0 ? 1 : 0;
 }
 
-async function clusterInfo(cluster: Cluster, kc: KubeConfig, scratch: string): Promise<ClusterInfo> {
+async function clusterInfo(
+  cluster: Cluster,
+  kc: KubeConfig,
+  scratch: string,
+  toolboxImage: string,
+): Promise<ClusterInfo> {
   if (cluster.provider === 'local') {
     const local = cluster as LocalCluster;
     return {
@@ -290,6 +300,7 @@ async function clusterInfo(cluster: Cluster, kc: KubeConfig, scratch: string): P
       auditLogPath: local.auditLogPath,
       fakeNodes: true,
       podLogFile: local.podLogFile,
+      ...runningOn(local),
     };
   }
   // The case identities get the server's CA explicitly, as an experiment's secrets would.
@@ -306,6 +317,7 @@ async function clusterInfo(cluster: Cluster, kc: KubeConfig, scratch: string): P
     server: cluster.server,
     ...(caFile ? { caFile } : {}),
     fakeNodes: nodes.items.some((n) => n.metadata?.annotations?.['kwok.x-k8s.io/node'] !== undefined),
+    ...(await runningOnCluster(kc, toolboxImage)),
   };
 }
 
@@ -344,6 +356,11 @@ const program = new Command()
   .option(
     '--mesh-xds <host:port>',
     "kubeconfig provider: your istiod's plaintext xDS port, reachable from here, for the mesh traffic scenarios",
+  )
+  .option(
+    '--toolbox-image <ref>',
+    'kubeconfig provider: the image of the scenarios on running containers (a busybox with sh, httpd, nc, sleep; pulled by your cluster)',
+    DEFAULT_TOOLBOX_IMAGE,
   )
   .option('--no-istiod', "local/k3s: Istio's CRDs only, no istiod (the mesh traffic scenarios are skipped)")
   .option(

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { binaryPaths, ISTIO_VERSION, missingBinaries } from './binaries.js';
+import { binaryPaths, ISTIO_VERSION, missingBinaries, realNodeBuildsMissing } from './binaries.js';
 
 describe('binaries', () => {
   let cache: string;
@@ -18,12 +18,20 @@ describe('binaries', () => {
     await rm(cache, { recursive: true, force: true });
   });
 
-  it('a plain cluster needs neither istiod nor the mesh probe', () => {
+  it('a plain cluster needs neither istiod, the mesh probe, nor what real nodes need', () => {
     const missing = missingBinaries();
     expect(missing).toHaveLength(Object.keys(binaryPaths()).length);
     expect(missing.every((p) => p.startsWith(join(cache, 'bin')))).toBe(true);
     expect(
-      missing.some((p) => p.includes('istiod') || p.includes(ISTIO_VERSION) || p.includes('meshprobe')),
+      missing.some(
+        (p) =>
+          p.includes('istiod') ||
+          p.includes(ISTIO_VERSION) ||
+          p.includes('meshprobe') ||
+          p.includes('kube-router') ||
+          p.includes('images-'),
+      ),
     ).toBe(false);
+    expect(realNodeBuildsMissing()).toEqual(['kube-router', 'pause', 'webapp']);
   });
 });

@@ -10,6 +10,8 @@ import { type GoWrapper, goDir, runGo } from './go.js';
 export const KUBERNETES_VERSION = 'v1.33.13';
 export const ETCD_VERSION = 'v3.5.24';
 export const KWOK_VERSION = 'v0.7.0';
+/** kube-router: the NetworkPolicy enforcer of the real nodes (its firewall only). */
+export const KUBE_ROUTER_VERSION = 'v2.1.0';
 /** istiod (pilot-discovery): istio.io/istio is published only as pseudo-versions. */
 export const ISTIO_VERSION = 'v0.0.0-20260827124520-eed52ebb66ad';
 /** Prometheus 3.16.0: github.com/prometheus/prometheus numbers its Go module v0.3xx.y for 3.xx.y. */
@@ -24,6 +26,8 @@ export interface Binaries {
   kubeControllerManager: string;
   kubeScheduler: string;
   kubectl: string;
+  kubelet: string;
+  kubeProxy: string;
 }
 
 interface Target {
@@ -37,7 +41,16 @@ interface Target {
   tags?: string;
 }
 
-const K8S_COMMANDS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl'];
+// kubelet and kube-proxy share almost every package with the control plane: one `go build`
+// of all six costs little more than the four.
+const K8S_COMMANDS = [
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'kubectl',
+  'kubelet',
+  'kube-proxy',
+];
 
 function targets(): Target[] {
   const stamp = ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version']
@@ -87,6 +100,8 @@ export function binaryPaths(): Binaries {
     kubeControllerManager: join(k8s.dir, 'kube-controller-manager'),
     kubeScheduler: join(k8s.dir, 'kube-scheduler'),
     kubectl: join(k8s.dir, 'kubectl'),
+    kubelet: join(k8s.dir, 'kubelet'),
+    kubeProxy: join(k8s.dir, 'kube-proxy'),
   };
 }
 
@@ -112,16 +127,26 @@ function istiodTarget(): Target {
   };
 }
 
+/** A hash of a directory's files, recursively: our own programs' cache names. */
+function treeHash(dir: string, hash = createHash('sha256')): ReturnType<typeof createHash> {
+  const entries = readdirSync(dir, { withFileTypes: true });
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = join(dir, entry.name);
+    hash.update(entry.name);
+    if (entry.isDirectory()) treeHash(path, hash);
+    else hash.update(readFileSync(path));
+  }
+  return hash;
+}
+
 /** Our own program: its cache directory is named after a hash of its sources. */
-function meshProbeTarget(): Target {
-  const src = join(goDir, 'meshprobe');
-  const hash = createHash('sha256');
-  for (const name of readdirSync(src).sort()) hash.update(name).update(readFileSync(join(src, name)));
+function ownTarget(component: 'meshprobe' | 'images', programs: string[]): Target {
+  const hash = treeHash(join(goDir, component)).digest('hex').slice(0, 12);
   return {
-    component: 'meshprobe',
-    dir: join(cacheDir(), 'bin', `meshprobe-${hash.digest('hex').slice(0, 12)}`),
-    packages: ['chaoskit.local/meshprobe'],
-    outputs: ['meshprobe'],
+    component,
+    dir: join(cacheDir(), 'bin', `${component}-${hash}`),
+    packages: programs.map((p) => `chaoskit.local/${component}${p === component ? '' : `/${p}`}`),
+    outputs: programs,
     ldflags: '-s -w',
   };
 }
@@ -153,15 +178,32 @@ function jaegerTarget(): Target {
   };
 }
 
-/** The binary of a target, built into the cache (holding its lock) first if missing. */
-async function ensureOne(t: Target, progress: ProgressSink): Promise<string> {
-  const path = binaryNames(t)[0]!;
-  if (!existsSync(path)) {
+const meshProbeTarget = () => ownTarget('meshprobe', ['meshprobe']);
+
+function kubeRouterTarget(): Target {
+  return {
+    component: 'kube-router',
+    dir: join(cacheDir(), 'bin', `kube-router-${KUBE_ROUTER_VERSION}`),
+    packages: ['github.com/cloudnativelabs/kube-router/v2/cmd/kube-router'],
+    outputs: ['kube-router'],
+    ldflags: `-s -w -X github.com/cloudnativelabs/kube-router/v2/pkg/version.Version=${KUBE_ROUTER_VERSION}`,
+  };
+}
+
+const built = (t: Target) => binaryNames(t).every((p) => existsSync(p));
+
+/** The binaries of a target, built into the cache (holding its lock) first if missing. */
+async function ensureAll(t: Target, progress: ProgressSink): Promise<string[]> {
+  if (!built(t)) {
     await withCacheLock(async () => {
-      if (!existsSync(path)) await build(t, progress);
+      if (!built(t)) await build(t, progress);
     }, progress);
   }
-  return path;
+  return binaryNames(t);
+}
+
+async function ensureOne(t: Target, progress: ProgressSink): Promise<string> {
+  return (await ensureAll(t, progress))[0]!;
 }
 
 /** The path of pilot-discovery, built into the cache first if missing. */
@@ -189,6 +231,26 @@ export function ensureJaeger(progress: ProgressSink = stderrProgress): Promise<s
   return ensureOne(jaegerTarget(), progress);
 }
 
+/** kube-router, built into the cache first if missing (only real nodes need it). */
+export function ensureKubeRouter(progress: ProgressSink = stderrProgress): Promise<string> {
+  return ensureOne(kubeRouterTarget(), progress);
+}
+
+/** The programs of the real nodes' images (pause, webapp), built into the cache first if missing. */
+export async function ensureImagePrograms(
+  progress: ProgressSink = stderrProgress,
+): Promise<{ pause: string; webapp: string }> {
+  const [pause, webapp] = await ensureAll(ownTarget('images', ['pause', 'webapp']), progress);
+  return { pause: pause!, webapp: webapp! };
+}
+
+/** What the real nodes still need built: named for preflight's messages. */
+export function realNodeBuildsMissing(): string[] {
+  return [kubeRouterTarget(), ownTarget('images', ['pause', 'webapp'])]
+    .filter((t) => !built(t))
+    .flatMap((t) => t.outputs);
+}
+
 const stderrProgress: ProgressSink = (line) => process.stderr.write(`${line}\n`);
 
 /**
@@ -197,7 +259,6 @@ const stderrProgress: ProgressSink = (line) => process.stderr.write(`${line}\n`)
  * progress line while building.
  */
 export async function ensureBinaries(progress: ProgressSink = stderrProgress): Promise<Binaries> {
-  const built = (t: Target) => binaryNames(t).every((p) => existsSync(p));
   if (!targets().every(built)) {
     await withCacheLock(async () => {
       // Another process may have built some while this one waited for the lock.
@@ -207,8 +268,15 @@ export async function ensureBinaries(progress: ProgressSink = stderrProgress): P
   return binaryPaths();
 }
 
+/**
+ * Builds the target's missing binaries in one `go build` and moves each into the target's
+ * directory: a cache that has the control plane gains kubelet and kube-proxy without the
+ * others being replaced under a running cluster.
+ */
 async function build(t: Target, progress: ProgressSink): Promise<void> {
-  const names = t.outputs.join(', ');
+  const missing = t.outputs.filter((o) => !existsSync(join(t.dir, o)));
+  const packages = t.packages.filter((_, i) => missing.includes(t.outputs[i]!));
+  const names = missing.join(', ');
   const started = Date.now();
   progress(`chaoskit: building ${t.component} (${names}) from the Go module proxy into ${t.dir}`);
   // Build into a scratch directory and rename: a concurrent or interrupted build never
@@ -232,14 +300,14 @@ async function build(t: Target, progress: ProgressSink): Promise<void> {
         t.ldflags,
         '-o',
         `${scratch}/`,
-        ...t.packages,
+        ...packages,
       ],
       t.component,
     );
     // etcd's main package is its module root (`…/server/v3`), so `go build` names it `server`.
     if (t.component === 'etcd') await rename(join(scratch, 'server'), join(scratch, 'etcd'));
-    await rm(t.dir, { recursive: true, force: true });
-    await rename(scratch, t.dir);
+    await mkdir(t.dir, { recursive: true });
+    for (const name of missing) await rename(join(scratch, name), join(t.dir, name));
   } finally {
     clearInterval(timer);
     await rm(scratch, { recursive: true, force: true });

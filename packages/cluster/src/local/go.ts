@@ -15,7 +15,9 @@ export type GoWrapper =
   | 'istiod'
   | 'meshprobe'
   | 'prometheus'
-  | 'jaeger';
+  | 'jaeger'
+  | 'images'
+  | 'kube-router';
 
 // The toolchain on PATH as it is (no automatic toolchain download), modules only as go.sum
 // allows, no cgo: static binaries that run on any Linux of the same architecture.

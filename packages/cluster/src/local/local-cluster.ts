@@ -14,7 +14,9 @@ import { AUDIT_POLICY, criLogLine, kwokConfig } from './kwok-config.js';
 import { ADMIN_CERT_USER, ADMIN_USER, COMPONENTS_USER, issuePki, UNPRIVILEGED_USER } from './pki.js';
 import { freePorts } from './ports.js';
 import { preflight } from './preflight.js';
-import { ProcessGroup } from './processes.js';
+import { ProcessGroup, waitFor } from './processes.js';
+import { prepareRealNodes, type RealNodeKit, type RealNodes, startRealNodes } from './realnodes/index.js';
+import { KWOK_POD_CIDR, MAX_REAL_NODES, REAL_NODE_LABEL, SERVICE_CIDR } from './realnodes/plan.js';
 
 const CONTEXT = 'chaoskit-local';
 
@@ -32,6 +34,9 @@ const componentEnv = {
 
 export async function startLocal(options: StartOptions = {}): Promise<LocalCluster> {
   const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const realNodes = options.realNodes ?? 0;
+  if (!Number.isInteger(realNodes) || realNodes < 0 || realNodes > MAX_REAL_NODES)
+    throw new RangeError(`realNodes must be a whole number from 0 to ${MAX_REAL_NODES}, not ${realNodes}`);
   // Everything that can be missing is found before any component starts.
   const mesh = meshOption(options.mesh, true);
   await preflight(mesh, progress);
@@ -39,11 +44,16 @@ export async function startLocal(options: StartOptions = {}): Promise<LocalClust
   const bin = await ensureBinaries(progress);
   // Built before anything starts: a cold build takes minutes.
   const istiodBinary = mesh?.istiod ? await ensureIstiod(progress) : undefined;
+  const kit = options.realNodes ? await prepareRealNodes(progress) : undefined;
+  if (kit && 'unavailable' in kit)
+    progress(`chaoskit: real nodes cannot run here, the cluster is kwok-only: ${kit.unavailable}`);
   const dir = await mkdtemp(join(tmpdir(), 'chaoskit-cluster-'));
   const group = new ProcessGroup(dir);
+  const real: { nodes?: RealNodes } = {};
   try {
-    return await boot(dir, group, bin, options, crds, istiodBinary);
+    return await boot(dir, group, bin, options, crds, istiodBinary, kit, real);
   } catch (err) {
+    await real.nodes?.stop();
     await group.stop(1000);
     await rm(dir, { recursive: true, force: true });
     // A component's failure carries that component's log tail, and only that one.
@@ -58,6 +68,8 @@ async function boot(
   options: StartOptions,
   crds: MeshCrds | undefined,
   istiodBinary: string | undefined,
+  kit: RealNodeKit | undefined,
+  real: { nodes?: RealNodes },
 ): Promise<LocalCluster> {
   const [etcdPort, etcdPeerPort, apiPort, kcmPort, schedPort, kwokPort] = (await freePorts(6)) as [
     number,
@@ -67,7 +79,11 @@ async function boot(
     number,
     number,
   ];
-  const pki = await issuePki(dir);
+  const realKit = kit && !('unavailable' in kit) ? kit : undefined;
+  const pki = await issuePki(
+    dir,
+    Array.from({ length: realKit ? (options.realNodes ?? 0) : 0 }, (_, i) => `real-node-${i}`),
+  );
   const server = `https://127.0.0.1:${apiPort}`;
   const certDir = join(dir, 'pki');
   const caFile = join(certDir, 'apiserver.crt');
@@ -112,7 +128,7 @@ async function boot(
       // A loopback advertise address is not a valid Endpoints IP.
       '--endpoint-reconciler-type=none',
       `--cert-dir=${certDir}`,
-      '--service-cluster-ip-range=10.96.0.0/16',
+      `--service-cluster-ip-range=${SERVICE_CIDR}`,
       '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
       `--service-account-key-file=${pki.serviceAccountPubFile}`,
       `--service-account-signing-key-file=${pki.serviceAccountKeyFile}`,
@@ -120,8 +136,11 @@ async function boot(
       `--client-ca-file=${pki.clientCaFile}`,
       `--authorization-mode=${options.rbac === false ? 'AlwaysAllow' : 'Node,RBAC'}`,
       '--allow-privileged=true',
-      // Logs and exec go to kwok at the node's address, which kwok sets to 127.0.0.1.
+      // Logs and exec go to kwok at the node's address, which kwok sets to 127.0.0.1, or to a
+      // real node's kubelet, which trusts the client CA's certificates only.
       '--kubelet-preferred-address-types=InternalIP,Hostname',
+      `--kubelet-client-certificate=${pki.clientCertFile}`,
+      `--kubelet-client-key=${pki.clientKeyFile}`,
       '--enable-priority-and-fairness=false',
       '--profiling=false',
       `--audit-policy-file=${auditPolicy}`,
@@ -195,14 +214,15 @@ async function boot(
     [
       `--kubeconfig=${componentsKubeconfig}`,
       `--config=${kwokConfigPath}`,
-      '--manage-all-nodes=true',
+      // Every node but the real ones, whose kubelets run them.
+      `--manage-nodes-with-label-selector=!${REAL_NODE_LABEL}`,
       '--node-ip=127.0.0.1',
       '--node-name=localhost',
       `--node-port=${kwokPort}`,
       `--server-address=127.0.0.1:${kwokPort}`,
       // Non-zero: kwok 0.7 otherwise picks the heartbeat without leases and nodes go NotReady.
       '--node-lease-duration-seconds=40',
-      '--cidr=10.244.0.1/16',
+      `--cidr=${KWOK_POD_CIDR}`,
     ],
     componentEnv,
   );
@@ -241,6 +261,19 @@ async function boot(
     60_000,
   );
 
+  if (realKit) {
+    real.nodes = await startRealNodes({
+      dir,
+      count: options.realNodes ?? 0,
+      kit: realKit,
+      bin,
+      pki,
+      caFile,
+      apiPort,
+      kc,
+      env: componentEnv,
+    });
+  }
   const mesh = crds ? { source: crds.source, crds: await applyCrds(kc, crds.path) } : undefined;
   const istiod: IstiodInfo | undefined =
     crds && istiodBinary
@@ -259,6 +292,7 @@ async function boot(
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    await real.nodes?.stop();
     await group.stop();
     await rm(dir, { recursive: true, force: true });
   };
@@ -290,6 +324,9 @@ async function boot(
     podLogFile,
     previousPodLogFile,
     kubectl: bin.kubectl,
+    realNodes: real.nodes?.names ?? [],
+    ...(real.nodes ? { images: real.nodes.images } : {}),
+    ...(kit && 'unavailable' in kit ? { realNodesUnavailable: kit.unavailable } : {}),
     ...(mesh ? { mesh } : {}),
     pids: group.pids,
     componentLogs: group.logFiles,
@@ -330,30 +367,6 @@ function nodeBody(spec: NodeSpec & { name: string }, common: Record<string, stri
 
 function isReady(node: V1Node): boolean {
   return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-}
-
-/** Waits for `check`; on a timeout the error carries the tail of `component`, which owes it. */
-async function waitFor(
-  what: string,
-  component: string,
-  group: ProcessGroup,
-  check: () => Promise<boolean>,
-  timeoutMs: number,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    group.assertRunning();
-    try {
-      if (await check()) return;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(
-    `timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? `: ${(last as Error).message}` : ''}\n--- ${component} log (last lines) ---\n${group.tail(component, 20)}`,
-  );
 }
 
 /** GET on loopback; true on a 200. Used only for start-up readiness checks. */

@@ -17,12 +17,17 @@ export interface Pki {
   adminToken: string;
   componentsToken: string;
   unprivilegedToken: string;
+  /** The real nodes' agents: each kubelet as its node (Node authorizer), kube-proxy, kube-router. */
+  agents: { kubelets: Record<string, string>; kubeProxy: string; kubeRouter: string };
 }
 
 export const ADMIN_USER = 'chaoskit-admin';
 export const ADMIN_CERT_USER = 'chaoskit-admin-cert';
 export const COMPONENTS_USER = 'chaoskit-components';
 export const UNPRIVILEGED_USER = 'chaoskit-unprivileged';
+/** kube-proxy's user: bound to system:node-proxier by the apiserver's own bootstrap policy. */
+export const KUBE_PROXY_USER = 'system:kube-proxy';
+export const KUBE_ROUTER_USER = 'chaoskit-kube-router';
 
 function token(): string {
   return randomBytes(24).toString('hex');
@@ -43,7 +48,7 @@ async function openssl(args: string[], cwd: string): Promise<void> {
  * (admin, components, and one user with no RBAC bindings), a client certificate in
  * system:masters signed by a throwaway CA, and the service-account signing key pair.
  */
-export async function issuePki(dir: string): Promise<Pki> {
+export async function issuePki(dir: string, realNodes: string[] = []): Promise<Pki> {
   const sa = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
@@ -108,6 +113,18 @@ export async function issuePki(dir: string): Promise<Pki> {
   const adminToken = token();
   const componentsToken = token();
   const unprivilegedToken = token();
+  const agents = {
+    kubelets: Object.fromEntries(realNodes.map((n) => [n, token()])),
+    kubeProxy: token(),
+    kubeRouter: token(),
+  };
+  const agentLines = realNodes.length
+    ? [
+        ...realNodes.map((n) => `${agents.kubelets[n]},system:node:${n},uid-node-${n},"system:nodes"`),
+        `${agents.kubeProxy},${KUBE_PROXY_USER},uid-kube-proxy`,
+        `${agents.kubeRouter},${KUBE_ROUTER_USER},uid-kube-router,"system:masters"`,
+      ]
+    : [];
   const tokenFile = join(dir, 'tokens.csv');
   await writeFile(
     tokenFile,
@@ -115,6 +132,7 @@ export async function issuePki(dir: string): Promise<Pki> {
       `${adminToken},${ADMIN_USER},uid-admin,"system:masters"`,
       `${componentsToken},${COMPONENTS_USER},uid-components,"system:masters"`,
       `${unprivilegedToken},${UNPRIVILEGED_USER},uid-unprivileged`,
+      ...agentLines,
       '',
     ].join('\n'),
     { mode: 0o600 },
@@ -130,5 +148,6 @@ export async function issuePki(dir: string): Promise<Pki> {
     adminToken,
     componentsToken,
     unprivilegedToken,
+    agents,
   };
 }

@@ -81,6 +81,12 @@ export class ProcessGroup {
     return this.members.map((m) => m.child.pid).filter((p): p is number => typeof p === 'number');
   }
 
+  pidOf(name: string): number {
+    const pid = this.members.find((m) => m.name === name)?.child.pid;
+    if (pid === undefined) throw new Error(`${name} has no process`);
+    return pid;
+  }
+
   get logFiles(): Record<string, string> {
     return Object.fromEntries(this.members.map((m) => [m.name, m.logFile]));
   }
@@ -157,4 +163,28 @@ export class ProcessGroup {
       if (m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
     }
   }
+}
+
+/** Waits for `check`; on a timeout the error carries the tail of `component`, which owes it. */
+export async function waitFor(
+  what: string,
+  component: string,
+  group: ProcessGroup,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    group.assertRunning();
+    try {
+      if (await check()) return;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(
+    `timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? `: ${(last as Error).message}` : ''}\n--- ${component} log (last lines) ---\n${group.tail(component, 20)}`,
+  );
 }

@@ -1,5 +1,6 @@
 import { allowDnsAccessActivity } from '@chaoskit/chaoscluster-networking';
 import { defineCase } from '../../case.js';
+import { allowDnsRunning } from '../../running/network-scenarios.js';
 import { createScenarios, type GeneratedPolicy } from './fixtures.js';
 
 export const allowDnsAccessPolicy: GeneratedPolicy = {
@@ -24,5 +25,5 @@ export const allowDnsAccessPolicy: GeneratedPolicy = {
 
 export default defineCase({
   activity: allowDnsAccessActivity,
-  scenarios: createScenarios(allowDnsAccessPolicy),
+  scenarios: [...createScenarios(allowDnsAccessPolicy), allowDnsRunning],
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createNetworkPolicyActivity } from '@chaoskit/chaoscluster-networking';
 import { dump } from 'js-yaml';
 import { defineCase } from '../../case.js';
+import { createPolicyRunning } from '../../running/network-scenarios.js';
 import { activityFailure, planCall, policyFileDoc, policyNames, specDir, storedSpec } from './fixtures.js';
 
 /**
@@ -126,5 +127,6 @@ export default defineCase({
         assert.deepEqual(await policyNames(t), []);
       },
     },
+    createPolicyRunning,
   ],
 });

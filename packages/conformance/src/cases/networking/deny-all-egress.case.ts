@@ -1,5 +1,6 @@
 import { denyAllEgressActivity } from '@chaoskit/chaoscluster-networking';
 import { defineCase } from '../../case.js';
+import { denyEgressRunning } from '../../running/network-scenarios.js';
 import { createScenarios, type GeneratedPolicy } from './fixtures.js';
 
 export const denyAllEgressPolicy: GeneratedPolicy = {
@@ -14,5 +15,5 @@ export const denyAllEgressPolicy: GeneratedPolicy = {
 
 export default defineCase({
   activity: denyAllEgressActivity,
-  scenarios: createScenarios(denyAllEgressPolicy),
+  scenarios: [...createScenarios(denyAllEgressPolicy), denyEgressRunning],
 });

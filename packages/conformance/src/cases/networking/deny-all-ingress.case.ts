@@ -1,5 +1,6 @@
 import { denyAllIngressActivity } from '@chaoskit/chaoscluster-networking';
 import { defineCase } from '../../case.js';
+import { denyIngressRunning } from '../../running/network-scenarios.js';
 import { createScenarios, type GeneratedPolicy } from './fixtures.js';
 
 export const denyAllIngressPolicy: GeneratedPolicy = {
@@ -15,5 +16,5 @@ export const denyAllIngressPolicy: GeneratedPolicy = {
 
 export default defineCase({
   activity: denyAllIngressActivity,
-  scenarios: createScenarios(denyAllIngressPolicy),
+  scenarios: [...createScenarios(denyAllIngressPolicy), denyIngressRunning],
 });

@@ -4,6 +4,7 @@ import { isChaosError } from '@chaoskit/core';
 import { PolicyV1Api } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
 import { CASE_LABEL, type CaseContext } from '../../case-context.js';
+import { drainRunning } from '../../running/node-scenarios.js';
 import {
   failure,
   isCordoned,
@@ -280,5 +281,6 @@ export default defineCase({
         await t.expectRefused({ label_selector: scenarioSelector(t), seed: -1 }, 'seed');
       },
     },
+    drainRunning,
   ],
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
-import { CASE_LABEL, type CaseContext } from '../../case-context.js';
+import { CASE_LABEL, type CaseContext, ScenarioSkipped } from '../../case-context.js';
 
 // Node cases must never touch the shared cluster's own nodes (other tests run on them at the
 // same time): every scenario works on kwok nodes of its own and always passes a selector or a
@@ -35,7 +35,8 @@ export async function nodesNamed(
   names: string[],
   labels: Record<string, string> = {},
 ): Promise<string[]> {
-  assert.ok(t.cluster.fakeNodes, 'node cases need a cluster whose nodes are kwok nodes');
+  if (!t.cluster.fakeNodes)
+    throw new ScenarioSkipped('needs kwok managing nodes in this cluster, to create nodes of its own');
   for (const name of names) {
     const body: V1Node = {
       metadata: {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { allPodsHealthyActivity } from '@chaoskit/chaoscluster-pod';
 import { defineCase } from '../../case.js';
+import { healthyRunning } from '../../running/pod-scenarios.js';
 import { healthScenarios, podInPhase } from './fixtures.js';
 
 export default defineCase({
@@ -15,5 +16,6 @@ export default defineCase({
       },
     },
     ...healthScenarios,
+    healthyRunning,
   ],
 });

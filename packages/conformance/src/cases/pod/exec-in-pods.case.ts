@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execInPodsActivity } from '@chaoskit/chaoscluster-pod';
 import { defineCase } from '../../case.js';
+import { execRunning } from '../../running/pod-scenarios.js';
 import { createPod } from './fixtures.js';
 
 export default defineCase({
@@ -166,5 +167,6 @@ export default defineCase({
         assert.deepEqual(await t.podNames(undefined, true), ['keep']);
       },
     },
+    execRunning,
   ],
 });

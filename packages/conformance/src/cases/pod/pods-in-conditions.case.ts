@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { podsInConditionsActivity } from '@chaoskit/chaoscluster-pod';
 import { defineCase } from '../../case.js';
+import { conditionsRunning } from '../../running/pod-scenarios.js';
 import { createPendingPod, expectFailure } from './fixtures.js';
 
 const ready = { type: 'Ready', status: 'True' };
@@ -86,5 +87,6 @@ export default defineCase({
         );
       },
     },
+    conditionsRunning,
   ],
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { podsInPhaseActivity } from '@chaoskit/chaoscluster-pod';
 import { defineCase } from '../../case.js';
+import { phaseRunning } from '../../running/pod-scenarios.js';
 import { createPendingPod, expectFailure } from './fixtures.js';
 
 export default defineCase({
@@ -48,5 +49,6 @@ export default defineCase({
         await t.expectRefused({ ns: t.ns, label_selector: 'app=web', phase: null }, 'phase');
       },
     },
+    phaseRunning,
   ],
 });

@@ -4,6 +4,7 @@ import { readPodLogsActivity } from '@chaoskit/chaoscluster-pod';
 import { writePodLog } from '@chaoskit/cluster';
 import { defineCase } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
+import { logsRunning } from '../../running/pod-scenarios.js';
 import { createPod, expectFailure } from './fixtures.js';
 
 const marker = (what: string) => `${what}-${randomBytes(4).toString('hex')}`;
@@ -113,5 +114,6 @@ export default defineCase({
         await t.expectRefused({ ns: t.ns, name: 'web', container_name: 3 }, 'container_name');
       },
     },
+    logsRunning,
   ],
 });

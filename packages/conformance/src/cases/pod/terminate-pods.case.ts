@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { terminatePodsActivity } from '@chaoskit/chaoscluster-pod';
 import { defineCase } from '../../case.js';
+import { terminateRunning } from '../../running/pod-scenarios.js';
 
 const six = ['web-a', 'web-b', 'web-c', 'web-d', 'web-e', 'web-f'];
 
@@ -126,5 +127,6 @@ export default defineCase({
         assert.deepEqual(await t.podNames(undefined, true), ['keep']);
       },
     },
+    terminateRunning,
   ],
 });

@@ -1,0 +1,15 @@
+// chaoskit's programs for the images of the local real nodes: the pod sandbox (pause) and the
+// demo's web app (HTTP and gRPC).
+module chaoskit.local/images
+
+go 1.26.0
+
+require google.golang.org/grpc v1.85.0
+
+require (
+	golang.org/x/net v0.60.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+)

@@ -90,16 +90,18 @@ export default defineCase({
       },
     },
     {
-      name: 'the pod share rail refuses deleting the replica sets of most of the namespace’s pods (D74)',
+      name: 'the pod share rail refuses a label selection of most of the namespace’s pods; a replica set named by name is its target (D74, D88)',
       async run(t) {
-        await replicaSet(t, 'web', 3, { name: 'web' });
-        const err = await t.call({ name: 'web', ns: t.ns }).then(
+        await replicaSet(t, 'web', 3, { name: 'web', tier: 'front' });
+        const err = await t.call({ name: 'web', ns: t.ns, label_selector: 'tier=front' }).then(
           () => undefined,
           (e: unknown) => e,
         );
         assert.ok(isChaosError(err, 'Refused'), `expected a refusal, got ${String(err)}`);
         assert.deepEqual(names(await replicaSets(t)), ['web']);
         assert.equal((await t.podNames('rs=web')).length, 3);
+        assert.deepEqual(await t.call({ name: 'web', ns: t.ns }), { replica_sets: ['web'] });
+        assert.deepEqual(names(await replicaSets(t)), []);
       },
     },
     {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { removeStatefulsetActivity } from '@chaoskit/chaoscluster-statefulset';
-import { isChaosError } from '@chaoskit/core';
 import { defineCase } from '../../case.js';
 import { planCall } from '../networking/fixtures.js';
 import { activityFailure, readyStatefulSet, statefulSetNames } from './fixtures.js';
@@ -41,16 +40,11 @@ export default defineCase({
       },
     },
     {
-      name: 'the pod share rail refuses removing most of the namespace’s pods; nothing is removed (D74)',
+      name: 'the stateful set it names goes with all its pods: the pod share rail guards selections, not a named target (D88)',
       async run(t) {
         await readyStatefulSet(t, 'db', 3);
-        const err = await t.call({ name: 'db', ns: t.ns }).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        assert.ok(isChaosError(err, 'Refused'), `expected a refusal, got ${String(err)}`);
-        assert.deepEqual(await statefulSetNames(t), ['db']);
-        assert.deepEqual(await t.podNames('app=db'), ['db-0', 'db-1', 'db-2']);
+        assert.deepEqual(await t.call({ name: 'db', ns: t.ns }), { statefulsets: ['db'] });
+        assert.deepEqual(await statefulSetNames(t), []);
       },
     },
     {

@@ -95,7 +95,13 @@ export const execInPodsActivity = defineActivity({
         const outcome = await exec({ namespace: args.ns, pod: name, container }, argv, args.request_timeout);
         results.set(name, result(name, container, outcome));
       },
-      { name: (t) => objectName(t.pod), verb: 'run the command in' },
+      {
+        name: (t) => objectName(t.pod),
+        verb: 'run the command in',
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        // An abort closes the exec connections under way: their commands stop with them.
+        words: { done: 'finished in', interrupted: 'stopped in', notDone: 'not run in' },
+      },
     );
     const list = targets.map((t) => results.get(objectName(t.pod))!);
     if (list.length)

@@ -16,7 +16,7 @@ import {
 import { isTargetNamespace } from './args.js';
 import { type Naming, type Problem, problemFromIssue } from './argument-problems.js';
 import { describeSchema } from './describe-schema.js';
-import { InvalidArgument } from './errors.js';
+import { Aborted, InvalidArgument, isChaosError } from './errors.js';
 import { renderValue } from './render-value.js';
 import { suggest } from './suggest.js';
 
@@ -288,8 +288,21 @@ export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefin
     for (const { argument, namespace } of targetNamespaces(validated))
       safety.checkNamespace(identity.qualifiedName, namespace, naming(argument));
     const context = buildContext(identity, { ...options, safety });
-    context.signal?.throwIfAborted();
-    return (await run(validated, context)) as Awaited<R>;
+    const { signal } = context;
+    const activity = identity.qualifiedName;
+    if (signal?.aborted) throw new Aborted(signal.reason, { activity });
+    try {
+      return (await run(validated, context)) as Awaited<R>;
+    } catch (err) {
+      // Whatever step the abort stopped, and however it surfaced there, it is one Aborted error
+      // naming the activity, with what it had done when it stopped.
+      if (!signal?.aborted) throw err;
+      const inner = isChaosError(err, 'Aborted') ? (err as Aborted) : undefined;
+      throw new Aborted(signal.reason, {
+        activity,
+        ...(inner ? { progress: { ...inner.progress }, ...(inner.note ? { note: inner.note } : {}) } : {}),
+      });
+    }
   };
 
   const fn = async (options: Record<string, unknown> = {}) => {

@@ -47,3 +47,4 @@ export * from './select-nodes.js';
 export * from './select-pods.js';
 export * from './substitute.js';
 export { suggest } from './suggest.js';
+export * from './waiting.js';

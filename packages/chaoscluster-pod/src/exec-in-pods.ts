@@ -99,8 +99,13 @@ export const execInPodsActivity = defineActivity({
         name: (t) => objectName(t.pod),
         verb: 'run the command in',
         ...(ctx.signal ? { signal: ctx.signal } : {}),
-        // An abort closes the exec connections under way: their commands stop with them.
-        words: { done: 'finished in', interrupted: 'stopped in', notDone: 'not run in' },
+        // An abort closes the exec connections under way at once; no other pod gets the command.
+        words: {
+          done: 'finished in',
+          interrupted: 'cut off in',
+          notDone: 'not run in',
+          note: 'A command cut off may go on in its container: closing its exec connection does not stop it',
+        },
       },
     );
     const list = targets.map((t) => results.get(objectName(t.pod))!);

@@ -30,6 +30,8 @@ export interface BulkWords {
   notDone?: string;
   /** The request was out when the abort came and its outcome is not known; default 'interrupted'. */
   interrupted?: string;
+  /** What an abort's report adds, when it has items under way. */
+  note?: string;
 }
 
 export interface BulkOptions<T> {
@@ -91,6 +93,7 @@ export async function bulk<T>(
         ),
         [`could not ${options.verb}`]: failures,
       },
+      ...(words.note && underWay.length > 0 ? { note: words.note } : {}),
     });
   }
   if (failed.length > 0) {

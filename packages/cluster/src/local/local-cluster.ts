@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { applyCrds, type MeshCrds, meshCrds, meshOption } from '../mesh.js';
+import { until } from '../testing/until.js';
 import type { IstiodInfo, LocalCluster, NodeSpec, StartOptions } from '../types.js';
 import { ensureBinaries, ensureIstiod, KUBERNETES_VERSION } from './binaries.js';
 import { startIstiod } from './istiod.js';
@@ -339,19 +340,11 @@ async function waitFor(
   check: () => Promise<boolean>,
   timeoutMs: number,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    group.assertRunning();
-    try {
-      if (await check()) return;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(
-    `timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? `: ${(last as Error).message}` : ''}\n--- ${component} log (last lines) ---\n${group.tail(component, 20)}`,
+  await until(what, check, { timeoutMs, intervalMs: 200, alive: () => group.assertRunning() }).catch(
+    (err: Error) => {
+      if (!err.message.startsWith('timed out')) throw err;
+      throw new Error(`${err.message}\n--- ${component} log (last lines) ---\n${group.tail(component, 20)}`);
+    },
   );
 }
 

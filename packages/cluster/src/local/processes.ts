@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 
 interface Member {
   name: string;
@@ -70,7 +71,7 @@ export class ProcessGroup {
     const timer = setTimeout(() => m.child.kill('SIGKILL'), graceMs);
     await m.exited;
     clearTimeout(timer);
-    if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
+    if (downMs > 0) await delay(downMs);
     this.members[i] = this.spawn(m.name, m.command, m.args, m.env);
   }
 

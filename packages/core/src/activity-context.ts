@@ -118,7 +118,11 @@ export function buildContext(activity: ActivityIdentity, given: RunCallOptions =
       });
       return kube;
     },
-    api: (api) => generatedApi(connection(), api, given.dryRun ? { dryRun: true } : {}),
+    api: (api) =>
+      generatedApi(connection(), api, {
+        ...(given.dryRun ? { dryRun: true } : {}),
+        ...(given.signal ? { signal: given.signal } : {}),
+      }),
     callOptions: { ...given, safety },
     kubeConfig: () => clientNodeKubeConfig(resolved().config),
   };

@@ -118,7 +118,7 @@ export class Connection {
   #execCert: { cert: string; key: string } | undefined;
   /** Set when the server could not be reached: it may come back before it is ready. */
   #wasDown = false;
-  #readiness: Promise<void> | undefined;
+  #readiness: { done: Promise<void>; stop: AbortController; waiting: number } | undefined;
 
   constructor(
     readonly config: ClusterConfig,
@@ -174,9 +174,7 @@ export class Connection {
       }
       // A 429 of a PodDisruptionBudget refusing an eviction is an answer, not an overload: its
       // caller decides (drain_nodes retries it until its own timeout).
-      const retryable = res
-        ? RETRY_STATUS.has(res.status) && !budgetRefusal(res)
-        : RETRY_CODES.has(errorCode(failure) ?? '');
+      const retryable = res ? isRetryable(res) && !budgetRefusal(res) : isRetryable(failure);
       const retryAfter = Number(res?.headers['retry-after']);
       const wait =
         res?.status === 429 && retryAfter > 0 ? Math.min(retryAfter * 1000, 10_000) : backoffMs(attempt);
@@ -206,9 +204,11 @@ export class Connection {
    * waiting would not change that) too. Past the deadline the request is sent all the same.
    */
   private untilReady(deadline: number, signal: AbortSignal | undefined): Promise<void> {
-    this.#readiness ??= (async () => {
+    if (!this.#readiness) {
       let refusedUntil: number | undefined;
-      await pollUntil(
+      // The questions stop when no request waits for the answer any more.
+      const stop = new AbortController();
+      const done = pollUntil(
         async () => {
           const status = await this.open({ method: 'GET', path: '/readyz', accept: '*/*' }).then(
             (res) => {
@@ -226,6 +226,7 @@ export class Connection {
           what: 'the apiserver to be ready',
           timeoutMs: Math.max(0, deadline - Date.now()),
           intervalMs: backoffMs,
+          signal: stop.signal,
         },
       ).then(
         () => {
@@ -233,10 +234,16 @@ export class Connection {
         },
         () => undefined,
       );
-    })().finally(() => {
-      this.#readiness = undefined;
+      this.#readiness = { done, stop, waiting: 0 };
+      void done.finally(() => {
+        this.#readiness = undefined;
+      });
+    }
+    const readiness = this.#readiness;
+    readiness.waiting++;
+    return abortable(readiness.done, signal).finally(() => {
+      if (--readiness.waiting === 0) readiness.stop.abort();
     });
-    return abortable(this.#readiness, signal);
   }
 
   /** Sends one request and parses the JSON answer; a status of 400 or more is an ApiError. */

@@ -4,7 +4,7 @@
 //
 // On a kwok node of its own, tainted so that only this file's pods land there: the shared
 // cluster's nodes serve other files at the same time.
-import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
+import { adminSecrets, deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import { type Aborted, isChaosError } from '@chaoskit/core';
 import { CoreV1Api, PolicyV1Api, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,11 +14,7 @@ const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
 const NODE = `abort-drain-${process.pid}`;
 const TAINT = 'chaoskit.io/abort-drain';
-const secrets = {
-  CLUSTER_HOST: cluster.credentials.server,
-  CLUSTER_API_KEY: cluster.credentials.token,
-  CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
-};
+const secrets = adminSecrets();
 let ns: Awaited<ReturnType<typeof testNamespace>>;
 beforeAll(async () => {
   await core.createNode({

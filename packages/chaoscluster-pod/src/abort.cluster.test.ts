@@ -1,7 +1,13 @@
 // An aborted call of this package's activities: it stops at once, raises one error (Aborted, its
 // cause the signal's reason) and says exactly what became of each pod, as the cluster shows it.
-import { execFileSync } from 'node:child_process';
-import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
+import {
+  adminSecrets,
+  deploy,
+  processesWith,
+  sharedCluster,
+  testNamespace,
+  until,
+} from '@chaoskit/cluster/testing';
 import { type Aborted, isChaosError } from '@chaoskit/core';
 import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,11 +16,7 @@ import { terminatePods } from './terminate-pods.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
-const secrets = {
-  CLUSTER_HOST: cluster.credentials.server,
-  CLUSTER_API_KEY: cluster.credentials.token,
-  CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
-};
+const secrets = adminSecrets();
 let ns: Awaited<ReturnType<typeof testNamespace>>;
 beforeAll(async () => {
   ns = await testNamespace(cluster.kc, 'abort-pod');
@@ -25,15 +27,6 @@ afterAll(async () => {
 
 const podsOf = async (app: string): Promise<V1Pod[]> =>
   (await core.listNamespacedPod({ namespace: ns.name, labelSelector: `app=${app}` })).items;
-
-/** The pids of the processes kwok runs for the fake pods' commands, found by a marker. */
-function processesWith(marker: string): number[] {
-  try {
-    return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim().split('\n').map(Number);
-  } catch {
-    return [];
-  }
-}
 
 function aborted(err: unknown): Aborted {
   expect(isChaosError(err, 'Aborted'), String(err)).toBe(true);

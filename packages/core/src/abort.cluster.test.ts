@@ -1,7 +1,7 @@
 // An abort, wherever it comes (before a call, in a wait, in a request held back by the
 // throttle), is one error: Aborted, named AbortError as the DOM's, its cause the signal's reason.
 import { readAuditLog } from '@chaoskit/cluster';
-import { sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
+import { adminSecrets, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineActivity } from './define-activity.js';
@@ -11,11 +11,7 @@ import { replicaWaitProbe } from './replica-wait.js';
 import { Deployments, Pods } from './resources.js';
 
 const cluster = sharedCluster();
-const secrets = {
-  CLUSTER_HOST: cluster.credentials.server,
-  CLUSTER_API_KEY: cluster.credentials.token,
-  CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
-};
+const secrets = adminSecrets();
 const available = replicaWaitProbe(Deployments, 'fully available', {
   name: 'wait_until_available',
   module: 'chaoskit.test.probes',

@@ -1,11 +1,11 @@
 // Ctrl-C while an activity is under way stops that activity at once (D89), not at its end, and
 // the journal records what it had done: here an exec_in_pods whose command would run for ten
 // minutes, through the built `chaoskit` command.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
+import { deploy, processesWith, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,15 +23,6 @@ afterAll(async () => {
   await ns.remove();
   await rm(dir, { recursive: true, force: true });
 });
-
-/** The pids of the processes kwok runs for the fake pods' commands, found by a marker. */
-function processesWith(marker: string): number[] {
-  try {
-    return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim().split('\n').map(Number);
-  } catch {
-    return [];
-  }
-}
 
 describe('a run interrupted while exec_in_pods runs its command', () => {
   it('stops at once (the command still running), and the journal says where the command was cut off', async () => {

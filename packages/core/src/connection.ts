@@ -140,16 +140,22 @@ export class Connection {
    */
   async send(options: RequestOptions): Promise<RawResponse> {
     const { signal } = options;
-    const deadline = Date.now() + (options.retryBudgetMs ?? RETRY_BUDGET_MS);
+    let deadline = Date.now() + (options.retryBudgetMs ?? RETRY_BUDGET_MS);
     const throttle = options.method === 'GET' ? this.throttles.read : this.throttles.write;
     let ambiguous = false;
     let askedAgain = false;
     for (let attempt = 1; ; attempt++) {
       if (this.#wasDown) await this.untilReady(deadline, signal);
+      // The budget is for the server's refusals and failures: time queued behind this client's
+      // own other requests does not count.
+      const queued = Date.now();
       const ticket = await throttle.acquire(signal);
+      deadline += Date.now() - queued;
       let res: RawResponse | undefined;
       let failure: unknown;
       let outcome: Outcome = 'other';
+      /** The server's Retry-After of a 429 (ms, at most 10 s). */
+      let retryAfterMs: number | undefined;
       try {
         const stream = await this.open(options);
         stream.setEncoding('utf8');
@@ -158,10 +164,12 @@ export class Connection {
         res = { status: stream.statusCode ?? 0, headers: stream.headers, body, attempts: attempt, ambiguous };
         outcome =
           res.status === 429 && !budgetRefusal(res) ? 'overloaded' : res.status < 500 ? 'ok' : 'other';
+        const retryAfter = Number(res.headers['retry-after']);
+        if (res.status === 429 && retryAfter > 0) retryAfterMs = Math.min(retryAfter * 1000, 10_000);
       } catch (err) {
         failure = err;
       } finally {
-        throttle.release(ticket, outcome);
+        throttle.release(ticket, outcome, retryAfterMs);
       }
       // A restarting apiserver closes its idle connections cleanly and answers before its RBAC
       // informers have synced, refusing (401, 403) what it allows a moment later; no failure
@@ -175,9 +183,7 @@ export class Connection {
       // A 429 of a PodDisruptionBudget refusing an eviction is an answer, not an overload: its
       // caller decides (drain_nodes retries it until its own timeout).
       const retryable = res ? isRetryable(res) && !budgetRefusal(res) : isRetryable(failure);
-      const retryAfter = Number(res?.headers['retry-after']);
-      const wait =
-        res?.status === 429 && retryAfter > 0 ? Math.min(retryAfter * 1000, 10_000) : backoffMs(attempt);
+      const wait = retryAfterMs ?? backoffMs(attempt);
       // An answer that completed the request stands, aborted or not.
       if (signal?.aborted && (!res || retryable)) throw new Aborted(signal.reason);
       if (!retryable || Date.now() + wait > deadline) {

@@ -87,6 +87,31 @@ describe('Throttle', () => {
     throttle.release(await third, 'ok');
   });
 
+  it("never paces slower than the server's Retry-After: one request, then at most that pause", async () => {
+    vi.useFakeTimers();
+    const throttle = new Throttle(16, { initial: 1 });
+    /** Moves the clock until the place is given; returns how long that took. */
+    const turn = async () => {
+      let ticket: Ticket | undefined;
+      void throttle.acquire().then((t) => {
+        ticket = t;
+      });
+      let waited = 0;
+      for (; !ticket; waited += 10) await vi.advanceTimersByTimeAsync(10);
+      return { ticket, waited };
+    };
+    for (let i = 0; i < 30; i++) {
+      const { ticket } = await turn();
+      vi.advanceTimersByTime(100);
+      throttle.release(ticket, 'overloaded', 2000);
+    }
+    // 100 ms out, then 2000 ms of pause: 100 / 2100 of the time.
+    expect(throttle.limit).toBeCloseTo(100 / 2100, 2);
+    const { ticket, waited } = await turn();
+    expect(waited).toBeLessThanOrEqual(2010);
+    throttle.release(ticket, 'ok');
+  });
+
   it('backs off when the time per request rises, but never below one at a time on latency alone', async () => {
     const { throttle, request } = clocked(16);
     for (let i = 0; i < 40; i++) await request(10, 'ok');

@@ -24,8 +24,6 @@ export interface Ticket {
 export interface ThrottleOptions {
   /** The limit it starts at (default 2, then doubling): a first burst costs at most one 429. */
   initial?: number;
-  /** The lowest limit (default 1/64: one request out 1/64 of the time). */
-  min?: number;
   /** The clock (ms); tests give their own. */
   now?: () => number;
 }
@@ -49,7 +47,6 @@ const BACK_OFF = 0.7;
 
 export class Throttle {
   readonly max: number;
-  readonly #min: number;
   readonly #now: () => number;
   #limit: number;
   /** Below it the limit doubles per window (slow start); set by the first 429. */
@@ -64,11 +61,12 @@ export class Throttle {
   #samples = 0;
   /** Below a limit of 1, the earliest start of the next request. */
   #nextStart = 0;
+  /** The server's last Retry-After (ms): the pace never waits longer between two requests. */
+  #retryAfter = 1000;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(max: number, options: ThrottleOptions = {}) {
     this.max = max;
-    this.#min = options.min ?? 1 / 64;
     this.#now = options.now ?? Date.now;
     this.#limit = Math.min(max, options.initial ?? 2);
   }
@@ -102,17 +100,21 @@ export class Throttle {
     });
   }
 
-  /** Gives the place back with how the request ended; its latency is measured from `acquire`. */
-  release(ticket: Ticket, outcome: Outcome): void {
+  /**
+   * Gives the place back with how the request ended (and, for a 429, the server's Retry-After);
+   * its latency is measured from `acquire`.
+   */
+  release(ticket: Ticket, outcome: Outcome, retryAfterMs?: number): void {
     this.#inflight--;
     const now = this.#now();
     const latency = Math.max(0, now - ticket.startedAt);
+    if (retryAfterMs !== undefined && retryAfterMs > 0) this.#retryAfter = retryAfterMs;
     // Lessons from requests sent before the last decrease were learnt with it already.
     const fresh = ticket.epoch === this.#epoch;
     if (outcome === 'overloaded') {
       // Every 429 of a window takes the limit down towards one at a time (each is a request the
       // server had no room for), only the first one below it.
-      if (fresh) this.#decrease(this.#limit * BACK_OFF);
+      if (fresh) this.#decrease(Math.max(this.#limit * BACK_OFF, this.#floor(latency)));
       else if (this.#limit > 1) this.#limit = this.#threshold = Math.max(1, this.#limit * BACK_OFF);
     } else if (outcome === 'ok') {
       this.#latency = this.#latency === undefined ? latency : this.#latency + 0.2 * (latency - this.#latency);
@@ -131,14 +133,24 @@ export class Throttle {
       }
     }
     if (this.#limit < 1) {
-      this.#nextStart = now + (this.#latency ?? latency) * (1 / this.#limit - 1);
+      const gap = (this.#latency ?? latency) * (1 / this.#limit - 1);
+      this.#nextStart = now + Math.min(gap, this.#retryAfter);
     }
     this.#dispatch();
   }
 
   #decrease(to: number): void {
     this.#epoch++;
-    this.#limit = this.#threshold = Math.max(this.#min, to);
+    this.#limit = this.#threshold = to;
+  }
+
+  /**
+   * The lowest pace: one request, then a pause of the server's Retry-After. The server asks no
+   * more of a client than that; slower would only slow the action down.
+   */
+  #floor(latency: number): number {
+    const busy = Math.max(1, this.#latency ?? latency);
+    return Math.min(1, busy / (busy + this.#retryAfter));
   }
 
   #grow(): void {

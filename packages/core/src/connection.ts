@@ -11,6 +11,7 @@ import type { ClusterAuth, ClusterClient, ClusterConfig } from './cluster-client
 import { pemText } from './cluster-client.js';
 import { Aborted, ConfigurationError, errorCode, NetworkError, toApiError } from './errors.js';
 import { registerSecret } from './redact.js';
+import { backoffMs, budgetRefusal, isRetryable, NEVER_SENT, RETRY_BUDGET_MS, retryAfterMs } from './retry.js';
 import { type Outcome, Throttle } from './throttle.js';
 import { abortable, pollUntil, sleep } from './waiting.js';
 
@@ -48,46 +49,13 @@ export interface RawResponse {
   ambiguous: boolean;
 }
 
-/** Retries of one request go on for at most this long by default. */
-export const RETRY_BUDGET_MS = 60_000;
-
 const USER_AGENT = `chaoskit (node ${process.version})`;
-
-const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
-const NEVER_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-const RETRY_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
-
-/** Whether a failure is worth another attempt: 429, 5xx (an ApiError or a status) or a dropped connection. */
-export function isRetryable(err: unknown): boolean {
-  const e = err as { status?: unknown; code?: unknown };
-  const status = typeof e.status === 'number' ? e.status : typeof e.code === 'number' ? e.code : undefined;
-  if (status !== undefined) return RETRY_STATUS.has(status);
-  return RETRY_CODES.has(errorCode(err) ?? '');
-}
-
-/** Jittered exponential backoff: 100 ms doubling to at most 5 s, ±50 %. */
-export function backoffMs(attempt: number): number {
-  return Math.min(100 * 2 ** (attempt - 1), 5000) * (0.5 + Math.random());
-}
 
 /** How long /readyz refused (403) is taken for a server still starting. */
 const READYZ_REFUSED_MS = 15_000;
 
 /** How many connections one cluster gets at most: bulk work reuses them instead of opening more. */
 export const MAX_CONNECTIONS = 16;
-
-/** A PodDisruptionBudget refusing an eviction (429 too): an answer, not an overload. */
-function budgetRefusal(res: RawResponse): boolean {
-  return res.status === 429 && res.body.includes('"DisruptionBudget"');
-}
 
 export function withQuery(path: string, query: Query | undefined): string {
   const params = new URLSearchParams();
@@ -154,8 +122,7 @@ export class Connection {
       let res: RawResponse | undefined;
       let failure: unknown;
       let outcome: Outcome = 'other';
-      /** The server's Retry-After of a 429 (ms, at most 10 s). */
-      let retryAfterMs: number | undefined;
+      let retryAfter: number | undefined;
       try {
         const stream = await this.open(options);
         stream.setEncoding('utf8');
@@ -164,12 +131,11 @@ export class Connection {
         res = { status: stream.statusCode ?? 0, headers: stream.headers, body, attempts: attempt, ambiguous };
         outcome =
           res.status === 429 && !budgetRefusal(res) ? 'overloaded' : res.status < 500 ? 'ok' : 'other';
-        const retryAfter = Number(res.headers['retry-after']);
-        if (res.status === 429 && retryAfter > 0) retryAfterMs = Math.min(retryAfter * 1000, 10_000);
+        retryAfter = retryAfterMs(res);
       } catch (err) {
         failure = err;
       } finally {
-        throttle.release(ticket, outcome, retryAfterMs);
+        throttle.release(ticket, outcome, retryAfter);
       }
       // A restarting apiserver closes its idle connections cleanly and answers before its RBAC
       // informers have synced, refusing (401, 403) what it allows a moment later; no failure
@@ -183,7 +149,7 @@ export class Connection {
       // A 429 of a PodDisruptionBudget refusing an eviction is an answer, not an overload: its
       // caller decides (drain_nodes retries it until its own timeout).
       const retryable = res ? isRetryable(res) && !budgetRefusal(res) : isRetryable(failure);
-      const wait = retryAfterMs ?? backoffMs(attempt);
+      const wait = retryAfter ?? backoffMs(attempt);
       // An answer that completed the request stands, aborted or not.
       if (signal?.aborted && (!res || retryable)) throw new Aborted(signal.reason);
       if (!retryable || Date.now() + wait > deadline) {

@@ -16,7 +16,7 @@ import {
 import { isTargetNamespace } from './args.js';
 import { type Naming, type Problem, problemFromIssue } from './argument-problems.js';
 import { describeSchema } from './describe-schema.js';
-import { Aborted, InvalidArgument, isChaosError } from './errors.js';
+import { Aborted, InvalidArgument } from './errors.js';
 import { renderValue } from './render-value.js';
 import { suggest } from './suggest.js';
 
@@ -289,19 +289,12 @@ export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefin
       safety.checkNamespace(identity.qualifiedName, namespace, naming(argument));
     const context = buildContext(identity, { ...options, safety });
     const { signal } = context;
-    const activity = identity.qualifiedName;
-    if (signal?.aborted) throw new Aborted(signal.reason, { activity });
+    if (signal?.aborted) throw Aborted.of(identity.qualifiedName, signal.reason);
     try {
       return (await run(validated, context)) as Awaited<R>;
     } catch (err) {
-      // Whatever step the abort stopped, and however it surfaced there, it is one Aborted error
-      // naming the activity, with what it had done when it stopped.
-      if (!signal?.aborted) throw err;
-      const inner = isChaosError(err, 'Aborted') ? (err as Aborted) : undefined;
-      throw new Aborted(signal.reason, {
-        activity,
-        ...(inner ? { progress: { ...inner.progress }, ...(inner.note ? { note: inner.note } : {}) } : {}),
-      });
+      // Whatever step the abort stopped, however it surfaced there: one Aborted, naming the activity.
+      throw signal?.aborted ? Aborted.of(identity.qualifiedName, signal.reason, err) : err;
     }
   };
 
@@ -402,9 +395,4 @@ function defaultOf(schema: z.ZodType): { has: boolean; value?: unknown } {
   if ('default' in json) return { has: true, value: json.default };
   const parsed = schema.safeParse(undefined);
   return parsed.success && parsed.data !== undefined ? { has: true, value: parsed.data } : { has: false };
-}
-
-/** The request parameter of a mutation: a server-side dry run in plan mode, nothing otherwise. */
-export function dryRunParam(ctx: Pick<ActivityContext, 'dryRun'>): { dryRun?: string } {
-  return ctx.dryRun ? { dryRun: 'All' } : {};
 }

@@ -78,6 +78,15 @@ export class Aborted extends ChaosError {
     this.progress = Object.freeze(Object.fromEntries(progress));
     this.note = details.note;
   }
+
+  /** An activity's, its call aborted while `err` was thrown: the report of an Aborted from within is kept. */
+  static of(activity: string, reason: unknown, err?: unknown): Aborted {
+    const inner = isChaosError(err, 'Aborted') ? (err as Aborted) : undefined;
+    return new Aborted(reason, {
+      activity,
+      ...(inner ? { progress: { ...inner.progress }, ...(inner.note ? { note: inner.note } : {}) } : {}),
+    });
+  }
 }
 
 function reasonText(reason: unknown): string {

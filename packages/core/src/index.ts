@@ -9,15 +9,12 @@ export type { ApiConstructor } from './client-node.js';
 export * from './cluster-client.js';
 export * from './configuration.js';
 export {
-  backoffMs,
   Connection,
   closeConnections,
   connectionFor,
-  isRetryable,
   MAX_CONNECTIONS,
   type Query,
   type RawResponse,
-  RETRY_BUDGET_MS,
   type RequestOptions,
 } from './connection.js';
 export * from './define-activity.js';
@@ -39,6 +36,7 @@ export * from './registry.js';
 export { renderValue } from './render-value.js';
 export * from './replica-wait.js';
 export * from './resources.js';
+export { backoffMs, isRetryable, RETRY_BUDGET_MS } from './retry.js';
 export * from './revert.js';
 export * from './safety.js';
 export * from './scale.js';

@@ -40,6 +40,8 @@ export const killMicroserviceActivity = defineDeprecated({
     await checkPodRemoval(
       ctx.kube,
       await ctx.kube.list<V1Pod>(Pods, { namespace: args.ns, labelSelector: selector, metadataOnly: true }),
+      // The microservice is named: its pods are the experiment's stated target (D88).
+      { named: (args.label_selector ?? NAME_SELECTOR_TEMPLATE).includes('{name}') },
     );
     const { deployments } = await delegate(deleteDeploymentActivity, args, ctx);
     // Those the deployments' garbage collection has not taken yet: none left is no failure here.

@@ -8,8 +8,8 @@ import {
   isApiError,
   type KubeClient,
   mapLimit,
-  objectName,
   Pods,
+  recordPodRemoval,
   removedAfterAbort,
   sleep,
 } from '@chaoskit/core';
@@ -81,17 +81,7 @@ export async function evictAll(
   signal?: AbortSignal,
 ): Promise<{ done: V1Pod[] } | { refusals: Refusal[] }> {
   // The run's record notes the pods to evict, one write per namespace, before the first eviction.
-  const ledger = kube.ledger;
-  if (ledger) {
-    for (const [namespace, inNamespace] of Map.groupBy(pods, (pod) => pod.metadata?.namespace ?? '')) {
-      await ledger.beforePodRemoval({
-        namespace,
-        names: inNamespace.map(objectName),
-        activity: kube.activity,
-        how: 'evicted',
-      });
-    }
-  }
+  await recordPodRemoval(kube, pods, 'evicted');
   const done: V1Pod[] = [];
   let pending = pods;
   let pause = FIRST_RETRY_MS;

@@ -33,6 +33,9 @@ export const deletePodsActivity = defineActivity({
     if (pods.length === 0) ctx.log(`no pod matched '${selector}' in namespace ${args.ns}; nothing deleted`);
     // D26: no grace period, as 0.25.1's documentation says.
     const deleted = await deleteAll(ctx.kube, Pods, pods, {
+      // By the default selector the pods are named (name=<name>): the experiment's stated
+      // target, which the pod share rail does not second-guess (D88).
+      named: (args.label_selector ?? '{name}').includes('{name}'),
       query: { gracePeriodSeconds: 0 },
       verb: 'delete pod',
     });

@@ -53,9 +53,12 @@ export const deleteReplicaSetActivity = defineActivity({
     if (ctx.kube.safety) {
       const owners = new Set(found.map((r) => r.metadata?.uid));
       const pods = await ctx.kube.list<V1Pod>(Pods, { namespace: args.ns });
+      // By the default selector the replica sets are named (name=<name>): their pods are the
+      // experiment's stated target (D88); another selector is a selection like any other.
       await checkPodRemoval(
         ctx.kube,
         pods.filter((p) => p.metadata?.ownerReferences?.some((o) => owners.has(o.uid))),
+        { named: template.includes('{name}') },
       );
     }
     return { replica_sets: await deleteReplicaSets(ctx, args.ns, found) };

@@ -51,9 +51,11 @@ export const removeStatefulsetActivity = defineActivity({
     if (ctx.kube.safety) {
       const owners = new Set(found.map((s) => s.metadata?.uid));
       const pods = await ctx.kube.list<V1Pod>(Pods, { namespace: args.ns });
+      // The stateful set is named: its pods are the experiment's stated target (D88).
       await checkPodRemoval(
         ctx.kube,
         pods.filter((p) => p.metadata?.ownerReferences?.some((o) => owners.has(o.uid))),
+        { named: true },
       );
     }
     const deleted = await deleteAll(ctx.kube, StatefulSets, found, {

@@ -6,7 +6,7 @@ import { type ApiConstructor, clientNodeKubeConfig, generatedApi } from './clien
 import { type ClusterClient, createClusterClient } from './cluster-client.js';
 import { type Connection, connectionFor } from './connection.js';
 import { KubeClient } from './kube.js';
-import type { RunLedger } from './ledger.js';
+import type { RunLedger } from './record/ledger.js';
 import { redact, registerSecret } from './redact.js';
 import { DEFAULT_SAFETY, Safety, type SafetyOptions } from './safety.js';
 
@@ -104,6 +104,7 @@ export function buildContext(activity: ActivityIdentity, given: RunCallOptions =
   };
   const connection = (): Connection => connectionFor(resolved());
   const safety = safetyOf(given.safety);
+  const log = (message: string) => sink?.(redact(String(message)));
   return {
     activity,
     safety,
@@ -111,15 +112,16 @@ export function buildContext(activity: ActivityIdentity, given: RunCallOptions =
     configuration: given.configuration ?? {},
     ...(given.signal ? { signal: given.signal } : {}),
     ...(given.dryRun ? { dryRun: true } : {}),
-    log: (message: string) => sink?.(redact(String(message))),
+    log,
     get kube() {
       const conn = connection();
       kube ??= new KubeClient(conn, {
         activity: activity.qualifiedName,
         ...(given.signal ? { signal: given.signal } : {}),
         ...(given.dryRun ? { dryRun: true } : {}),
-        ...(given.ledger ? { ledger: given.ledger.for(conn) } : {}),
+        ...(given.ledger ? { ledger: given.ledger.for(new KubeClient(conn)) } : {}),
         safety,
+        log,
       });
       return kube;
     },

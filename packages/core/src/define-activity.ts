@@ -27,6 +27,8 @@ export interface RbacRule {
   apiGroups: string[];
   resources: string[];
   verbs: string[];
+  /** Only these objects (by name). */
+  resourceNames?: string[];
 }
 
 /** The argument schemas of an activity: experiment argument name → zod schema. */

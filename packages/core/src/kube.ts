@@ -9,8 +9,10 @@ import type { Page } from './api.js';
 import { createClusterClient } from './cluster-client.js';
 import { type Connection, connectionFor, type Query, type RequestOptions } from './connection.js';
 import { type ApiRequestContext, isApiError, toApiError } from './errors.js';
-import { type ClusterLedger, RUN_ANNOTATION, refOf } from './ledger.js';
-import { annotationPointer, diffPointers, type FieldValue, patchPointers, valueAt } from './pointers.js';
+import { diffPointers, patchPointers } from './pointers.js';
+import type { After, ClusterLedger } from './record/ledger.js';
+import { isMarkPointer, type MarkChange, RUN_ANNOTATION } from './record/marks.js';
+import { refOf } from './record/names.js';
 import { collectionPath, Namespaces, objectPath, Pods, type ResourceType } from './resources.js';
 import type { Safety } from './safety.js';
 
@@ -72,6 +74,8 @@ export interface WriteOptions {
   before?: unknown;
   /** The caller recorded this change already (a batch: deleteAll, a drain's evictions). */
   recorded?: boolean;
+  /** Create without chaoskit's mark (a revert creating again what a run deleted, as it was). */
+  unmarked?: boolean;
 }
 
 export interface WatchEvent<T> {
@@ -89,33 +93,29 @@ export interface KubeClientOptions {
   activity?: string;
   /** The run's safety rails: no change in a protected namespace, the confirmation asked first. */
   safety?: Safety;
+  /** Where the rails say what they considered (the activity's log: the journal, `plan`). */
+  log?: (line: string) => void;
 }
-
-// Fields a write never counts as changing: the run's own mark.
-const notTheMark = (pointer: string) => pointer === annotationPointer(RUN_ANNOTATION);
 
 // Of a server-side apply body, what it sets (its identity is not a change).
 const applied = (pointer: string) =>
-  notTheMark(pointer) || ['/apiVersion', '/kind', '/metadata/name', '/metadata/namespace'].includes(pointer);
+  isMarkPointer(pointer) ||
+  ['/apiVersion', '/kind', '/metadata/name', '/metadata/namespace'].includes(pointer);
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `body` with the run's mark set (or, for a write that undoes the run's changes, taken off). */
-function marked(body: unknown, mark: string | null, style: 'merge' | 'whole'): unknown {
-  if (!isObj(body)) return body;
+/** `body` with chaoskit's marks changed: set, or taken off (null in a merge patch, left out of a whole object). */
+function marked(body: unknown, change: MarkChange, style: 'merge' | 'whole'): unknown {
+  if (!isObj(body) || Object.keys(change).length === 0) return body;
   const metadata = isObj(body.metadata) ? body.metadata : {};
   const annotations = isObj(metadata.annotations) ? { ...metadata.annotations } : {};
-  if (mark !== null) annotations[RUN_ANNOTATION] = mark;
-  else if (style === 'merge') annotations[RUN_ANNOTATION] = null;
-  else delete annotations[RUN_ANNOTATION];
+  for (const [key, value] of Object.entries(change)) {
+    if (value !== null) annotations[key] = value;
+    else if (style === 'merge') annotations[key] = null;
+    else delete annotations[key];
+  }
   return { ...body, metadata: { ...metadata, annotations } };
-}
-
-/** What a merge patch leaves at `pointer`: its value there, or nothing for a null. */
-function afterMerge(patch: unknown, pointer: string): FieldValue {
-  const at = valueAt(patch, pointer);
-  return at.present && at.value !== null ? at : { present: false };
 }
 
 const named = (
@@ -184,6 +184,11 @@ export class KubeClient {
   /** The run's safety rails, when this client has any (an activity's has; the ledger's has not). */
   get safety(): Safety | undefined {
     return this.options.safety;
+  }
+
+  /** A line of what the rails considered, for the activity's log. */
+  note(line: string): void {
+    this.options.log?.(line);
   }
 
   /**
@@ -257,8 +262,9 @@ export class KubeClient {
   }
 
   /**
-   * Records a write of `pointers` to the object, then gives the body with the run's mark: set
-   * while the run's change is in place, taken off by a write that undoes it.
+   * Records a write of `pointers` to the object, then gives the body with the run's marks: set
+   * while the run's change is in place, taken off (or given back to the run under it) by a write
+   * that undoes it.
    */
   private async recorded(
     t: ResourceType,
@@ -266,7 +272,7 @@ export class KubeClient {
     options: WriteOptions,
     body: unknown,
     pointers: (current: unknown) => string[],
-    after: (pointer: string) => FieldValue,
+    after: After,
     style: 'merge' | 'whole',
   ): Promise<unknown> {
     const ledger = this.recording(options);
@@ -275,8 +281,8 @@ export class KubeClient {
     // A missing object: the write fails as it would have, with nothing to record.
     if (current === undefined) return body;
     const ref = refOf(t, name, options.namespace);
-    const { restores } = await ledger.beforeWrite(ref, current, pointers(current), after, this.activity);
-    return marked(body, restores ? null : ledger.runId, style);
+    const marks = await ledger.beforeWrite(ref, current, after, pointers(current), this.activity);
+    return marked(body, marks, style);
   }
 
   get<T>(t: ResourceType, name: string, namespace?: string | null): Promise<T> {
@@ -355,16 +361,21 @@ export class KubeClient {
     const context = named(t, 'create', name, options.namespace);
     await this.beforeChange(t, 'create', name, options.namespace);
     const ledger = this.recording(options);
-    if (ledger && name) await ledger.beforeCreate(refOf(t, name, options.namespace), this.activity);
-    const mark = ledger?.runId ?? `call-${randomBytes(6).toString('hex')}`;
+    const marks: MarkChange =
+      ledger && name
+        ? await ledger.beforeCreate(refOf(t, name, options.namespace), this.activity)
+        : options.unmarked
+          ? {}
+          : { [RUN_ANNOTATION]: `call-${randomBytes(6).toString('hex')}` };
+    const mark = marks[RUN_ANNOTATION];
     const res = await this.connection.send({
       ...this.signalled(),
       method: 'POST',
       path: collectionPath(t, options.namespace),
       query: this.mutation(options.query),
-      body: this.options.dryRun ? body : marked(body, mark, 'whole'),
+      body: this.options.dryRun ? body : marked(body, marks, 'whole'),
     });
-    if (res.status === 409 && res.ambiguous && name) {
+    if (res.status === 409 && res.ambiguous && name && mark) {
       const existing = await this.get<{ metadata?: { annotations?: Record<string, string> } }>(
         t,
         name,
@@ -384,8 +395,8 @@ export class KubeClient {
       name,
       options,
       body,
-      (current) => diffPointers(current, body, notTheMark),
-      (pointer) => valueAt(body, pointer),
+      (current) => diffPointers(current, body, isMarkPointer),
+      { whole: body },
       'whole',
     );
     return this.request<T>(
@@ -417,8 +428,10 @@ export class KubeClient {
             name,
             options,
             patch,
-            () => patchPointers(patch, type === 'apply' ? applied : notTheMark),
-            (pointer) => (type === 'apply' ? valueAt(patch, pointer) : afterMerge(patch, pointer)),
+            () => patchPointers(patch, type === 'apply' ? applied : isMarkPointer),
+            // A server-side apply is read as a merge of the fields it sets: what chaoskit's
+            // applies send (custom objects' fields) merge that way.
+            { merge: patch },
             type === 'apply' ? 'whole' : 'merge',
           );
     return this.request<T>(

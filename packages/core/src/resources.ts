@@ -35,6 +35,7 @@ export const Pods = type('v1', 'pods', 'Pod', true);
 export const Nodes = type('v1', 'nodes', 'Node', false);
 export const Services = type('v1', 'services', 'Service', true);
 export const ConfigMaps = type('v1', 'configmaps', 'ConfigMap', true, 'config map');
+export const Secrets = type('v1', 'secrets', 'Secret', true);
 export const Namespaces = type('v1', 'namespaces', 'Namespace', false);
 export const Deployments = type('apps/v1', 'deployments', 'Deployment', true);
 export const ReplicaSets = type('apps/v1', 'replicasets', 'ReplicaSet', true, 'replica set');

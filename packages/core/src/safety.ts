@@ -98,17 +98,31 @@ export class Safety {
     );
   }
 
-  /** Refuses removing more than the allowed share of a namespace's pods (one pod always may go). */
-  checkPodShare(activity: string, namespace: string, selected: number, counted: number): void {
+  /**
+   * Refuses removing more than the allowed share of a namespace's pods (one pod always may go).
+   * `others`: pods other runs removed there and still hold, counted with the selection (D88).
+   */
+  checkPodShare(
+    activity: string,
+    namespace: string,
+    selected: number,
+    counted: number,
+    others?: { pods: number; runs: readonly string[] },
+  ): void {
+    const own = selected - (others?.pods ?? 0);
     // The selected pods are the namespace's: a count made a moment after the selection may miss
     // some that were already going away, never the other way round.
     const total = Math.max(counted, selected);
-    if (selected <= 1 || total === 0 || selected / total <= this.maxPodShare) return;
+    if (own <= 1 || total === 0 || selected / total <= this.maxPodShare) return;
     const needed = Math.ceil((selected / total) * 100) / 100;
+    const how = `select fewer (qty, label_selector, name_pattern) or ${HOW.pods(Math.min(1, needed))}`;
+    const share = `${percent(selected / total)}), more than the ${percent(this.maxPodShare)}`;
     throw new SafetyRefusal(
       activity,
       'pods',
-      `the selection is ${selected} of the ${total} pods of namespace '${namespace}' (${percent(selected / total)}), more than the ${percent(this.maxPodShare)} one action may remove; select fewer (qty, label_selector, name_pattern) or ${HOW.pods(Math.min(1, needed))}`,
+      others?.pods
+        ? `the selection is ${own} of the ${total} pods of namespace '${namespace}', and run${others.runs.length === 1 ? '' : 's'} ${others.runs.join(', ')} removed ${others.pods} more that ${others.runs.length === 1 ? 'its record still holds' : 'their records still hold'} (chaoskit status): ${selected} together (${share} that may be removed at once; ${how}`
+        : `the selection is ${selected} of the ${total} pods of namespace '${namespace}' (${share} one action may remove; ${how}`,
     );
   }
 

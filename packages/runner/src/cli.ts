@@ -6,9 +6,6 @@ import {
   type AnyActivity,
   connectionFor,
   createClusterClient,
-  describeRef,
-  findRun,
-  findRuns,
   isChaosError,
   KubeClient,
   maskEnvironmentTargets,
@@ -18,8 +15,6 @@ import {
   redact,
   redactValue,
   registerTarget,
-  revertRun,
-  runStatus,
   SYSTEM_NAMESPACES,
   secretsFor,
   sinceSeconds,
@@ -38,6 +33,7 @@ import { handleInterrupts } from './interrupts.js';
 import { createLogger, type Logger } from './log.js';
 import { planExperiment } from './plan.js';
 import { roleFor } from './rbac.js';
+import { revert, status } from './record-commands.js';
 import { installedActivities, resolveActivity } from './resolve-activity.js';
 import {
   DRY_MODES,
@@ -484,45 +480,32 @@ function withCluster(command: Command): Command {
     });
 }
 
+const ledgerNamespaceOption = () =>
+  new Option('--ledger-namespace <namespace>', "where the runs' records are kept").default(
+    process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
+  );
+
+const io = {
+  out: (text: string) => process.stdout.write(text),
+  err: (text: string) => process.stderr.write(text),
+};
+
 withCluster(program.command('status'))
   .description('list the runs whose recorded changes are still in place, and what each changed')
-  .option(
-    '--ledger-namespace <namespace>',
-    "where the runs' records are kept",
-    process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
-  )
+  .addOption(ledgerNamespaceOption())
   .option('-A, --all-namespaces', 'look for records in every namespace')
   .option('--json', 'print JSON')
   .action(async (opts) => {
     try {
-      const kube = adminClient(opts);
-      const runs = await findRuns(kube, opts.allNamespaces ? null : opts.ledgerNamespace);
-      const now = Date.now();
-      const report = [];
-      for (const run of runs) {
-        const objects = await runStatus(kube, run);
-        const left = objects.filter((o) => o.state !== 'undone' && o.state !== 'gone');
-        const expired = run.expires !== undefined && Date.parse(run.expires) < now;
-        report.push({ ...run, expired, objects, left: left.length });
-      }
-      if (opts.json) {
-        process.stdout.write(`${JSON.stringify(redactValue(report), null, 2)}\n`);
-        return;
-      }
-      if (report.length === 0) process.stdout.write('no run has recorded changes in place\n');
-      for (const run of report) {
-        process.stdout.write(
-          `${run.runId}  ${run.title ?? ''}  started ${run.started ?? '?'}${run.expired ? '  EXPIRED' : `  expires ${run.expires ?? '?'}`}  ${run.left} change(s) in place\n`,
-        );
-        for (const o of run.objects)
-          process.stdout.write(
-            `  ${o.state.padEnd(13)} ${describeRef(o.ref)}: ${o.what} (${o.activities.join(', ')})\n`,
-          );
-        for (const p of run.pods)
-          process.stdout.write(
-            `  not revertable ${p.names.length} pod(s) ${p.how} in namespace '${p.namespace}' by ${p.activity}\n`,
-          );
-      }
+      exitCode = await status(
+        adminClient(opts),
+        {
+          namespace: opts.allNamespaces ? null : opts.ledgerNamespace,
+          ledgerNamespace: opts.ledgerNamespace,
+          json: opts.json === true,
+        },
+        { out: (text) => io.out(opts.json ? text : redact(text)), err: io.err },
+      );
     } catch (err) {
       exitCode = fail(err);
     }
@@ -531,39 +514,40 @@ withCluster(program.command('status'))
 withCluster(program.command('revert'))
   .description("undo a run's recorded changes (those still in place), refusing objects changed since")
   .argument('[run-id]', 'the run (chaoskit status lists them)')
-  .option('--expired', 'revert every run whose changes have expired (--ledger-ttl of its run)')
+  .option(
+    '--expired',
+    'revert every run whose changes have expired (--ledger-ttl of its run); asks first on a terminal',
+  )
   .option('--force', 'also overwrite objects someone changed since the run')
   .option(
-    '--ledger-namespace <namespace>',
-    "where the runs' records are kept",
-    process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
+    '--allow-kind <plural.group>',
+    'let the revert change objects of this kind that carries privilege (clusterrolebindings.rbac.authorization.k8s.io, namespaces, secrets …; repeatable)',
+    collect,
+    [],
   )
+  .option(
+    '--dismiss',
+    "remove the run's record without undoing anything (after showing what it leaves in place)",
+  )
+  .option('-y, --yes', 'do not ask (revert --expired, --dismiss)')
+  .addOption(ledgerNamespaceOption())
   .action(async (runId: string | undefined, opts) => {
     try {
       if (!runId && !opts.expired) throw new InvalidArgumentError('give a run id, or --expired');
-      const kube = adminClient(opts);
-      const runs = runId
-        ? [await findRun(kube, opts.ledgerNamespace, runId)]
-        : (await findRuns(kube, opts.ledgerNamespace)).filter(
-            (r) => r.expires && Date.parse(r.expires) < Date.now(),
-          );
-      if (runId && !runs[0])
-        throw new Error(
-          `no record of run ${runId} in namespace ${opts.ledgerNamespace} (chaoskit status lists them)`,
-        );
-      let refused = 0;
-      for (const run of runs) {
-        if (!run) continue;
-        const result = await revertRun(kube, run, {
+      if (opts.dismiss && !runId) throw new InvalidArgumentError('--dismiss takes a run id');
+      exitCode = await revert(
+        adminClient(opts),
+        runId,
+        {
+          namespace: opts.ledgerNamespace,
+          expired: opts.expired === true,
           force: opts.force === true,
-          log: (line) => process.stderr.write(`${run.runId}: ${redact(line)}\n`),
-        });
-        refused += result.refused.length;
-        process.stdout.write(
-          `${run.runId}: ${result.undone.length} undone, ${result.untouched.length} already as they were, ${result.refused.length} refused (changed since the run; --force overwrites)\n`,
-        );
-      }
-      if (refused) exitCode = 1;
+          allowKind: opts.allowKind,
+          dismiss: opts.dismiss === true,
+          yes: opts.yes === true,
+        },
+        { out: (text) => io.out(redact(text)), err: (text) => io.err(redact(text)) },
+      );
     } catch (err) {
       exitCode = fail(err);
     }

@@ -401,7 +401,11 @@ describe.each(families)('$name', (family) => {
       expect(code).toBeNull();
       const listed = await chaoskit(['status', '--ledger-namespace', ns.name, '--json']);
       expect(listed.code, listed.stderr).toBe(0);
-      const runs = JSON.parse(listed.stdout) as Array<{ runId: string; left: number; pods: unknown[] }>;
+      const { runs, not_verified } = JSON.parse(listed.stdout) as {
+        runs: Array<{ runId: string; left: number; pods: unknown[] }>;
+        not_verified: unknown[];
+      };
+      expect(not_verified).toEqual([]);
       expect(runs).toHaveLength(1);
       expect(runs[0]!.left + runs[0]!.pods.length).toBeGreaterThan(0);
       const reverted = await chaoskit(['revert', runs[0]!.runId, '--ledger-namespace', ns.name]);
@@ -409,7 +413,7 @@ describe.each(families)('$name', (family) => {
       expect(reverted.stdout).toMatch(/0 refused/);
       expect(await settled(family, ns.name, before)).toEqual(before);
       const after = JSON.parse((await chaoskit(['status', '--ledger-namespace', ns.name, '--json'])).stdout);
-      expect(after).toEqual([]);
+      expect(after).toEqual({ runs: [], not_verified: [] });
     } finally {
       if (family.name === 'drain and cordon') await core.deleteNode({ name: ns.name }).catch(() => undefined);
       await ns.remove();

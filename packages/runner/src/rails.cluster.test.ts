@@ -2,7 +2,6 @@
 // a namespace's pods at once, and a run not confirmed are refused before anything changes (the
 // audit log shows no write by the run's identity); allowed in so many words, they run.
 
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +11,7 @@ import { deploy, serviceAccountToken, sharedCluster, testNamespace, until } from
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, type Outcome, runCli } from './test-cli.js';
+import { runCli, runOnTerminal } from './test-cli.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
@@ -27,20 +26,7 @@ const unique = `rails-${process.pid}`;
 const chaoskit = (args: string[]) => runCli(args, { env, cwd: dir });
 
 /** `chaoskit run --confirm` on a terminal (`script` gives it one), answering `answer`. */
-function onTerminal(args: string[], answer: string): Promise<Outcome> {
-  const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-  const command = [process.execPath, cli, ...args].map(quote).join(' ');
-  return new Promise((resolve) => {
-    const child = execFile(
-      'script',
-      ['-q', '-e', '-c', command, '/dev/null'],
-      { env, cwd: dir },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end(`${answer}\n`);
-  });
-}
+const onTerminal = (args: string[], answer: string) => runOnTerminal(args, answer, { env, cwd: dir });
 
 const action = (func: string, module: string, args: Record<string, unknown>) => ({
   type: 'action',
@@ -341,11 +327,10 @@ describe('the pod share rail', () => {
     }
   });
 
-  it('refuses kill_microservice over every pod of its namespace before it deletes the deployment', async () => {
+  it('lets kill_microservice remove every pod of the microservice it names, and says why the rail let it', async () => {
     const solo = await testNamespace(cluster.kc, 'rails-solo');
     try {
       await deploy(cluster.kc, solo.name, 'solo', 2, { labels: { name: 'solo' } });
-      const since = new Date();
       const journal = join(dir, 'solo.json');
       const out = await chaoskit([
         'run',
@@ -355,7 +340,42 @@ describe('the pod share rail', () => {
         '--journal-path',
         journal,
       ]);
-      expect(out.code).toBe(1);
+      expect(out.code, out.stderr).toBe(0);
+      const run = (await journalOf(journal)).run[0];
+      expect(run.status).toBe('succeeded');
+      expect(run.logs).toContainEqual(
+        'pod share rail: not applied to 2 pod(s): the experiment names its target (the rail guards selections)',
+      );
+      await until('the deployment deleted', async () =>
+        apps.readNamespacedDeployment({ name: 'solo', namespace: solo.name }).then(
+          () => false,
+          () => true,
+        ),
+      );
+    } finally {
+      await solo.remove();
+    }
+  });
+
+  it('still refuses kill_microservice whose label selector (not its name) selects every pod', async () => {
+    const solo = await testNamespace(cluster.kc, 'rails-solosel');
+    try {
+      await deploy(cluster.kc, solo.name, 'solo', 2, { labels: { name: 'solo', app: 'solo' } });
+      const since = new Date();
+      const journal = join(dir, 'solosel.json');
+      const out = await chaoskit([
+        'run',
+        await experimentFile('solosel', [
+          action('kill_microservice', 'chaoscluster.actions', {
+            name: 'solo',
+            ns: solo.name,
+            label_selector: 'app=solo',
+          }),
+        ]),
+        '--journal-path',
+        journal,
+      ]);
+      expect(out.code).not.toBe(0);
       expect((await journalOf(journal)).run[0].exception[0]).toMatch(
         /^Refused: chaoscluster.actions.kill_microservice: the selection is 2 of the 2 pods/,
       );

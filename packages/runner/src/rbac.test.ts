@@ -42,7 +42,11 @@ describe('chaoskit rbac', () => {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'Role',
       metadata: { name: 'chaos-ledger' },
-      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'patch'] }],
+      rules: [
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'list', 'patch'] },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['chaoskit-ledger-key'] },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+      ],
     });
     const probe = defineActivity({
       ...{ name: 'look', module: 'chaoskit.fixture.probes', doc: 'd', args: {} },

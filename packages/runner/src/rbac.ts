@@ -1,13 +1,8 @@
 // `chaoskit rbac`: the Role (or ClusterRole) an experiment or a list of activities needs, from
 // the RBAC rules each activity declares in its definition.
 
-import type { AnyActivity, RbacRule } from '@chaoskit/core';
+import { type AnyActivity, LEDGER_RULES, type RbacRule } from '@chaoskit/core';
 import { dump } from 'js-yaml';
-
-/** What the run's record of its changes needs, in the ledger namespace (`--ledger-namespace`). */
-const LEDGER_RULES: RbacRule[] = [
-  { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'patch'] },
-];
 
 // Resources that live outside namespaces: a rule on them needs a ClusterRole.
 const CLUSTER_SCOPED = new Set([
@@ -81,11 +76,13 @@ export function roleFor(
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'Role',
     metadata: { name: `${name}-ledger` },
-    rules: LEDGER_RULES,
+    rules: LEDGER_RULES.map((rule) => ({ ...rule })),
   };
   const note = [
     "# The run's record of its changes (chaoskit status, chaoskit revert): bind this Role in the",
     '# ledger namespace (--ledger-namespace; default $CHAOSKIT_LEDGER_NAMESPACE, else default).',
+    '# Whoever can read the Secret chaoskit-ledger-key there can write records that revert acts on:',
+    '# bind it to the chaos operators only.',
   ];
   return { role, ledger, yaml: `${yaml}---\n${note.join('\n')}\n${dump(ledger, { lineWidth: 120 })}` };
 }

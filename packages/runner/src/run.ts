@@ -2,7 +2,6 @@ import { hostname, platform, release } from 'node:os';
 import {
   describeRef,
   isChaosError,
-  objectStatus,
   type RunLedger,
   redact,
   redactValue,
@@ -613,12 +612,7 @@ async function pause(
 async function settle(ledger: RunLedger): Promise<string[]> {
   const left: string[] = [];
   for (const cluster of ledger.ledgers()) {
-    const statuses = await Promise.all(
-      cluster.touched().map((o) => objectStatus(cluster.client, ledger.runId, o)),
-    );
-    const here = statuses.filter((s) => s.state === 'in place' || s.state === 'changed since');
-    if (here.length === 0) await cluster.discard();
-    left.push(...here.map((s) => `${describeRef(s.ref)} (${s.what})`));
+    for (const s of await cluster.settle()) left.push(`${describeRef(s.ref)} (${s.what})`);
   }
   return left;
 }

@@ -25,3 +25,23 @@ export function exec(file: string, args: string[], options: ExecFileOptions = {}
 export function runCli(args: string[], options: ExecFileOptions = {}): Promise<Outcome> {
   return exec(process.execPath, [cli, ...args], options);
 }
+
+/** Runs `chaoskit <args>` on a terminal (`script` gives it one), answering `answer` to its question. */
+export function runOnTerminal(
+  args: string[],
+  answer: string,
+  options: ExecFileOptions = {},
+): Promise<Outcome> {
+  const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+  const command = [process.execPath, cli, ...args].map(quote).join(' ');
+  return new Promise((resolve) => {
+    const child = execFile(
+      'script',
+      ['-q', '-e', '-c', command, '/dev/null'],
+      { ...options, encoding: 'utf8' },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(`${answer}\n`);
+  });
+}

@@ -1,0 +1,388 @@
+// The record of what a run changes, kept in the cluster it changes and written BEFORE each
+// change, so that what a killed run (SIGKILL, a crash, a lost machine) left behind can be found
+// and undone later (`chaoskit status`, `chaoskit revert`). One ConfigMap per run and cluster, in
+// the ledger namespace: a sealed header, then one sealed key per object the run touches, holding
+// what its changed fields held before (by identity, record/locate.ts) and what the run wrote.
+// Each touched object also carries the run's mark and its sealed undo (record/marks.ts).
+
+import { ActivityFailed, isApiError } from '../errors.js';
+import type { KubeClient } from '../kube.js';
+import { type FieldValue, sameField, valueAt } from '../pointers.js';
+import { ConfigMaps } from '../resources.js';
+import { assess, type ObjectStatus, type OtherRuns } from './assess.js';
+import {
+  HEADER_KEY,
+  MAC_SUFFIX,
+  type ObjectRef,
+  objectKey,
+  podsKey,
+  type RemovedPods,
+  type RunHeader,
+  type TouchedObject,
+  type Undo,
+} from './entries.js';
+import { mergePatched, withFields } from './images.js';
+import { covers, identify, resolve } from './locate.js';
+import {
+  annotationsOf,
+  isMarkPointer,
+  type MarkChange,
+  markOf,
+  RUN_ANNOTATION,
+  readUndo,
+  restoring,
+  sealUndo,
+  UNDO_ANNOTATION,
+  UNDO_MAC_ANNOTATION,
+  UNMARKED,
+} from './marks.js';
+import {
+  EXPIRES_ANNOTATION,
+  entryId,
+  LEDGER_LABEL,
+  recordBinding,
+  recordName,
+  TITLE_ANNOTATION,
+} from './names.js';
+import { otherRunsOf } from './others.js';
+import { readRecords } from './read.js';
+import { type LedgerKey, ledgerKey } from './seal.js';
+
+export interface RunInfo {
+  runId: string;
+  /** Where the run's record (and the ledger key) is kept. */
+  namespace: string;
+  /** After how long the run's changes count as expired (`chaoskit revert --expired`). */
+  ttlSeconds: number;
+  title?: string;
+  started: string;
+}
+
+/** What a write will leave: the whole body (replace, apply), or the object merged with a patch. */
+export type After = { whole: unknown } | { merge: unknown };
+
+const uidOf = (object: unknown) => (object as { metadata?: { uid?: string } }).metadata?.uid;
+
+/** The record of one run on one cluster. */
+export class ClusterLedger {
+  readonly #kube: KubeClient;
+  readonly #objects = new Map<string, TouchedObject>();
+  #pods = 0;
+  #exists = false;
+  #queue: Promise<unknown> = Promise.resolve();
+  #key: Promise<LedgerKey> | undefined;
+
+  constructor(
+    /** A client of the cluster with no record of its own: the record is written with it. */
+    kube: KubeClient,
+    readonly run: RunInfo,
+  ) {
+    this.#kube = kube;
+  }
+
+  get runId(): string {
+    return this.run.runId;
+  }
+
+  /** A client of the same cluster that records nothing (to read back what the run touched). */
+  get client(): KubeClient {
+    return this.#kube;
+  }
+
+  /** The ledger key, created on first use. */
+  key(): Promise<LedgerKey> {
+    this.#key ??= ledgerKey(this.#kube, this.run.namespace, { create: true }).then(
+      (key) => key!,
+      (err: unknown) => {
+        this.#key = undefined;
+        throw this.#failure('read or create the ledger key (Secret chaoskit-ledger-key)', err);
+      },
+    );
+    return this.#key;
+  }
+
+  /**
+   * Records, before a write of `pointers` (concrete JSON pointers) of an object, what those
+   * fields hold now (the first time the run touches each) and what the write leaves there.
+   * Returns the marks the write must carry: the run's, or — when the write puts everything the
+   * run changed back — those the object had before the run (or none).
+   */
+  async beforeWrite(
+    ref: ObjectRef,
+    current: unknown,
+    after: After,
+    pointers: readonly string[],
+    activity: string,
+  ): Promise<MarkChange> {
+    const key = await this.key();
+    const id = entryId(ref);
+    const known = this.#objects.get(id);
+    const entry: TouchedObject = known ?? this.#startEntry(key, ref, current);
+    let changed = !known;
+    // The object before this run (its own changes put back), and before the run under it.
+    const before = withFields(current, entry.original);
+    const beforeChain = entry.base ? withFields(before, entry.base) : undefined;
+    for (const concrete of pointers) {
+      if (isMarkPointer(concrete)) continue;
+      const at = identify(current, concrete);
+      if (Object.keys(entry.original).some((q) => covers(q, at))) continue;
+      // A parent of fields recorded before now holds them all: one field, its value as it was.
+      for (const inner of Object.keys(entry.original).filter((q) => covers(at, q))) {
+        delete entry.original[inner];
+        delete entry.written[inner];
+        if (entry.base) delete entry.base[inner];
+      }
+      entry.original[at] = valueAt(before, concrete);
+      if (entry.base && beforeChain) entry.base[at] = valueAt(beforeChain, concrete);
+      changed = true;
+    }
+    const image = 'whole' in after ? after.whole : mergePatched(current, after.merge);
+    for (const q of Object.keys(entry.original)) {
+      const at = resolve(current, q);
+      const written: FieldValue = 'pointer' in at ? valueAt(image, at.pointer) : { present: false };
+      if (!sameField(written, entry.written[q] ?? { present: false }) || !(q in entry.written))
+        changed = true;
+      entry.written[q] = written;
+    }
+    if (!entry.activities.includes(activity)) {
+      entry.activities.push(activity);
+      changed = true;
+    }
+    this.#objects.set(id, entry);
+    if (changed) await this.#persist({ [objectKey(id)]: entry });
+    return this.#marksAfter(key, entry, current);
+  }
+
+  /** A new entry; when another run's change is on the object, the chain to it (D87). */
+  #startEntry(key: LedgerKey, ref: ObjectRef, current: unknown): TouchedObject {
+    const uid = uidOf(current);
+    const entry: TouchedObject = {
+      ref: { ...ref, ...(uid ? { uid } : {}) },
+      activities: [],
+      original: {},
+      written: {},
+    };
+    const mark = markOf(current);
+    if (!mark || mark === this.runId) return entry;
+    const annotations = annotationsOf(current);
+    entry.after = mark;
+    entry.prior = {
+      run: mark,
+      ...(annotations[UNDO_ANNOTATION] ? { undo: annotations[UNDO_ANNOTATION] } : {}),
+      ...(annotations[UNDO_MAC_ANNOTATION] ? { mac: annotations[UNDO_MAC_ANNOTATION] } : {}),
+    };
+    // What the fields held before that run: from its sealed undo; unknown without it.
+    const theirs = readUndo(key, ref, current);
+    if ('undo' in theirs && theirs.undo.run === mark)
+      entry.base = { ...(theirs.undo.base ?? theirs.undo.original ?? {}) };
+    return entry;
+  }
+
+  #marksAfter(key: LedgerKey, entry: TouchedObject, current: unknown): MarkChange {
+    const fields = Object.keys(entry.original);
+    const mark = markOf(current);
+    // Someone else's change is on top now: their marks stay.
+    const ours = mark === undefined || mark === this.runId || mark === entry.after;
+    if (fields.every((q) => sameField(entry.original[q]!, entry.written[q]!)))
+      return ours && mark !== entry.after ? restoring(entry.prior) : {};
+    if (entry.base && fields.every((q) => sameField(entry.base![q] ?? entry.original[q]!, entry.written[q]!)))
+      return ours ? UNMARKED : {};
+    const value: Undo = {
+      v: 2,
+      run: this.runId,
+      ledger: this.run.namespace,
+      activities: entry.activities,
+      ...(entry.ref.uid ? { uid: entry.ref.uid } : {}),
+      original: entry.original,
+      written: entry.written,
+      ...(entry.base ? { base: entry.base } : {}),
+      ...(entry.after ? { after: entry.after } : {}),
+    };
+    return sealUndo(key, entry.ref, value);
+  }
+
+  /** Records, before a create, that the run creates this object; returns the marks it carries. */
+  async beforeCreate(ref: ObjectRef, activity: string): Promise<MarkChange> {
+    const key = await this.key();
+    const id = entryId(ref);
+    const entry: TouchedObject = { ref, activities: [activity], original: {}, written: {}, created: true };
+    this.#objects.set(id, entry);
+    await this.#persist({ [objectKey(id)]: entry });
+    return sealUndo(key, ref, {
+      v: 2,
+      run: this.runId,
+      ledger: this.run.namespace,
+      activities: [activity],
+      created: true,
+    });
+  }
+
+  /** Records, before deletes, the objects the run deletes (to create them again on revert). */
+  async beforeDelete(entries: Array<{ ref: ObjectRef; object: Record<string, unknown> }>, activity: string) {
+    const data: Record<string, TouchedObject> = {};
+    for (const { ref, object } of entries) {
+      const id = entryId(ref);
+      const entry = this.#objects.get(id) ?? { ref, activities: [], original: {}, written: {} };
+      // An object the run itself created needs no copy: reverting means it is gone.
+      if (!entry.created) entry.deleted = object;
+      if (!entry.activities.includes(activity)) entry.activities.push(activity);
+      this.#objects.set(id, entry);
+      data[objectKey(id)] = entry;
+    }
+    if (entries.length) await this.#persist(data);
+  }
+
+  /** Records pods the run deletes or evicts (one key for the batch); returns the key. */
+  async beforePodRemoval(removed: RemovedPods): Promise<string | undefined> {
+    if (removed.names.length === 0) return undefined;
+    const key = podsKey(++this.#pods);
+    await this.#persist({ [key]: removed });
+    return key;
+  }
+
+  /** The objects the run touched so far (this process's view). */
+  touched(): TouchedObject[] {
+    return [...this.#objects.values()];
+  }
+
+  /**
+   * What of the run's changes is still in place (or changed since) on this cluster; when
+   * nothing is, the record is deleted: there is nothing to revert.
+   */
+  async settle(): Promise<ObjectStatus[]> {
+    if (this.#objects.size === 0) {
+      await this.discard();
+      return [];
+    }
+    const key = await this.key();
+    // Other runs' records are read only if a change sits in a chain with theirs.
+    let others: Promise<OtherRuns> | undefined;
+    const holds: OtherRuns = {
+      holds: async (runId, ref) => {
+        others ??= readRecords(this.#kube, this.run.namespace).then(({ runs }) => otherRunsOf(runs));
+        return (await others).holds(runId, ref);
+      },
+    };
+    const statuses: ObjectStatus[] = [];
+    for (const entry of this.#objects.values())
+      statuses.push((await assess(this.#kube, this.runId, entry, holds, key)).status);
+    const left = statuses.filter((s) => s.state === 'in place' || s.state === 'changed since');
+    if (left.length === 0) await this.discard();
+    return left;
+  }
+
+  /** Forgets the record: the run ended with nothing of its own left in place. */
+  async discard(): Promise<void> {
+    await this.#queue.catch(() => undefined);
+    if (!this.#exists) return;
+    await this.#kube
+      .delete(ConfigMaps, recordName(this.runId), { namespace: this.run.namespace })
+      .catch((err) => {
+        if (!isApiError(err, 'NotFound')) throw err;
+      });
+    this.#exists = false;
+  }
+
+  #failure(what: string, err: unknown): ActivityFailed {
+    return new ActivityFailed(
+      `could not ${what} in namespace '${this.run.namespace}' for the run's record (ConfigMap ${recordName(this.runId)}), so nothing was changed: ${(err as Error).message}. Give the identity the rights chaoskit rbac lists for the record, choose another namespace (--ledger-namespace), or run without a record (--no-ledger)`,
+      { cause: err },
+    );
+  }
+
+  // Writes are queued: the first creates the ConfigMap (with the sealed header), the later ones
+  // add their keys to it. Every value is sealed under its own key (`<key>.mac`).
+  #persist(data: Record<string, unknown>): Promise<void> {
+    const write = async () => {
+      const key = await this.key();
+      const encoded: Record<string, string> = {};
+      const seal = (name: string, value: unknown) => {
+        const text = JSON.stringify(value);
+        encoded[name] = text;
+        encoded[`${name}${MAC_SUFFIX}`] = key.seal(recordBinding(this.run.namespace, this.runId, name), text);
+      };
+      if (!this.#exists) seal(HEADER_KEY, this.#header());
+      for (const [name, value] of Object.entries(data)) seal(name, value);
+      try {
+        if (this.#exists) {
+          await this.#kube.patch(ConfigMaps, recordName(this.runId), { data: encoded }, 'merge', {
+            namespace: this.run.namespace,
+          });
+          return;
+        }
+        await this.#kube.create(ConfigMaps, this.#body(encoded), { namespace: this.run.namespace });
+        this.#exists = true;
+      } catch (err) {
+        throw this.#failure('record the change', err);
+      }
+    };
+    const next = this.#queue.then(write, write);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  #expires(): string {
+    return new Date(Date.parse(this.run.started) + this.run.ttlSeconds * 1000).toISOString();
+  }
+
+  #header(): RunHeader {
+    return {
+      v: 2,
+      runId: this.runId,
+      namespace: this.run.namespace,
+      started: this.run.started,
+      expires: this.#expires(),
+      ...(this.run.title ? { title: this.run.title.slice(0, 200) } : {}),
+    };
+  }
+
+  #body(data: Record<string, string>) {
+    return {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: recordName(this.runId),
+        namespace: this.run.namespace,
+        labels: { [LEDGER_LABEL]: 'true', [RUN_ANNOTATION]: this.runId },
+        // For people and `kubectl`; chaoskit reads these from the sealed header.
+        annotations: {
+          [EXPIRES_ANNOTATION]: this.#expires(),
+          'chaoskit.io/started': this.run.started,
+          ...(this.run.title ? { [TITLE_ANNOTATION]: this.run.title.slice(0, 200) } : {}),
+        },
+      },
+      data,
+    };
+  }
+}
+
+/** A run's record, across the clusters its activities reach: one ClusterLedger per cluster. */
+export class RunLedger {
+  readonly #byConnection = new Map<unknown, ClusterLedger>();
+
+  constructor(readonly run: RunInfo) {}
+
+  get runId(): string {
+    return this.run.runId;
+  }
+
+  /** The record on the cluster `plain` (a client that records nothing) reaches. */
+  for(plain: KubeClient): ClusterLedger {
+    let ledger = this.#byConnection.get(plain.connection);
+    if (!ledger) {
+      ledger = new ClusterLedger(plain, this.run);
+      this.#byConnection.set(plain.connection, ledger);
+    }
+    return ledger;
+  }
+
+  ledgers(): ClusterLedger[] {
+    return [...this.#byConnection.values()];
+  }
+}
+
+/** A run id: sortable by time, unique enough, a valid Kubernetes name part. */
+export function newRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${Math.random().toString(16).slice(2, 8)}`.toLowerCase();
+}

@@ -1,0 +1,105 @@
+// The pods other runs on the same cluster have removed and still hold (their records are there):
+// what the pod share rail adds to a run's own selection, so that twenty runs of 25 % each cannot
+// remove a namespace's pods together (D88). The check and the run's own record of its pods are
+// made under a lock per namespace (a ConfigMap in the ledger namespace), one run at a time: a
+// run never misses the pods of a run that checked before it.
+
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isApiError } from '../errors.js';
+import type { KubeClient } from '../kube.js';
+import { ConfigMaps } from '../resources.js';
+import { LEDGER_LABEL } from './names.js';
+import { parseRecord } from './read.js';
+import type { LedgerKey } from './seal.js';
+
+export interface Reserved {
+  /** Pod names of the namespace other runs removed (each once). */
+  names: Set<string>;
+  /** The runs that removed them. */
+  runs: string[];
+}
+
+export async function reservedByOthers(
+  kube: KubeClient,
+  key: LedgerKey,
+  runId: string,
+  namespace: string,
+): Promise<Reserved> {
+  const maps = await kube.list<Parameters<typeof parseRecord>[0]>(ConfigMaps, {
+    namespace: key.namespace,
+    labelSelector: `${LEDGER_LABEL}=true`,
+  });
+  const names = new Set<string>();
+  const runs = new Set<string>();
+  for (const map of maps) {
+    // Records that do not verify are not chaoskit's, and reserve nothing.
+    const { run } = parseRecord(map, key);
+    if (!run || run.runId === runId) continue;
+    for (const batch of run.pods) {
+      if (batch.namespace !== namespace) continue;
+      for (const name of batch.names) names.add(name);
+      runs.add(run.runId);
+    }
+  }
+  return { names, runs: [...runs].sort() };
+}
+
+/** A lock left by a run killed while it held it is taken over after this long unchanged. */
+const STALE_MS = 15_000;
+
+/**
+ * Runs `fn` holding the share lock of `namespace` (a ConfigMap in the ledger namespace, created
+ * to take it and deleted to give it back). A lock that stays the same object for STALE_MS of this
+ * process's own clock was left by a killed run, and is taken over.
+ */
+export async function withShareLock<T>(
+  kube: KubeClient,
+  ledgerNamespace: string,
+  namespace: string,
+  runId: string,
+  fn: () => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  const name = `chaoskit-share-lock-${namespace}`.slice(0, 253);
+  const where = { namespace: ledgerNamespace };
+  let seen: { uid: string; since: number } | undefined;
+  let pause = 20;
+  for (;;) {
+    signal?.throwIfAborted();
+    try {
+      await kube.create(
+        ConfigMaps,
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name, namespace: ledgerNamespace },
+          data: { run: runId },
+        },
+        where,
+      );
+      break;
+    } catch (err) {
+      if (!isApiError(err, 'Conflict')) throw err;
+    }
+    const held = await kube
+      .get<{ metadata?: { uid?: string } }>(ConfigMaps, name, ledgerNamespace)
+      .catch((err: unknown) => (isApiError(err, 'NotFound') ? undefined : Promise.reject(err)));
+    const uid = held?.metadata?.uid;
+    if (uid && seen?.uid === uid && Date.now() - seen.since > STALE_MS) {
+      await kube
+        .delete(ConfigMaps, name, { ...where, body: { preconditions: { uid } } })
+        .catch((err: unknown) => {
+          if (!isApiError(err, 'NotFound') && !isApiError(err, 'Conflict')) throw err;
+        });
+      continue;
+    }
+    if (uid && seen?.uid !== uid) seen = { uid, since: Date.now() };
+    await sleep(pause * (0.5 + Math.random()), undefined, signal ? { signal } : {});
+    pause = Math.min(pause * 2, 200);
+  }
+  try {
+    return await fn();
+  } finally {
+    await kube.delete(ConfigMaps, name, where).catch(() => undefined);
+  }
+}

@@ -1,11 +1,13 @@
 // How many requests one connection sends at once, learnt from the server as TCP learns its
-// window (AIMD): it starts low and doubles while every answer is a success (slow start), halves
-// on a 429 (once per window: the other 429s of the same burst say nothing new), then grows back
-// slowly, and only while the server's time per request holds. Below one request at a time it
-// paces: a limit of 0.5 keeps one request out half of the time. An apiserver at its in-flight
-// limit answers 429 even to back-to-back requests of a single client (it frees its place a
-// moment after its answer has left), so pacing is what keeps a throttled bulk action's request
-// count near an unthrottled one's. Concurrent activities on one connection share it.
+// window (AIMD, D91): it starts low and doubles while every answer is a success (slow start),
+// takes 0.7 of itself on a 429 (the other 429s of the same window take it down to one at a time,
+// no further: they say nothing new), then grows back slowly, and only while the server's time
+// per request holds. Below one request at a time it paces: a limit of 0.5 keeps one request out
+// half of the time, and the pause between two requests never exceeds the server's Retry-After.
+// An apiserver at its in-flight limit answers 429 even to a client that sends one request at a
+// time (the control plane's own requests, set off by this client's changes, take its places), so
+// pacing is what keeps a throttled bulk action's request count near an unthrottled one's.
+// Concurrent calls on one connection share it.
 
 import { Aborted } from './errors.js';
 
@@ -49,7 +51,7 @@ export class Throttle {
   readonly max: number;
   readonly #now: () => number;
   #limit: number;
-  /** Below it the limit doubles per window (slow start); set by the first 429. */
+  /** Below it the limit doubles per window (slow start); set by each decrease. */
   #threshold = Number.POSITIVE_INFINITY;
   #epoch = 0;
   #inflight = 0;

@@ -2,6 +2,7 @@ import { ApiError, isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import { type RouteSelector, removeFaultKind, setFaultKind } from './routes.js';
 import {
+  type EditOptions,
   editVirtualService,
   type Target,
   type VirtualService,
@@ -62,6 +63,14 @@ class FakeStore implements VirtualServiceStore {
 }
 
 const quiet = { log: () => {}, backoffMs: () => 0 };
+
+/** The edit of most tests: an abort HTTP 503 on the route to reviews v2. */
+const abort503 = (store: VirtualServiceStore, options: Partial<EditOptions> = {}) =>
+  editVirtualService(store, target, reviewsV2, setFaultKind('abort', { httpStatus: 503 }), {
+    what: 'x',
+    ...quiet,
+    ...options,
+  });
 
 describe('editVirtualService', () => {
   it('writes the edit with the resourceVersion it read and returns what was stored', async () => {
@@ -177,16 +186,7 @@ describe('editVirtualService', () => {
     store.replace = async () => {
       throw new ApiError('NotFound', { status: 404, reason: 'NotFound', serverMessage: 'gone', body: {} });
     };
-    const gone = await editVirtualService(
-      store,
-      target,
-      reviewsV2,
-      setFaultKind('abort', { httpStatus: 503 }),
-      {
-        what: 'x',
-        ...quiet,
-      },
-    ).catch((e: unknown) => e);
+    const gone = await abort503(store).catch((e: unknown) => e);
     expect((gone as Error).message).toMatch(/was deleted while being edited/);
     const forbidden = new ApiError('Forbidden', {
       status: 403,
@@ -197,16 +197,7 @@ describe('editVirtualService', () => {
     store.replace = async () => {
       throw forbidden;
     };
-    const err = await editVirtualService(
-      store,
-      target,
-      reviewsV2,
-      setFaultKind('abort', { httpStatus: 503 }),
-      {
-        what: 'x',
-        ...quiet,
-      },
-    ).catch((e: unknown) => e);
+    const err = await abort503(store).catch((e: unknown) => e);
     expect(err).toBe(forbidden);
   });
 
@@ -222,13 +213,7 @@ describe('editVirtualService', () => {
       first = false;
       return replace(body);
     };
-    const result = await editVirtualService(
-      store,
-      target,
-      reviewsV2,
-      setFaultKind('abort', { httpStatus: 503 }),
-      { what: 'x', ...quiet },
-    );
+    const result = await abort503(store);
     expect(store.writes.filter((w) => w.metadata.resourceVersion === '1')).toHaveLength(2);
     expect(store.object.metadata.resourceVersion).toBe('2');
     expect(store.reads).toBe(2);
@@ -246,16 +231,7 @@ describe('editVirtualService', () => {
     store.replace = async () => {
       throw unavailable;
     };
-    const err = await editVirtualService(
-      store,
-      target,
-      reviewsV2,
-      setFaultKind('abort', { httpStatus: 503 }),
-      {
-        what: 'x',
-        ...quiet,
-      },
-    ).catch((e: unknown) => e);
+    const err = await abort503(store).catch((e: unknown) => e);
     expect(err).toBe(unavailable);
     expect(store.reads).toBe(1);
   });
@@ -269,18 +245,9 @@ describe('editVirtualService', () => {
       s.commit(s.object);
       controller.abort(reason);
     };
-    const err = await editVirtualService(
-      store,
-      target,
-      reviewsV2,
-      setFaultKind('abort', { httpStatus: 503 }),
-      {
-        what: 'x',
-        log: () => {},
-        backoffMs: () => 3_600_000,
-        signal: controller.signal,
-      },
-    ).catch((e: unknown) => e);
+    const err = await abort503(store, { backoffMs: () => 3_600_000, signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
     expect(isChaosError(err, 'Aborted')).toBe(true);
     expect((err as Error).cause).toBe(reason);
     expect(store.reads).toBe(1);

@@ -1,6 +1,6 @@
 // drain_nodes aborted while a disruption budget holds some of its pods: one error (Aborted, its
 // cause the signal's reason) saying which pods were evicted and which were not, and that the
-// node stays cordoned (D90) — which the cluster confirms.
+// node stays cordoned (D105) — which the cluster confirms.
 //
 // On a kwok node of its own, tainted so that only this file's pods land there: the shared
 // cluster's nodes serve other files at the same time.

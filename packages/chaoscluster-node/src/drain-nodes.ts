@@ -91,7 +91,7 @@ export const drainNodesActivity = defineActivity({
 
     // 1. Cordon, so that nothing new lands on the nodes while they are drained. An abort from
     // here on leaves the nodes this call cordoned cordoned, as kubectl drain does, and the error
-    // says which (D90).
+    // says which (D105).
     const cordoned = needingPatch(nodes, true);
     const already = names.filter((n) => !cordoned.includes(n));
     let cordonedHere: readonly string[] = [];

@@ -49,7 +49,7 @@ export type AbortProgress = Readonly<Record<string, readonly string[]>>;
 /**
  * The one error of an abort, wherever it happens (a request, a wait, a pause, an activity):
  * named `AbortError` as the DOM's, its `cause` is the signal's reason. An activity's says what
- * it had done to each target when it stopped (D89).
+ * it had done to each target when it stopped (D104).
  */
 export class Aborted extends ChaosError {
   /** `module.func` of the activity that stopped, when an activity did. */

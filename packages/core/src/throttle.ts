@@ -1,5 +1,5 @@
 // How many requests one connection sends at once, learnt from the server as TCP learns its
-// window (AIMD, D91): it starts low and doubles while every answer is a success (slow start),
+// window (AIMD, D106): it starts low and doubles while every answer is a success (slow start),
 // takes 0.7 of itself on a 429 (the other 429s of the same window take it down to one at a time,
 // no further: they say nothing new), then grows back slowly, and only while the server's time
 // per request holds. Below one request at a time it paces: a limit of 0.5 keeps one request out

@@ -1,4 +1,4 @@
-// Ctrl-C while an activity is under way stops that activity at once (D89), not at its end, and
+// Ctrl-C while an activity is under way stops that activity at once (D104), not at its end, and
 // the journal records what it had done: here an exec_in_pods whose command would run for ten
 // minutes, through the built `chaoskit` command.
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -1,7 +1,9 @@
 import {
+  Aborted,
   ActivityFailed,
   DEFAULT_CONCURRENCY,
   defineActivity,
+  isChaosError,
   mapLimit,
   objectName,
   Pods,
@@ -87,18 +89,31 @@ export const drainNodesActivity = defineActivity({
     );
     const names = nodes.map(objectName);
 
-    // 1. Cordon, so that nothing new lands on the nodes while they are drained.
+    // 1. Cordon, so that nothing new lands on the nodes while they are drained. An abort from
+    // here on leaves the nodes this call cordoned cordoned, as kubectl drain does, and the error
+    // says which (D105).
     const cordoned = needingPatch(nodes, true);
-    await patchUnschedulable(kube, cordoned, true, nodes);
     const already = names.filter((n) => !cordoned.includes(n));
+    let cordonedHere: readonly string[] = [];
+    const whileCordoned = async <T>(step: () => Promise<T>): Promise<T> => {
+      try {
+        return await step();
+      } catch (err) {
+        throw stayCordoned(err, cordonedHere, already);
+      }
+    };
+    await whileCordoned(() => patchUnschedulable(kube, cordoned, true, nodes));
+    cordonedHere = cordoned;
     ctx.log(
       `cordoned ${cordoned.length ? cordoned.join(', ') : 'no node'}${already.length ? ` (already cordoned: ${already.join(', ')})` : ''}`,
     );
 
     // 2. What to do with every pod of every node, before anything is evicted.
     const options = { deletePodsWithLocalStorage: args.delete_pods_with_local_storage };
-    const plans = await mapLimit(names, DEFAULT_CONCURRENCY, async (node) =>
-      planNode(node, await kube.list<V1Pod>(Pods, { fieldSelector: `spec.nodeName=${node}` }), options),
+    const plans = await whileCordoned(() =>
+      mapLimit(names, DEFAULT_CONCURRENCY, async (node) =>
+        planNode(node, await kube.list<V1Pod>(Pods, { fieldSelector: `spec.nodeName=${node}` }), options),
+      ),
     );
     const refused = plans.flatMap((plan) => plan.refused.map((pod) => `${podKey(pod)} on node ${plan.node}`));
     if (refused.length > 0) {
@@ -116,12 +131,8 @@ export const drainNodesActivity = defineActivity({
     const nodeOf = new Map<V1Pod, string>();
     for (const plan of plans) for (const pod of plan.evict) nodeOf.set(pod, plan.node);
     // In plan mode one dry-run attempt says whether each eviction would be allowed now.
-    const evicted = await evictAll(
-      kube,
-      [...nodeOf.keys()],
-      ctx.dryRun ? Date.now() : deadline,
-      ctx.log,
-      ctx.signal,
+    const evicted = await whileCordoned(() =>
+      evictAll(kube, [...nodeOf.keys()], ctx.dryRun ? Date.now() : deadline, ctx.log, ctx.signal),
     );
     const timedOut = (what: string) =>
       new ActivityFailed(
@@ -146,7 +157,9 @@ export const drainNodesActivity = defineActivity({
     const evictedSet = new Set(evicted.done);
     const leftover = ctx.dryRun
       ? []
-      : await mapLimit(plans, DEFAULT_CONCURRENCY, (plan) => waitGone(kube, plan, evictedSet, deadline, ctx));
+      : await whileCordoned(() =>
+          mapLimit(plans, DEFAULT_CONCURRENCY, (plan) => waitGone(kube, plan, evictedSet, deadline, ctx)),
+        );
     const left = leftover.flat();
     if (left.length > 0) throw timedOut(`${left.length} pod(s) left: ${left.join(', ')}`);
 
@@ -165,3 +178,22 @@ export const drainNodesActivity = defineActivity({
 });
 
 export const drainNodes = drainNodesActivity.fn;
+
+/**
+ * An abort once the drain has begun: what it had done (the cordon's own report when the abort
+ * came while cordoning), and that the nodes it cordoned stay so. Other errors pass unchanged.
+ */
+function stayCordoned(err: unknown, cordoned: readonly string[], already: readonly string[]): unknown {
+  if (!isChaosError(err, 'Aborted')) return err;
+  const inner = err as Aborted;
+  const progress = 'cordoned' in inner.progress ? inner.progress : { cordoned, ...inner.progress };
+  const stay = progress.cordoned ?? [];
+  const all = [...stay, ...already];
+  const before = already.length > 0 ? `, ${already.join(', ')} already before the drain` : '';
+  return new Aborted(inner.cause, {
+    progress,
+    ...(all.length > 0
+      ? { note: `The node(s) ${all.join(', ')} stay cordoned${before}; uncordon_node undoes it` }
+      : {}),
+  });
+}

@@ -2,6 +2,7 @@
 // are honoured), and all of them with the refusals of a budget retried until a deadline.
 
 import {
+  Aborted,
   ActivityFailed,
   DEFAULT_CONCURRENCY,
   isApiError,
@@ -9,6 +10,8 @@ import {
   mapLimit,
   Pods,
   recordPodRemoval,
+  removedAfterAbort,
+  sleep,
 } from '@chaoskit/core';
 import type { V1Pod } from '@kubernetes/client-node';
 import { blockingBudget, podKey } from './drain-plan.js';
@@ -29,20 +32,6 @@ interface StatusBody {
 }
 
 type Outcome = { pod: V1Pod; evicted: true } | { pod: V1Pod; gone: true } | ({ refused: true } & Refusal);
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }
-    function abort() {
-      clearTimeout(timer);
-      reject(new ActivityFailed('the drain was cancelled'));
-    }
-    signal?.addEventListener('abort', abort, { once: true });
-  });
 
 async function evictOnce(kube: KubeClient, pod: V1Pod): Promise<Outcome> {
   const name = pod.metadata?.name ?? '';
@@ -97,13 +86,32 @@ export async function evictAll(
   let pending = pods;
   let pause = FIRST_RETRY_MS;
   let reported = false;
+  // What became of every pod when the signal aborted: evicted, not evicted, or under way (its
+  // eviction was out; the look after the abort says whether it went through).
+  const aborted = async (underWay: V1Pod[]): Promise<never> => {
+    const settled = underWay.length > 0 ? await removedAfterAbort(kube, Pods, underWay) : new Map();
+    for (const [pod, evicted] of settled) if (evicted) done.push(pod);
+    const unknown = underWay.filter((pod) => !settled.has(pod));
+    const names = (keep: (pod: V1Pod) => boolean) => pods.filter(keep).map(podKey);
+    throw new Aborted(signal?.reason, {
+      progress: {
+        evicted: names((pod) => done.includes(pod)),
+        interrupted: names((pod) => unknown.includes(pod)),
+        'not evicted': names((pod) => !done.includes(pod) && !unknown.includes(pod)),
+      },
+    });
+  };
   for (;;) {
     const failures: string[] = [];
+    const underWay: V1Pod[] = [];
     const outcomes = await mapLimit(pending, DEFAULT_CONCURRENCY, (pod) =>
-      evictOnce(kube, pod).catch((err: unknown) => {
-        failures.push(`${podKey(pod)}: ${(err as Error).message}`);
-        return undefined;
-      }),
+      signal?.aborted
+        ? Promise.resolve(undefined)
+        : evictOnce(kube, pod).catch((err: unknown) => {
+            if (signal?.aborted) underWay.push(pod);
+            else failures.push(`${podKey(pod)}: ${(err as Error).message}`);
+            return undefined;
+          }),
     );
     const refusals: Refusal[] = [];
     for (const outcome of outcomes) {
@@ -111,6 +119,7 @@ export async function evictAll(
       if ('refused' in outcome) refusals.push(outcome);
       else done.push(outcome.pod);
     }
+    if (signal?.aborted) return aborted(underWay);
     if (failures.length > 0) {
       throw new ActivityFailed(
         `could not evict ${failures.length} pod(s): ${failures.join('; ')}. ${done.length} pod(s) were evicted; the nodes stay cordoned (uncordon_node undoes it).`,
@@ -126,7 +135,7 @@ export async function evictAll(
       );
       reported = true;
     }
-    await sleep(Math.min(pause, left), signal);
+    await sleep(Math.min(pause, left), signal).catch(() => aborted([]));
     pause = Math.min(pause * 2, MAX_RETRY_MS);
     pending = refusals.map((r) => r.pod);
   }

@@ -95,7 +95,18 @@ export const execInPodsActivity = defineActivity({
         const outcome = await exec({ namespace: args.ns, pod: name, container }, argv, args.request_timeout);
         results.set(name, result(name, container, outcome));
       },
-      { name: (t) => objectName(t.pod), verb: 'run the command in' },
+      {
+        name: (t) => objectName(t.pod),
+        verb: 'run the command in',
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        // An abort closes the exec connections under way at once; no other pod gets the command.
+        words: {
+          done: 'finished in',
+          interrupted: 'cut off in',
+          notDone: 'not run in',
+          note: 'A command cut off may go on in its container: closing its exec connection does not stop it',
+        },
+      },
     );
     const list = targets.map((t) => results.get(objectName(t.pod))!);
     if (list.length)

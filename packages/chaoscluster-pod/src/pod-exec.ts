@@ -3,7 +3,7 @@
 // only when exec_in_pods runs.
 
 import { Writable } from 'node:stream';
-import { type ActivityContext, toApiError } from '@chaoskit/core';
+import { Aborted, type ActivityContext, toApiError } from '@chaoskit/core';
 import type { Exec } from '@kubernetes/client-node';
 import { type ExecStatus, exitCodeOf } from './command.js';
 
@@ -24,14 +24,18 @@ export interface ExecTarget {
   container: string;
 }
 
-/** Runs `argv` in a container, collecting stdout and stderr apart; `timeoutSeconds` bounds it. */
+/**
+ * Runs `argv` in a container, collecting stdout and stderr apart; `timeoutSeconds` bounds it.
+ * When the call's signal aborts, the exec connection is closed at once (the command stops with
+ * it) and the promise rejects with Aborted.
+ */
 export type PodExec = (target: ExecTarget, argv: string[], timeoutSeconds: number) => Promise<ExecOutcome>;
 
 /** The exec of the cluster `ctx` points at, built once per call of the activity. */
-export async function podExec(ctx: Pick<ActivityContext, 'kubeConfig'>): Promise<PodExec> {
+export async function podExec(ctx: Pick<ActivityContext, 'kubeConfig' | 'signal'>): Promise<PodExec> {
   const { Exec } = await import('@kubernetes/client-node');
   const exec = new Exec(await ctx.kubeConfig());
-  return (target, argv, timeoutSeconds) => execIn(exec, target, argv, timeoutSeconds);
+  return (target, argv, timeoutSeconds) => execIn(exec, target, argv, timeoutSeconds, ctx.signal);
 }
 
 /** What `Exec.exec` resolves to (a `ws` WebSocket), as far as it is used here. */
@@ -59,6 +63,7 @@ function execIn(
   target: ExecTarget,
   argv: string[],
   timeoutSeconds: number,
+  signal: AbortSignal | undefined,
 ): Promise<ExecOutcome> {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
@@ -70,8 +75,13 @@ function execIn(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
+    };
+    const abort = () => {
+      settle(new Aborted(signal?.reason));
+      socket?.terminate();
     };
     const timer = setTimeout(() => {
       settle({
@@ -83,6 +93,8 @@ function execIn(
       });
       socket?.terminate();
     }, timeoutSeconds * 1000);
+    if (signal?.aborted) return abort();
+    signal?.addEventListener('abort', abort, { once: true });
     const onStatus = (status: ExecStatus) => {
       const success = status.status === 'Success';
       settle({

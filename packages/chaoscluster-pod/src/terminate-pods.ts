@@ -33,6 +33,7 @@ export const terminatePodsActivity = defineActivity({
     const deleted = await deleteAll(ctx.kube, Pods, selected, {
       ...(args.grace_period >= 0 ? { query: { gracePeriodSeconds: args.grace_period } } : {}),
       verb: 'terminate pod',
+      words: { done: 'terminated' },
     });
     const names = deleted.map(objectName);
     ctx.log(

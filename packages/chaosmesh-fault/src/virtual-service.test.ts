@@ -2,6 +2,7 @@ import { ApiError, isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import { type RouteSelector, removeFaultKind, setFaultKind } from './routes.js';
 import {
+  type EditOptions,
   editVirtualService,
   type Target,
   type VirtualService,
@@ -62,6 +63,14 @@ class FakeStore implements VirtualServiceStore {
 }
 
 const quiet = { log: () => {}, backoffMs: () => 0 };
+
+/** The edit of most tests: an abort HTTP 503 on the route to reviews v2. */
+const abort503 = (store: VirtualServiceStore, options: Partial<EditOptions> = {}) =>
+  editVirtualService(store, target, reviewsV2, setFaultKind('abort', { httpStatus: 503 }), {
+    what: 'x',
+    ...quiet,
+    ...options,
+  });
 
 describe('editVirtualService', () => {
   it('writes the edit with the resourceVersion it read and returns what was stored', async () => {
@@ -177,16 +186,7 @@ describe('editVirtualService', () => {
     store.replace = async () => {
       throw new ApiError('NotFound', { status: 404, reason: 'NotFound', serverMessage: 'gone', body: {} });
     };
-    const gone = await editVirtualService(
-      store,
-      target,
-      reviewsV2,
-      setFaultKind('abort', { httpStatus: 503 }),
-      {
-        what: 'x',
-        ...quiet,
-      },
-    ).catch((e: unknown) => e);
+    const gone = await abort503(store).catch((e: unknown) => e);
     expect((gone as Error).message).toMatch(/was deleted while being edited/);
     const forbidden = new ApiError('Forbidden', {
       status: 403,
@@ -197,43 +197,59 @@ describe('editVirtualService', () => {
     store.replace = async () => {
       throw forbidden;
     };
-    const err = await editVirtualService(
-      store,
-      target,
-      reviewsV2,
-      setFaultKind('abort', { httpStatus: 503 }),
-      {
-        what: 'x',
-        ...quiet,
-      },
-    ).catch((e: unknown) => e);
+    const err = await abort503(store).catch((e: unknown) => e);
     expect(err).toBe(forbidden);
   });
 
-  it('a write lost to a transient error is checked by reading again, not applied twice', async () => {
+  it('a write that went through but whose answer was lost is not applied twice: the retry is a conflict, the read again finds the edit', async () => {
+    // Core retries a write whose answer was lost (one retry policy); guarded by the
+    // resourceVersion, that retry of a write the server had applied is refused with a 409.
     const store = new FakeStore();
     const replace = store.replace.bind(store);
     let first = true;
     store.replace = async (body) => {
-      const stored = await replace(body);
-      if (first) {
-        first = false;
-        throw new ApiError('Unavailable', { status: 503, reason: '', serverMessage: 'lost', body: {} });
-      }
-      return stored;
+      await replace(body);
+      if (!first) return store.object;
+      first = false;
+      return replace(body);
     };
-    const result = await editVirtualService(
-      store,
-      target,
-      reviewsV2,
-      setFaultKind('abort', { httpStatus: 503 }),
-      {
-        what: 'x',
-        ...quiet,
-      },
-    );
-    expect(store.writes).toHaveLength(1);
+    const result = await abort503(store);
+    expect(store.writes.filter((w) => w.metadata.resourceVersion === '1')).toHaveLength(2);
+    expect(store.object.metadata.resourceVersion).toBe('2');
     expect(store.reads).toBe(2);
     expect(result.spec.http![0]!.fault).toEqual({ abort: { httpStatus: 503 } });
+  });
+
+  it('a failure other than a conflict is not retried here: core has retried it already', async () => {
+    const store = new FakeStore();
+    const unavailable = new ApiError('Unavailable', {
+      status: 503,
+      reason: '',
+      serverMessage: 'down',
+      body: {},
+    });
+    store.replace = async () => {
+      throw unavailable;
+    };
+    const err = await abort503(store).catch((e: unknown) => e);
+    expect(err).toBe(unavailable);
+    expect(store.reads).toBe(1);
+  });
+
+  it('the pause before reading again ends when the signal aborts: Aborted, its cause the reason', async () => {
+    const store = new FakeStore();
+    const controller = new AbortController();
+    const reason = new Error('interrupted by SIGINT');
+    store.beforeWrite = (s) => {
+      // Someone else writes first, and the run is interrupted while this one waits to retry.
+      s.commit(s.object);
+      controller.abort(reason);
+    };
+    const err = await abort503(store, { backoffMs: () => 3_600_000, signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    expect(isChaosError(err, 'Aborted')).toBe(true);
+    expect((err as Error).cause).toBe(reason);
+    expect(store.reads).toBe(1);
   });
 });

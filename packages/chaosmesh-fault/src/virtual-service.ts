@@ -7,8 +7,8 @@ import {
   ActivityFailed,
   customResource,
   isApiError,
-  isRetryable,
   type ResourceType,
+  sleep,
 } from '@chaoskit/core';
 import type { MeshVersion } from './args.js';
 import {
@@ -108,15 +108,11 @@ export interface EditOptions {
   attempts?: number;
   /** Pause before attempt n (n ≥ 2); default: jittered exponential from 25 ms, at most 1 s. */
   backoffMs?: (attempt: number) => number;
+  /** Ends the pauses (and the requests) at once: Aborted. */
+  signal?: AbortSignal;
 }
 
 const defaultBackoff = (attempt: number) => Math.min(25 * 2 ** (attempt - 2), 1000) * (0.5 + Math.random());
-
-/** Whether a failed write may be retried by reading again: a conflict, or a transient failure. */
-function worthRetrying(err: unknown): boolean {
-  if (isApiError(err)) return err.code === 'Conflict' || [429, 500, 502, 503, 504].includes(err.status);
-  return isRetryable(err);
-}
 
 /**
  * Applies `edit` to the fault of every http route of the VirtualService that `selectors` match,
@@ -137,7 +133,7 @@ export async function editVirtualService(
   const backoff = options.backoffMs ?? defaultBackoff;
   let lastConflict: unknown;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    if (attempt > 1) await new Promise((r) => setTimeout(r, backoff(attempt)));
+    if (attempt > 1) await sleep(backoff(attempt), options.signal);
     const current = await store.read();
     const http = Array.isArray(current.spec?.http) ? current.spec.http : [];
     const plan = planFaultEdit(http, selectors, edit);
@@ -161,7 +157,9 @@ export async function editVirtualService(
       if (isApiError(err, 'NotFound')) {
         throw new ActivityFailed(`${where(target)} was deleted while being edited`, { cause: err });
       }
-      if (!worthRetrying(err)) throw err;
+      // A write someone else's came before: read again and re-apply. Overload and dropped
+      // connections were retried by core already, within its budget (one retry policy).
+      if (!isApiError(err, 'Conflict')) throw err;
       lastConflict = err;
       options.log(
         `${where(target)} changed since it was read (resourceVersion ${current.metadata.resourceVersion}): reading it again (attempt ${attempt + 1} of ${attempts})`,
@@ -203,5 +201,6 @@ export function editTarget(
     what,
     log: ctx.log,
     ...(ctx.dryRun ? { dryRun: true } : {}),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
 }

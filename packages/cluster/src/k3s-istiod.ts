@@ -12,11 +12,11 @@ import {
   issueServingCert,
   registerWebhook,
   servesXds,
-  until,
   webhookRefuses,
   xdsBootstrap,
 } from './local/istiod.js';
 import { ISTIO_API_VERSION } from './mesh.js';
+import { until } from './testing/until.js';
 import type { IstiodEndpoint } from './types.js';
 
 /**

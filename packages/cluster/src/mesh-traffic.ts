@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { ensureMeshProbe } from './local/binaries.js';
 import type { ProgressSink } from './local/cache.js';
@@ -10,6 +11,7 @@ import { xdsBootstrap } from './local/istiod.js';
 import { freePort, freePorts } from './local/ports.js';
 import { ProcessGroup } from './local/processes.js';
 import { adsRequest, LISTENER_TYPE } from './local/xds.js';
+import { until } from './testing/until.js';
 import type { IstiodInfo } from './types.js';
 
 // Real traffic through a real mesh: plain gRPC servers on 127.0.0.1 stand behind mesh hosts
@@ -193,9 +195,8 @@ export async function meshTraffic(options: MeshTrafficOptions): Promise<MeshTraf
     );
     await until(
       'meshprobe backends',
-      group,
       () => Promise.all(backends.map((b) => tcpOpen(b.address))).then((r) => r.every(Boolean)),
-      30_000,
+      { timeoutMs: 30_000, intervalMs: 50, alive: () => group.assertRunning() },
     );
 
     for (const h of hosts) {
@@ -233,12 +234,11 @@ export async function meshTraffic(options: MeshTrafficOptions): Promise<MeshTraf
       ...probeEnv,
       GRPC_XDS_BOOTSTRAP_CONFIG: JSON.stringify(bootstrap),
     });
-    await until(
-      'meshprobe client',
-      group,
-      async () => (await fetch(`http://${controlAddress}/healthz`)).ok,
-      30_000,
-    );
+    await until('meshprobe client', async () => (await fetch(`http://${controlAddress}/healthz`)).ok, {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+      alive: () => group.assertRunning(),
+    });
 
     const targets = Object.fromEntries(hosts.map((h) => [h.name, `xds:///${h.name}:${h.port}`]));
     const send = async (opts: SendOptions): Promise<Record<string, RouteStats>> => {
@@ -283,7 +283,7 @@ export async function meshTraffic(options: MeshTrafficOptions): Promise<MeshTraf
           throw new Error(
             `route ${route}: condition not met within ${timeoutMs} ms (${batches} batches); last batch: ${JSON.stringify(stats)}`,
           );
-        await new Promise((r) => setTimeout(r, 25));
+        await delay(25);
       }
     };
 
@@ -362,26 +362,4 @@ function tcpOpen(address: string): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-async function until(
-  what: string,
-  group: ProcessGroup,
-  check: () => Promise<boolean>,
-  timeoutMs: number,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    group.assertRunning();
-    try {
-      if (await check()) return;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(
-    `timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`,
-  );
 }

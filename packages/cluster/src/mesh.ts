@@ -9,6 +9,7 @@ import {
 } from '@kubernetes/client-node';
 import { cacheDir, type ProgressSink, withCacheLock } from './local/cache.js';
 import { runGo } from './local/go.js';
+import { until } from './testing/until.js';
 import type { MeshOptions } from './types.js';
 
 /**
@@ -94,14 +95,15 @@ export async function applyCrds(kc: KubeConfig, path: string): Promise<string[]>
     }),
   );
   const names = docs.map((d) => d.metadata!.name!);
-  const deadline = Date.now() + 60_000;
-  for (const name of names) {
-    for (;;) {
-      const crd = await api.readCustomResourceDefinition({ name });
-      if (crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) break;
-      if (Date.now() > deadline) throw new Error(`CRD ${name} was not Established within 60s`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  await until(
+    `the CRDs ${names.join(', ')} Established`,
+    async () => {
+      const crds = await Promise.all(names.map((name) => api.readCustomResourceDefinition({ name })));
+      return crds.every((crd) =>
+        crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True'),
+      );
+    },
+    60_000,
+  );
   return names;
 }

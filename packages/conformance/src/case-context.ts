@@ -7,7 +7,7 @@ import {
   readAuditLog,
   xdsBootstrap,
 } from '@chaoskit/cluster';
-import { type AnyActivity, isChaosError, type ResultOf } from '@chaoskit/core';
+import { type AnyActivity, isChaosError, pollUntil, type ResultOf } from '@chaoskit/core';
 import {
   AppsV1Api,
   AuthorizationV1Api,
@@ -302,14 +302,8 @@ export class CaseContext<A extends AnyActivity = AnyActivity> {
     return readAuditLog(this.cluster.auditLogPath, { user: this.identity, since });
   }
 
-  async until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await check().catch(() => undefined);
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+    return pollUntil(check, { what, timeoutMs });
   }
 
   // ----- fixtures ---------------------------------------------------------------------------

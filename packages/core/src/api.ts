@@ -1,6 +1,7 @@
-import { ActivityFailed, toApiError } from './errors.js';
+import { Aborted, toApiError } from './errors.js';
 import type { KubeClient, ListOptions } from './kube.js';
 import type { ResourceType } from './resources.js';
+import { sleep } from './waiting.js';
 
 export interface Page<T> {
   items: T[];
@@ -64,8 +65,9 @@ export async function watchUntil<T extends Meta, R>(options: WatchUntilOptions<T
   const ticker = options.progress
     ? setInterval(() => options.progress!(Date.now() - started, snapshot()), options.progressEveryMs ?? 5000)
     : undefined;
-  const onAbort = () => finish(new ActivityFailed('the wait was cancelled'));
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const onAbort = () => finish(new Aborted(options.signal?.reason));
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
 
   let stopCurrent: (() => void) | undefined;
   const select = options.select ?? {};
@@ -103,7 +105,7 @@ export async function watchUntil<T extends Meta, R>(options: WatchUntilOptions<T
       else if (ended.error) {
         // A dropped connection (the apiserver restarting): wait a little, list again (the
         // retries of the list ride out the restart), then watch from there.
-        await new Promise((r) => setTimeout(r, 200));
+        await sleep(200, options.signal);
         resourceVersion = await relist();
       }
     }

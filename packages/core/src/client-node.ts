@@ -12,12 +12,12 @@ export type ApiConstructor<T extends ApiType> = new (config: Configuration) => T
 
 /**
  * A generated client-node API whose every request goes through `connection`; in plan mode every
- * mutation is a server-side dry run, as with ctx.kube.
+ * mutation is a server-side dry run, and the call's signal aborts every request, as with ctx.kube.
  */
 export async function generatedApi<T extends ApiType>(
   connection: Connection,
   api: ApiConstructor<T>,
-  options: { dryRun?: boolean } = {},
+  options: { dryRun?: boolean; signal?: AbortSignal } = {},
 ): Promise<T> {
   const cn = await import('@kubernetes/client-node');
   const base = connection.server.href.replace(/\/$/, '');
@@ -34,7 +34,7 @@ export async function generatedApi<T extends ApiType>(
         ...(body !== undefined ? { body: String(body) } : {}),
         ...(headers['Content-Type'] ? { contentType: headers['Content-Type'] } : {}),
         ...(headers.Accept ? { accept: headers.Accept } : {}),
-        ...(request.getSignal() ? { signal: request.getSignal()! } : {}),
+        ...signalOf(request.getSignal(), options.signal),
       });
       const headerMap = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)]));
       return new cn.ResponseContext(res.status, headerMap, {
@@ -47,6 +47,13 @@ export async function generatedApi<T extends ApiType>(
   return new api(
     cn.createConfiguration({ baseServer: new cn.ServerConfiguration(base, {}), authMethods: {}, httpApi }),
   );
+}
+
+/** The request's own signal and the call's, either aborting it. */
+function signalOf(...signals: Array<AbortSignal | undefined>): { signal?: AbortSignal } {
+  const given = signals.filter((s): s is AbortSignal => s !== undefined);
+  if (given.length === 0) return {};
+  return { signal: given.length === 1 ? given[0]! : AbortSignal.any(given) };
 }
 
 const base64 = (text: string) => Buffer.from(text).toString('base64');

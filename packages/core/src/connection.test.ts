@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Connection, isRetryable } from './connection.js';
+import { Connection } from './connection.js';
 import { isChaosError } from './errors.js';
+import { isRetryable } from './retry.js';
 
 // A loopback HTTP server that answers each request with the next planned response, so the
 // retries of core's one connection layer can be counted on the server's side.

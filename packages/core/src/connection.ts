@@ -9,9 +9,11 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { ClusterAuth, ClusterClient, ClusterConfig } from './cluster-client.js';
 import { pemText } from './cluster-client.js';
-import { ConfigurationError, errorCode, NetworkError, toApiError } from './errors.js';
+import { Aborted, ConfigurationError, errorCode, NetworkError, toApiError } from './errors.js';
 import { registerSecret } from './redact.js';
-import { Throttle } from './throttle.js';
+import { backoffMs, budgetRefusal, isRetryable, NEVER_SENT, RETRY_BUDGET_MS, retryAfterMs } from './retry.js';
+import { type Outcome, Throttle } from './throttle.js';
+import { abortable, pollUntil, sleep } from './waiting.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -47,50 +49,7 @@ export interface RawResponse {
   ambiguous: boolean;
 }
 
-/** Retries of one request go on for at most this long by default. */
-export const RETRY_BUDGET_MS = 60_000;
-
 const USER_AGENT = `chaoskit (node ${process.version})`;
-
-const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
-const NEVER_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-const RETRY_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
-
-/** Whether a failure is worth another attempt: 429, 5xx (an ApiError or a status) or a dropped connection. */
-export function isRetryable(err: unknown): boolean {
-  const e = err as { status?: unknown; code?: unknown };
-  const status = typeof e.status === 'number' ? e.status : typeof e.code === 'number' ? e.code : undefined;
-  if (status !== undefined) return RETRY_STATUS.has(status);
-  return RETRY_CODES.has(errorCode(err) ?? '');
-}
-
-/** Jittered exponential backoff: 100 ms doubling to at most 5 s, ±50 %. */
-export function backoffMs(attempt: number): number {
-  return Math.min(100 * 2 ** (attempt - 1), 5000) * (0.5 + Math.random());
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** How long /readyz refused (403) is taken for a server still starting. */
 const READYZ_REFUSED_MS = 15_000;
@@ -115,8 +74,11 @@ interface Credential {
 
 export class Connection {
   readonly server: URL;
-  /** How many requests go out at once (watches and streams aside). */
-  readonly throttle = new Throttle(MAX_CONNECTIONS);
+  /**
+   * How many requests go out at once (watches and streams aside), learnt from the server's
+   * answers; reads and writes apart, as the apiserver limits them apart.
+   */
+  readonly throttles = { read: new Throttle(MAX_CONNECTIONS), write: new Throttle(MAX_CONNECTIONS) };
   #agent: HttpAgent | undefined;
   #agentReady: Promise<HttpAgent> | undefined;
   #credential: Credential | undefined;
@@ -124,7 +86,7 @@ export class Connection {
   #execCert: { cert: string; key: string } | undefined;
   /** Set when the server could not be reached: it may come back before it is ready. */
   #wasDown = false;
-  #readiness: Promise<void> | undefined;
+  #readiness: { done: Promise<void>; stop: AbortController; waiting: number } | undefined;
 
   constructor(
     readonly config: ClusterConfig,
@@ -145,24 +107,35 @@ export class Connection {
    * Network failures that outlast the budget are NetworkError.
    */
   async send(options: RequestOptions): Promise<RawResponse> {
-    const deadline = Date.now() + (options.retryBudgetMs ?? RETRY_BUDGET_MS);
+    const { signal } = options;
+    let deadline = Date.now() + (options.retryBudgetMs ?? RETRY_BUDGET_MS);
+    const throttle = options.method === 'GET' ? this.throttles.read : this.throttles.write;
     let ambiguous = false;
     let askedAgain = false;
     for (let attempt = 1; ; attempt++) {
-      if (this.#wasDown) await this.untilReady(deadline, options.signal);
-      await this.throttle.acquire(options.signal);
+      if (this.#wasDown) await this.untilReady(deadline, signal);
+      // The budget is for the server's refusals and failures: time queued behind this client's
+      // own other requests does not count.
+      const queued = Date.now();
+      const ticket = await throttle.acquire(signal);
+      deadline += Date.now() - queued;
       let res: RawResponse | undefined;
       let failure: unknown;
+      let outcome: Outcome = 'other';
+      let retryAfter: number | undefined;
       try {
         const stream = await this.open(options);
         stream.setEncoding('utf8');
         let body = '';
         for await (const chunk of stream) body += chunk;
         res = { status: stream.statusCode ?? 0, headers: stream.headers, body, attempts: attempt, ambiguous };
+        outcome =
+          res.status === 429 && !budgetRefusal(res) ? 'overloaded' : res.status < 500 ? 'ok' : 'other';
+        retryAfter = retryAfterMs(res);
       } catch (err) {
         failure = err;
       } finally {
-        this.throttle.release(res?.status === 429 && !res.body.includes('"DisruptionBudget"'));
+        throttle.release(ticket, outcome, retryAfter);
       }
       // A restarting apiserver closes its idle connections cleanly and answers before its RBAC
       // informers have synced, refusing (401, 403) what it allows a moment later; no failure
@@ -170,19 +143,16 @@ export class Connection {
       // one costs a readiness question and a repeat, neither of which changes anything.
       if ((res?.status === 401 || res?.status === 403) && !askedAgain && Date.now() < deadline) {
         askedAgain = true;
-        await this.untilReady(deadline, options.signal);
-        if (!options.signal?.aborted) continue;
+        await this.untilReady(deadline, signal);
+        continue;
       }
       // A 429 of a PodDisruptionBudget refusing an eviction is an answer, not an overload: its
       // caller decides (drain_nodes retries it until its own timeout).
-      const refusal = res?.status === 429 && res.body.includes('"DisruptionBudget"');
-      const retryable = res
-        ? RETRY_STATUS.has(res.status) && !refusal
-        : RETRY_CODES.has(errorCode(failure) ?? '');
-      const retryAfter = Number(res?.headers['retry-after']);
-      const wait =
-        res?.status === 429 && retryAfter > 0 ? Math.min(retryAfter * 1000, 10_000) : backoffMs(attempt);
-      if (!retryable || options.signal?.aborted || Date.now() + wait > deadline) {
+      const retryable = res ? isRetryable(res) && !budgetRefusal(res) : isRetryable(failure);
+      const wait = retryAfter ?? backoffMs(attempt);
+      // An answer that completed the request stands, aborted or not.
+      if (signal?.aborted && (!res || retryable)) throw new Aborted(signal.reason);
+      if (!retryable || Date.now() + wait > deadline) {
         if (res) return res;
         throw failure;
       }
@@ -191,7 +161,7 @@ export class Connection {
       // No answer (refused or dropped): the server may be restarting, and answers before it is
       // ready; every request of the connection waits for /readyz before the next attempt.
       if (!res) this.#wasDown = true;
-      await sleep(wait, options.signal);
+      await sleep(wait, signal);
     }
   }
 
@@ -199,36 +169,53 @@ export class Connection {
    * After the server was unreachable (a restart), or refused a request, waits until it says it
    * is ready (`/readyz`): a restarting apiserver answers before its RBAC informers have synced,
    * and refuses (403) what it allows a moment later. One wait for every request of the
-   * connection. /readyz itself is authorized through RBAC (system:public-info-viewer), so a 403
-   * from it means "not yet" until READYZ_REFUSED_MS have passed (a cluster that never lets this
-   * identity ask); any other answer that is not a 5xx ends the wait, a 401 (credentials the
-   * server does not take: waiting would not change that) too.
+   * connection (each request stops waiting when its own signal aborts). /readyz itself is
+   * authorized through RBAC (system:public-info-viewer), so a 403 from it means "not yet" until
+   * READYZ_REFUSED_MS have passed (a cluster that never lets this identity ask); any other
+   * answer that is not a 5xx ends the wait, a 401 (credentials the server does not take:
+   * waiting would not change that) too. Past the deadline the request is sent all the same.
    */
   private untilReady(deadline: number, signal: AbortSignal | undefined): Promise<void> {
-    this.#readiness ??= (async () => {
+    if (!this.#readiness) {
       let refusedUntil: number | undefined;
-      for (let attempt = 1; Date.now() < deadline && !signal?.aborted; attempt++) {
-        const status = await this.open({ method: 'GET', path: '/readyz', accept: '*/*' }).then(
-          (res) => {
-            res.resume();
-            return res.statusCode ?? 0;
-          },
-          () => 0,
-        );
-        const refused = status === 403;
-        if (refused) refusedUntil ??= Date.now() + READYZ_REFUSED_MS;
-        const notYet =
-          status === 0 || (status >= 500 && status < 600) || (refused && Date.now() < refusedUntil!);
-        if (!notYet) {
+      // The questions stop when no request waits for the answer any more.
+      const stop = new AbortController();
+      const done = pollUntil(
+        async () => {
+          const status = await this.open({ method: 'GET', path: '/readyz', accept: '*/*' }).then(
+            (res) => {
+              res.resume();
+              return res.statusCode ?? 0;
+            },
+            () => 0,
+          );
+          if (status === 403) refusedUntil ??= Date.now() + READYZ_REFUSED_MS;
+          const notYet =
+            status === 0 || (status >= 500 && status < 600) || (status === 403 && Date.now() < refusedUntil!);
+          return !notYet;
+        },
+        {
+          what: 'the apiserver to be ready',
+          timeoutMs: Math.max(0, deadline - Date.now()),
+          intervalMs: backoffMs,
+          signal: stop.signal,
+        },
+      ).then(
+        () => {
           this.#wasDown = false;
-          return;
-        }
-        await sleep(backoffMs(attempt), signal).catch(() => undefined);
-      }
-    })().finally(() => {
-      this.#readiness = undefined;
+        },
+        () => undefined,
+      );
+      this.#readiness = { done, stop, waiting: 0 };
+      void done.finally(() => {
+        this.#readiness = undefined;
+      });
+    }
+    const readiness = this.#readiness;
+    readiness.waiting++;
+    return abortable(readiness.done, signal).finally(() => {
+      if (--readiness.waiting === 0) readiness.stop.abort();
     });
-    return this.#readiness;
   }
 
   /** Sends one request and parses the JSON answer; a status of 400 or more is an ApiError. */
@@ -277,7 +264,7 @@ export class Connection {
   }
 
   private networkError(err: Error, signal: AbortSignal | undefined): Error {
-    if (signal?.aborted) return err;
+    if (signal?.aborted) return new Aborted(signal.reason);
     return new NetworkError(this.server.origin, err, this.source);
   }
 

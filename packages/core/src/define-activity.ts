@@ -16,7 +16,7 @@ import {
 import { isTargetNamespace } from './args.js';
 import { type Naming, type Problem, problemFromIssue } from './argument-problems.js';
 import { describeSchema } from './describe-schema.js';
-import { InvalidArgument } from './errors.js';
+import { Aborted, InvalidArgument } from './errors.js';
 import { renderValue } from './render-value.js';
 import { suggest } from './suggest.js';
 
@@ -300,8 +300,14 @@ export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefin
     for (const { argument, namespace } of targetNamespaces(validated))
       safety.checkNamespace(identity.qualifiedName, namespace, naming(argument));
     const context = buildContext(identity, { ...options, safety });
-    context.signal?.throwIfAborted();
-    return (await run(validated, context)) as Awaited<R>;
+    const { signal } = context;
+    if (signal?.aborted) throw Aborted.of(identity.qualifiedName, signal.reason);
+    try {
+      return (await run(validated, context)) as Awaited<R>;
+    } catch (err) {
+      // Whatever step the abort stopped, however it surfaced there: one Aborted, naming the activity.
+      throw signal?.aborted ? Aborted.of(identity.qualifiedName, signal.reason, err) : err;
+    }
   };
 
   const fn = async (options: Record<string, unknown> = {}) => {
@@ -401,9 +407,4 @@ function defaultOf(schema: z.ZodType): { has: boolean; value?: unknown } {
   if ('default' in json) return { has: true, value: json.default };
   const parsed = schema.safeParse(undefined);
   return parsed.success && parsed.data !== undefined ? { has: true, value: parsed.data } : { has: false };
-}
-
-/** The request parameter of a mutation: a server-side dry run in plan mode, nothing otherwise. */
-export function dryRunParam(ctx: Pick<ActivityContext, 'dryRun'>): { dryRun?: string } {
-  return ctx.dryRun ? { dryRun: 'All' } : {};
 }

@@ -18,6 +18,7 @@ export type ApiErrorCode =
 
 export type ErrorCode =
   | 'ActivityFailed'
+  | 'Aborted'
   | 'InvalidArgument'
   | 'InvalidExperiment'
   | 'ConfigurationError'
@@ -40,6 +41,57 @@ export class ActivityFailed extends ChaosError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('ActivityFailed', message, options);
   }
+}
+
+/** What a call had done when it was aborted, in words: `{ terminated: ['web-1'], 'not terminated': […] }`. */
+export type AbortProgress = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * The one error of an abort, wherever it happens (a request, a wait, a pause, an activity):
+ * named `AbortError` as the DOM's, its `cause` is the signal's reason. An activity's says what
+ * it had done to each target when it stopped (D104).
+ */
+export class Aborted extends ChaosError {
+  /** `module.func` of the activity that stopped, when an activity did. */
+  readonly activity: string | undefined;
+  readonly progress: AbortProgress;
+  /** What the caller should know besides (a node that stays cordoned, how to undo it). */
+  readonly note: string | undefined;
+
+  constructor(
+    reason: unknown,
+    details: { activity?: string; progress?: Record<string, readonly string[]>; note?: string } = {},
+  ) {
+    const progress = Object.entries(details.progress ?? {}).filter(([, names]) => names.length > 0);
+    const why = reasonText(reason);
+    super(
+      'Aborted',
+      `${details.activity ?? 'the request'} was aborted${why ? ` (${why})` : ''}${
+        progress.length > 0
+          ? `: ${progress.map(([what, names]) => `${what} ${names.length}: ${names.join(', ')}`).join('; ')}`
+          : ''
+      }${details.note ? `. ${details.note}` : ''}`,
+      { cause: reason },
+    );
+    this.name = 'AbortError';
+    this.activity = details.activity;
+    this.progress = Object.freeze(Object.fromEntries(progress));
+    this.note = details.note;
+  }
+
+  /** An activity's, its call aborted while `err` was thrown: the report of an Aborted from within is kept. */
+  static of(activity: string, reason: unknown, err?: unknown): Aborted {
+    const inner = isChaosError(err, 'Aborted') ? (err as Aborted) : undefined;
+    return new Aborted(reason, {
+      activity,
+      ...(inner ? { progress: { ...inner.progress }, ...(inner.note ? { note: inner.note } : {}) } : {}),
+    });
+  }
+}
+
+function reasonText(reason: unknown): string {
+  if (reason instanceof Error) return reason.name === 'AbortError' ? '' : reason.message;
+  return reason === undefined ? '' : String(reason);
 }
 
 /** No usable credentials or cluster configuration. */

@@ -10,15 +10,12 @@ export type { ApiConstructor } from './client-node.js';
 export * from './cluster-client.js';
 export * from './configuration.js';
 export {
-  backoffMs,
   Connection,
   closeConnections,
   connectionFor,
-  isRetryable,
   MAX_CONNECTIONS,
   type Query,
   type RawResponse,
-  RETRY_BUDGET_MS,
   type RequestOptions,
 } from './connection.js';
 export * from './define-activity.js';
@@ -40,6 +37,7 @@ export * from './registry.js';
 export { renderValue } from './render-value.js';
 export * from './replica-wait.js';
 export * from './resources.js';
+export { backoffMs, isRetryable, RETRY_BUDGET_MS } from './retry.js';
 export * from './safety.js';
 export * from './scale.js';
 export * from './secrets.js';
@@ -47,3 +45,4 @@ export * from './select-nodes.js';
 export * from './select-pods.js';
 export * from './substitute.js';
 export { nearMiss, suggest } from './suggest.js';
+export * from './waiting.js';

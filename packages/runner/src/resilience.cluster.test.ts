@@ -231,7 +231,11 @@ describe('a throttled apiserver (real 429s)', () => {
     return { result, ...(await requests(c, since)) };
   }
 
-  it('terminate_pods over 110 pods finishes, within twice the requests of an unthrottled run', async () => {
+  // The bound holds whatever the machine's load: how many requests a 429 costs is set by the
+  // throttle's back-off and growth (about one in seven where it settles), while the load only
+  // moves where it settles, that is how fast the action goes. The counts are the apiserver's own
+  // (its audit log), and the unthrottled run's are the same on any machine.
+  it('terminate_pods over 110 pods finishes, within 1.5 times the requests of an unthrottled run', async () => {
     const unthrottled = await terminate(plain);
     const limited = await terminate(throttled);
     console.log(
@@ -239,10 +243,10 @@ describe('a throttled apiserver (real 429s)', () => {
     );
     expect(limited.result.pods).toHaveLength(110);
     expect(limited.throttled).toBeGreaterThan(0);
-    expect(limited.total).toBeLessThanOrEqual(2 * unthrottled.total);
+    expect(limited.total).toBeLessThanOrEqual(1.5 * unthrottled.total);
   }, 600_000);
 
-  it('drain_nodes finishes, within twice the requests of an unthrottled run', async () => {
+  it('drain_nodes finishes, within 1.5 times the requests of an unthrottled run', async () => {
     const drain = async (c: LocalCluster) => {
       const kc = kubeConfigOf(c);
       const node = c.nodes[1]!;
@@ -258,6 +262,7 @@ describe('a throttled apiserver (real 429s)', () => {
       `drain_nodes 30 pods: unthrottled ${unthrottled.total} requests; throttled ${limited.total} requests, ${limited.throttled} answered 429`,
     );
     expect(limited.result.evicted).toHaveLength(30);
-    expect(limited.total).toBeLessThanOrEqual(2 * unthrottled.total);
+    expect(limited.throttled).toBeGreaterThan(0);
+    expect(limited.total).toBeLessThanOrEqual(1.5 * unthrottled.total);
   }, 600_000);
 });

@@ -8,6 +8,7 @@ import {
   Safety,
   type SafetyRefusal,
   secretsFor,
+  sleep,
   substitute,
 } from '@chaoskit/core';
 import { ControlInterrupted, Controls } from './controls.js';
@@ -240,8 +241,11 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
             : isChaosError(err)
               ? err.code
               : (err as Error).name || 'Error';
+          // An activity's own Aborted says what it had done to each target when it stopped.
           const message = interrupted
-            ? 'the run was interrupted while this activity ran; it stopped at its next safe point'
+            ? isChaosError(err, 'Aborted')
+              ? redact(err.message)
+              : 'the run was interrupted while this activity ran; it stopped at its next safe point'
             : redact((err as Error).message ?? String(err));
           record.exception = [`${kind}: ${message}`];
           reporter.warn(`  => failed${which}: ${kind}: ${message}`);
@@ -603,20 +607,6 @@ async function pause(
   if (!(seconds > 0)) return;
   reporter.info(`Pausing ${when === 'before' ? 'before' : 'after'} activity for ${seconds}s...`);
   await sleep(seconds * 1000, signal).catch(() => undefined);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(new Interrupted('interrupted'));
-      },
-      { once: true },
-    );
-  });
 }
 
 /**

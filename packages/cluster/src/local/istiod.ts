@@ -10,6 +10,7 @@ import {
   type KubeConfig,
 } from '@kubernetes/client-node';
 import { ISTIO_API_VERSION } from '../mesh.js';
+import { until } from '../testing/until.js';
 import type { IstiodInfo, XdsBootstrap, XdsBootstrapOptions } from '../types.js';
 import { ISTIO_VERSION } from './binaries.js';
 import { freePorts } from './ports.js';
@@ -192,16 +193,14 @@ export async function startIstiod(input: StartIstiodInput): Promise<IstiodInfo> 
   );
 
   const alive = () => group.assertRunning();
-  await until('istiod /ready', () => httpOk(`http://${httpAddress}/ready`), 90_000, alive);
-  await until('an xDS answer from istiod', () => servesXds(xdsAddress), 60_000, alive);
+  await until('istiod /ready', () => httpOk(`http://${httpAddress}/ready`), { timeoutMs: 90_000, alive });
+  await until('an xDS answer from istiod', () => servesXds(xdsAddress), { timeoutMs: 60_000, alive });
   const caPem = await readFile(tls.caFile);
   await registerWebhook(kc, { url: `https://${webhookAddress}/validate` }, caPem);
-  await until(
-    'istiod validating webhook to refuse an invalid VirtualService',
-    () => webhookRefuses(kc),
-    30_000,
+  await until('istiod validating webhook to refuse an invalid VirtualService', () => webhookRefuses(kc), {
+    timeoutMs: 30_000,
     alive,
-  );
+  });
 
   return {
     version: ISTIO_VERSION,
@@ -313,29 +312,6 @@ export async function webhookRefuses(kc: KubeConfig): Promise<boolean> {
     const body = String((err as { body?: unknown }).body ?? '');
     return body.includes('validation.istio.io') && body.includes('not in range');
   }
-}
-
-/** Polls `check` until it holds; `alive` throws when what is awaited has died. */
-export async function until(
-  what: string,
-  check: () => Promise<boolean>,
-  timeoutMs: number,
-  alive: () => void = () => {},
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    alive();
-    try {
-      if (await check()) return;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(
-    `timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`,
-  );
 }
 
 function httpOk(url: string): Promise<boolean> {

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { until } from '../testing/until.js';
 
 interface Member {
   name: string;
@@ -120,7 +122,7 @@ export class ProcessGroup {
     const timer = setTimeout(() => m.child.kill('SIGKILL'), graceMs);
     await m.exited;
     clearTimeout(timer);
-    if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
+    if (downMs > 0) await delay(downMs);
     this.members[i] = this.spawn(m.name, m.command, m.args, m.env);
   }
 
@@ -173,18 +175,10 @@ export async function waitFor(
   check: () => Promise<boolean>,
   timeoutMs: number,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    group.assertRunning();
-    try {
-      if (await check()) return;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(
-    `timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? `: ${(last as Error).message}` : ''}\n--- ${component} log (last lines) ---\n${group.tail(component, 20)}`,
+  await until(what, check, { timeoutMs, intervalMs: 200, alive: () => group.assertRunning() }).catch(
+    (err: Error) => {
+      if (!err.message.startsWith('timed out')) throw err;
+      throw new Error(`${err.message}\n--- ${component} log (last lines) ---\n${group.tail(component, 20)}`);
+    },
   );
 }

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { until } from '../local/istiod.js';
 import { ProcessGroup } from '../local/processes.js';
+import { until } from '../testing/until.js';
 
 export interface Service {
   readonly pid: number;
@@ -44,7 +44,10 @@ export async function startService(spec: ServiceSpec): Promise<Service> {
     const args = await spec.setUp(dir);
     const began = Date.now();
     group.start(spec.name, spec.binary, args, loopbackEnv());
-    await until(spec.name, spec.ready, spec.readyTimeoutMs ?? 60_000, () => group.assertRunning());
+    await until(spec.name, spec.ready, {
+      timeoutMs: spec.readyTimeoutMs ?? 60_000,
+      alive: () => group.assertRunning(),
+    });
     return {
       pid: group.pids[0]!,
       logFile: group.logFiles[spec.name]!,

@@ -11,3 +11,12 @@ export function sharedCluster(): SharedClusterInfo & { kc: KubeConfig } {
   kc.loadFromString(info.kubeconfig);
   return { ...info, kc };
 }
+
+/** Secrets that point an activity at the shared cluster, as its admin (a token, no kubeconfig). */
+export function adminSecrets(info: SharedClusterInfo = inject('cluster')): Record<string, string> {
+  return {
+    CLUSTER_HOST: info.credentials.server,
+    CLUSTER_API_KEY: info.credentials.token,
+    CLUSTER_CA_CERT_FILE: info.credentials.caFile,
+  };
+}

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { pollUntil } from '@chaoskit/core';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { RUN_LABEL } from '../case-context.js';
 import { scenarios as allScenarios, type DiffScenario, type Snapshot, snapshot } from './scenarios.js';
@@ -183,10 +184,15 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
       await core.createNamespace({
         body: { metadata: { name: ns, labels: { [RUN_LABEL]: options.runId } } },
       });
-      for (let i = 0; i < 100; i++) {
-        if ((await core.listNamespacedServiceAccount({ namespace: ns })).items.length) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      // Pods are refused until the namespace's default service account exists.
+      await pollUntil(
+        async () => (await core.listNamespacedServiceAccount({ namespace: ns })).items.length > 0,
+        {
+          what: `the service account of namespace ${ns}`,
+          timeoutMs: 30_000,
+          intervalMs: 50,
+        },
+      );
       try {
         await scenario.setup(options.kc, ns);
         const file = join(options.workDir, `${n}-${tool}.json`);

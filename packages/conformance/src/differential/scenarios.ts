@@ -1,3 +1,4 @@
+import { pollUntil } from '@chaoskit/core';
 import {
   AppsV1Api,
   CoreV1Api,
@@ -34,13 +35,8 @@ const python = (
   provider: { type: 'python', module, func, arguments: args },
 });
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = (check: () => Promise<boolean>, what: string): Promise<unknown> =>
+  pollUntil(check, { what, timeoutMs: 30_000 });
 
 async function barePods(
   kc: KubeConfig,

@@ -4,10 +4,10 @@
 // made under a lock per namespace (a ConfigMap in the ledger namespace), one run at a time: a
 // run never misses the pods of a run that checked before it.
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isApiError } from '../errors.js';
 import type { KubeClient } from '../kube.js';
 import { ConfigMaps } from '../resources.js';
+import { sleep, throwIfAborted } from '../waiting.js';
 import { LEDGER_LABEL } from './names.js';
 import { parseRecord } from './read.js';
 import type { LedgerKey } from './seal.js';
@@ -65,7 +65,7 @@ export async function withShareLock<T>(
   let seen: { uid: string; since: number } | undefined;
   let pause = 20;
   for (;;) {
-    signal?.throwIfAborted();
+    throwIfAborted(signal);
     try {
       await kube.create(
         ConfigMaps,
@@ -94,7 +94,7 @@ export async function withShareLock<T>(
       continue;
     }
     if (uid && seen?.uid !== uid) seen = { uid, since: Date.now() };
-    await sleep(pause * (0.5 + Math.random()), undefined, signal ? { signal } : {});
+    await sleep(pause * (0.5 + Math.random()), signal);
     pause = Math.min(pause * 2, 200);
   }
   try {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { deploymentFullyAvailableActivity } from '@chaoskit/chaoscluster-deployment';
+import { sleep } from '@chaoskit/core';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
 import { activityFailure, replicasOf, stuckDeployment } from './fixtures.js';
@@ -23,7 +24,7 @@ export default defineCase({
         await stuckDeployment(t, 'late', 3);
         const waiting = t.call({ name: 'late', ns: t.ns, timeout: 30 }).then(() => Date.now());
         // Let the probe start watching, then make the pods schedulable.
-        await new Promise((r) => setTimeout(r, 1000));
+        await sleep(1000);
         const fixedAt = Date.now();
         await t.apps.patchNamespacedDeployment(
           { name: 'late', namespace: t.ns, body: { spec: { template: { spec: { nodeSelector: null } } } } },
@@ -35,7 +36,7 @@ export default defineCase({
           while (seenAt === undefined && Date.now() - fixedAt < 30_000) {
             const { desired, ready } = await replicasOf(t, 'late');
             if (ready === desired) seenAt = Date.now();
-            else await new Promise((r) => setTimeout(r, 50));
+            else await sleep(50);
           }
         })();
         const returnedAt = await waiting;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { deploymentNotFullyAvailableActivity } from '@chaoskit/chaoscluster-deployment';
+import { sleep } from '@chaoskit/core';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
@@ -42,13 +43,13 @@ export default defineCase({
         await t.deploy('web', 2);
         const started = Date.now();
         const waiting = t.call({ name: 'web', ns: t.ns, timeout: 30 });
-        await new Promise((r) => setTimeout(r, 500));
+        await sleep(500);
         const scaledAt = Date.now();
         await scale(t, 'web', 4);
         assert.equal(await waiting, true);
         t.log(`deployment_not_fully_available returned ${Date.now() - scaledAt} ms after the scale-up`);
         // It stays so: the quota refuses the third and fourth pods.
-        await new Promise((r) => setTimeout(r, 1000));
+        await sleep(1000);
         assert.deepEqual(await replicasOf(t, 'web'), { desired: 4, ready: 2, available: 2 });
         assert.equal(await t.call({ name: 'web', ns: t.ns, timeout: 5 }), true);
         assert.ok(Date.now() - started < 30_000);
@@ -62,7 +63,7 @@ export default defineCase({
         await quota(t, 3);
         await t.deploy('web', 3, { podSpec: { terminationGracePeriodSeconds: 30 } });
         const waiting = t.call({ name: 'web', ns: t.ns, timeout: 30 });
-        await new Promise((r) => setTimeout(r, 500));
+        await sleep(500);
         const [victim] = await t.podNames('app=web');
         const deletedAt = Date.now();
         await t.core.deleteNamespacedPod({ name: victim!, namespace: t.ns });
@@ -76,7 +77,7 @@ export default defineCase({
       async run(t) {
         await t.deploy('web', 3);
         const waiting = t.call({ name: 'web', ns: t.ns, timeout: 30 });
-        await new Promise((r) => setTimeout(r, 500));
+        await sleep(500);
         const deletedAt = Date.now();
         await t.core.deleteCollectionNamespacedPod({
           namespace: t.ns,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { terminatePodsActivity } from '@chaoskit/chaoscluster-pod';
+import { sleep } from '@chaoskit/core';
 import { defineCase } from '../../case.js';
 import { terminateRunning } from '../../running/pod-scenarios.js';
 
@@ -28,7 +29,7 @@ export default defineCase({
       name: 'order oldest deletes the oldest pod',
       async run(t) {
         await t.createPods(['z-first'], { app: 'aged' });
-        await new Promise((r) => setTimeout(r, 1100)); // creation timestamps have 1 s resolution
+        await sleep(1100); // creation timestamps have 1 s resolution
         await t.createPods(['a-second', 'b-third'], { app: 'aged' });
         const result = await t.call({
           ns: t.ns,

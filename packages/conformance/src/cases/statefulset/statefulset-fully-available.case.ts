@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { statefulsetFullyAvailableActivity } from '@chaoskit/chaoscluster-statefulset';
+import { sleep } from '@chaoskit/core';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
 import { activityFailure, readyStatefulSet, replicasOf, stuckStatefulSet } from './fixtures.js';
@@ -22,7 +23,7 @@ export default defineCase({
         const waiting = t.call({ name: 'late', ns: t.ns, timeout: 60 });
         // Let the probe start watching, then make the pods schedulable: the controller replaces
         // the pending pods with ones that can run.
-        await new Promise((r) => setTimeout(r, 1000));
+        await sleep(1000);
         await t.apps.patchNamespacedStatefulSet(
           { name: 'late', namespace: t.ns, body: { spec: { template: { spec: { nodeSelector: null } } } } },
           setHeaderOptions('Content-Type', PatchStrategy.MergePatch),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { statefulsetNotFullyAvailableActivity } from '@chaoskit/chaoscluster-statefulset';
+import { sleep } from '@chaoskit/core';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
 import { NO_SUCH_NODE } from '../../workload-doc.js';
@@ -20,7 +21,7 @@ export default defineCase({
       async run(t) {
         await readyStatefulSet(t, 'db', 2);
         const waiting = t.call({ name: 'db', ns: t.ns, timeout: 60 });
-        await new Promise((r) => setTimeout(r, 1000));
+        await sleep(1000);
         // A rolling update to a template no node can run: the replaced pod stays Pending.
         await t.apps.patchNamespacedStatefulSet(
           {

@@ -34,7 +34,7 @@ export const drainNodesActivity = defineActivity({
   name: 'drain_nodes',
   kind: 'action',
   module: ACTIONS,
-  doc: 'Drains the matching nodes, as kubectl drain --ignore-daemonsets: cordons them, then evicts (Eviction API, so disruption budgets are honoured) every pod but mirror and DaemonSet pods, and pods with local storage (emptyDir) unless delete_pods_with_local_storage; waits with a watch until the evicted pods are gone. A pod without a controller refuses the drain before anything is evicted (the cordon is undone). An eviction refused by a disruption budget is retried until timeout; at the timeout, an ActivityFailed names the pods left and the budgets that blocked them. Returns the nodes drained, the pods evicted and skipped (and the seed of a random choice). Undo with uncordon_node.',
+  doc: 'Drains the matching nodes, as kubectl drain --ignore-daemonsets: cordons them, then evicts (Eviction API, so disruption budgets are honoured) every pod but mirror and DaemonSet pods, and pods with local storage (emptyDir) unless delete_pods_with_local_storage; waits with a watch until the evicted pods are gone, then lists the nodes again and drains the pods that landed after the cordon (a scheduler whose view lagged, a pod naming the node), up to 4 rounds. A pod without a controller refuses the drain before anything is evicted (the cordon is undone). An eviction refused by a disruption budget is retried until timeout; at the timeout, an ActivityFailed names the pods left and the budgets that blocked them. Returns the nodes drained, the pods evicted and skipped (and the seed of a random choice). Undo with uncordon_node.',
   returns: "`{ nodes, evicted: ['ns/pod'], skipped: [{ pod, node, reason }], seed? }`",
   args: {
     name: nodeNameArg('Name of the node to drain (combined with label_selector when both are given).'),
@@ -110,11 +110,19 @@ export const drainNodesActivity = defineActivity({
 
     // 2. What to do with every pod of every node, before anything is evicted.
     const options = { deletePodsWithLocalStorage: args.delete_pods_with_local_storage };
-    const plans = await whileCordoned(() =>
-      mapLimit(names, DEFAULT_CONCURRENCY, async (node) =>
-        planNode(node, await kube.list<V1Pod>(Pods, { fieldSelector: `spec.nodeName=${node}` }), options),
-      ),
-    );
+    const seen = new Set<string | undefined>();
+    const planAll = () =>
+      whileCordoned(() =>
+        mapLimit(names, DEFAULT_CONCURRENCY, async (node) => {
+          const pods = await kube.list<V1Pod>(Pods, { fieldSelector: `spec.nodeName=${node}` });
+          return planNode(
+            node,
+            pods.filter((pod) => !seen.has(pod.metadata?.uid)),
+            options,
+          );
+        }),
+      );
+    let plans = await planAll();
     const refused = plans.flatMap((plan) => plan.refused.map((pod) => `${podKey(pod)} on node ${plan.node}`));
     if (refused.length > 0) {
       // Leave the cluster as it was: the nodes this call cordoned are uncordoned.
@@ -126,47 +134,73 @@ export const drainNodesActivity = defineActivity({
         `cannot drain: ${refused.length} pod(s) are not managed by a controller, which would not re-create them elsewhere: ${refused.join(', ')}. Delete them first (there is no forced drain). Nothing was evicted; ${undone}.`,
       );
     }
-
-    // 3. Evict, retrying what a disruption budget refuses until the deadline.
-    const nodeOf = new Map<V1Pod, string>();
-    for (const plan of plans) for (const pod of plan.evict) nodeOf.set(pod, plan.node);
-    // In plan mode one dry-run attempt says whether each eviction would be allowed now.
-    const evicted = await whileCordoned(() =>
-      evictAll(kube, [...nodeOf.keys()], ctx.dryRun ? Date.now() : deadline, ctx.log, ctx.signal),
-    );
     const timedOut = (what: string) =>
       new ActivityFailed(
         `drain_nodes did not finish within ${args.timeout}s: ${what}. The nodes stay cordoned; uncordon_node undoes it.`,
       );
-    if ('refusals' in evicted) {
-      const left = evicted.refusals.map((r) => `${podKey(r.pod)} (node ${nodeOf.get(r.pod)})`);
-      const budgets = [...new Set(evicted.refusals.map((r) => r.budget).filter(Boolean))];
-      const reasons = [...new Set(evicted.refusals.map((r) => r.message))];
-      throw timedOut(
-        `${left.length} pod(s) left, their eviction refused ${
-          budgets.length ? `by the disruption budget(s) ${budgets.join(', ')}` : 'by the server'
-        }: ${left.join(', ')} (${reasons.join('; ')})`,
+    const allPlans = [...plans];
+    const evictedAll: V1Pod[] = [];
+    // A scheduler whose view of a node lags (its watch broken by an apiserver restart, say) can
+    // still place a pod there after the cordon; once the first pods are gone the nodes are listed
+    // again and what landed meanwhile is drained too, so a drained node is empty. Bounded rounds.
+    for (let round = 1; ; round++) {
+      for (const plan of plans) {
+        for (const pod of [...plan.evict, ...plan.wait, ...plan.skipped.map((s) => s.pod)])
+          seen.add(pod.metadata?.uid);
+      }
+      // 3. Evict, retrying what a disruption budget refuses until the deadline.
+      const nodeOf = new Map<V1Pod, string>();
+      for (const plan of plans) for (const pod of plan.evict) nodeOf.set(pod, plan.node);
+      // In plan mode one dry-run attempt says whether each eviction would be allowed now.
+      const evicted = await whileCordoned(() =>
+        evictAll(kube, [...nodeOf.keys()], ctx.dryRun ? Date.now() : deadline, ctx.log, ctx.signal),
       );
-    }
-    if (evicted.done.length > 0) {
-      ctx.log(`evicted ${evicted.done.length} pod(s) in ${elapsed()}; waiting for them to go`);
-    }
-
-    // 4. Wait, with a watch per node, until every evicted or terminating pod is gone (not in
-    // plan mode: nothing was really evicted).
-    const evictedSet = new Set(evicted.done);
-    const leftover = ctx.dryRun
-      ? []
-      : await whileCordoned(() =>
-          mapLimit(plans, DEFAULT_CONCURRENCY, (plan) => waitGone(kube, plan, evictedSet, deadline, ctx)),
+      if ('refusals' in evicted) {
+        const left = evicted.refusals.map((r) => `${podKey(r.pod)} (node ${nodeOf.get(r.pod)})`);
+        const budgets = [...new Set(evicted.refusals.map((r) => r.budget).filter(Boolean))];
+        const reasons = [...new Set(evicted.refusals.map((r) => r.message))];
+        throw timedOut(
+          `${left.length} pod(s) left, their eviction refused ${
+            budgets.length ? `by the disruption budget(s) ${budgets.join(', ')}` : 'by the server'
+          }: ${left.join(', ')} (${reasons.join('; ')})`,
         );
-    const left = leftover.flat();
-    if (left.length > 0) throw timedOut(`${left.length} pod(s) left: ${left.join(', ')}`);
+      }
+      evictedAll.push(...evicted.done);
+      if (evicted.done.length > 0) {
+        ctx.log(`evicted ${evicted.done.length} pod(s) in ${elapsed()}; waiting for them to go`);
+      }
+      // 4. Wait, with a watch per node, until every evicted or terminating pod is gone (not in
+      // plan mode: nothing was really evicted).
+      if (ctx.dryRun) break;
+      const evictedSet = new Set(evicted.done);
+      const leftover = await whileCordoned(() =>
+        mapLimit(plans, DEFAULT_CONCURRENCY, (plan) => waitGone(kube, plan, evictedSet, deadline, ctx)),
+      );
+      const left = leftover.flat();
+      if (left.length > 0) throw timedOut(`${left.length} pod(s) left: ${left.join(', ')}`);
+      plans = await planAll();
+      const landed = plans.flatMap((plan) => [...plan.evict, ...plan.wait, ...plan.refused]);
+      if (landed.length === 0) break;
+      const unmanaged = plans.flatMap((plan) =>
+        plan.refused.map((pod) => `${podKey(pod)} (node ${plan.node})`),
+      );
+      if (unmanaged.length > 0 || round === MAX_ROUNDS) {
+        throw timedOut(
+          `${landed.length} pod(s) landed on the cordoned node(s) while they were drained${
+            unmanaged.length
+              ? `, ${unmanaged.length} of them not managed by a controller: ${unmanaged.join(', ')}`
+              : ''
+          }`,
+        );
+      }
+      ctx.log(`${landed.length} pod(s) landed on the cordoned node(s) during the drain; draining them too`);
+      allPlans.push(...plans);
+    }
 
     const result: DrainResult = {
       nodes: names,
-      evicted: evicted.done.map(podKey),
-      skipped: plans.flatMap((plan) =>
+      evicted: evictedAll.map(podKey),
+      skipped: allPlans.flatMap((plan) =>
         plan.skipped.map(({ pod, reason }) => ({ pod: podKey(pod), node: plan.node, reason })),
       ),
     };
@@ -178,6 +212,9 @@ export const drainNodesActivity = defineActivity({
 });
 
 export const drainNodes = drainNodesActivity.fn;
+
+/** Rounds of list, evict, wait: the first, and those for pods placed after the cordon. */
+const MAX_ROUNDS = 4;
 
 /**
  * An abort once the drain has begun: what it had done (the cordon's own report when the abort

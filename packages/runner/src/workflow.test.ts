@@ -223,8 +223,12 @@ describe('controls', () => {
       controls: [python],
       method: [sh('a1', `touch ${marker}`, { controls: [python] })],
     });
-    for (const outcome of [await chaoskit(['validate', file]), await run(file)]) {
-      expect(outcome.code).toBe(1);
+    // validate says invalid (1); run refuses before any change (3, D89).
+    for (const [outcome, code] of [
+      [await chaoskit(['validate', file]), 1],
+      [await run(file), 3],
+    ] as const) {
+      expect(outcome.code).toBe(code);
       expect(outcome.stderr.match(/control 'safeguards' is a Python control/g)).toHaveLength(1);
       expect(outcome.stderr).toMatch(
         /module chaosaddons\.controls\.safeguards.*none of its hooks would apply.*--skip-control safeguards, or skip_controls: \[safeguards\] in the chaoskit extension/,

@@ -45,10 +45,13 @@ import {
   DRY_MODES,
   type DryMode,
   type HypothesisStrategy,
-  type Journal,
+  invokeActivity,
+  journalWriter,
+  jsonOutput,
+  logEvents,
   type RollbackStrategy,
   runExperiment,
-} from './run.js';
+} from './run/index.js';
 import { shareOptions } from './shared-options.js';
 import { loadVarFiles, parseVar } from './vars.js';
 import { RUNNER_VERSION } from './version.js';
@@ -171,13 +174,11 @@ function choosingActivities(prepared: Prepared): string[] {
 /** Where the journal is written before it is renamed over the old one. */
 const scratchOf = (path: string) => `${path}.${process.pid}.tmp`;
 
-/** Writes the journal whole or not at all (a new file renamed over the old one); returns its text. */
-async function writeJournal(path: string, journal: Journal): Promise<string> {
-  const text = `${JSON.stringify(redactValue(journal), null, 2)}\n`;
+/** Writes the journal whole or not at all (a new file renamed over the old one). */
+async function writeJournal(path: string, text: string): Promise<void> {
   const scratch = scratchOf(path);
   await writeFile(scratch, text);
   await rename(scratch, path);
-  return text;
 }
 
 /** What --context and --kubeconfig said on this command line: shown back in its errors (D90). */
@@ -354,15 +355,18 @@ withCluster(withNamespace(withLogging(withRails(withVars(program.command('run'))
       }
       const interrupts = handleInterrupts((line) => reporter.warn(line));
       // The journal is written as the run goes, so a crash loses at most the activity under way.
-      const save = (journal: Journal) => writeJournal(opts.journalPath, journal);
+      const journalFile = journalWriter((text) => writeJournal(opts.journalPath, text));
       const journal = await runExperiment(prepared, {
         rollbackStrategy: opts.rollbackStrategy as RollbackStrategy,
         hypothesisStrategy: opts.hypothesisStrategy as HypothesisStrategy,
         hypothesisFrequency: opts.hypothesisFrequency,
-        reporter,
+        listeners: [
+          logEvents(reporter),
+          journalFile.listener,
+          ...(opts.json ? [jsonOutput((text) => process.stdout.write(text))] : []),
+        ],
         signal: interrupts.run,
         rollbackSignal: interrupts.rollbacks,
-        onProgress: save,
         ...(opts.dry ? { dry: opts.dry as DryMode } : {}),
         ...(opts.failFast ? { failFast: true } : {}),
         ...(ledger ? { ledger } : {}),
@@ -373,9 +377,8 @@ withCluster(withNamespace(withLogging(withRails(withVars(program.command('run'))
         reporter.warn(
           'The steady state was not met before the method, so the method did not run: exit code 0 as with Chaos Toolkit, unless something else failed (--fail-on-deviation makes it 1)',
         );
-      const text = await save(journal);
-      if (opts.json) process.stdout.write(text);
-      else reporter.info(`journal written to ${opts.journalPath}`);
+      await journalFile.finished();
+      if (!opts.json) reporter.info(`journal written to ${opts.journalPath}`);
     } catch (err) {
       exitCode = started ? worst(exitCode, fail(err, EXIT.failed)) : fail(err, EXIT.refused);
     }
@@ -642,7 +645,7 @@ withCluster(withNamespace(withLogging(program.command('call'))))
       if (opts.namespace && !('ns' in args) && activity.arguments.some((a) => a.name === 'ns'))
         args.ns = opts.namespace;
       useCluster(opts, CHOOSERS.some((key) => key in secrets) ? ['--secrets'] : []);
-      const result = await activity.call(args, { secrets, log: (line) => logger.info(line) });
+      const result = await invokeActivity(activity, args, { secrets, log: (line) => logger.info(line) });
       process.stdout.write(`${JSON.stringify(redactValue(result ?? null))}\n`);
     } catch (err) {
       exitCode = fail(err);

@@ -40,6 +40,6 @@ export {
   type RollbackStrategy,
   type RunOptions,
   runExperiment,
-} from './run.js';
+} from './run/index.js';
 export { validateTolerance, withinTolerance } from './tolerance.js';
 export { loadVarFiles, parseVar } from './vars.js';

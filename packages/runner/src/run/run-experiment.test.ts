@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Json, prepareExperiment } from './experiment.js';
-import { type Journal, type RollbackStrategy, runExperiment } from './run.js';
+import { type Json, prepareExperiment } from '../experiment.js';
+import { type Journal, type RollbackStrategy, runExperiment } from './index.js';
 
 // The run flow with real processes as probes and actions: a flag file is the "system".
 let dir: string;
@@ -158,7 +158,7 @@ describe('journal, configuration, secrets and pauses', () => {
     // The format's version as SemVer, as Chaos Toolkit's tools read it; chaoskit's under its own key.
     expect(j['chaoslib-version']).toBe('1.45.0');
     expect(j['chaoskit-version']).toBe(
-      JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version,
+      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version,
     );
     expect(j.experiment.title).toBe('greeting world');
     expect((j.run[0]!.output as { stdout: string }).stdout).toBe('hello from env\n');

@@ -9,6 +9,7 @@ export {
 } from './controls.js';
 export { InvalidExperiment } from './errors.js';
 export {
+  type Activity,
   type Experiment,
   experimentBase,
   loadExperiment,
@@ -33,11 +34,20 @@ export {
   searchPath,
 } from './resolve-activity.js';
 export {
+  type ActivityRun,
   DRY_MODES,
   type DryMode,
+  type HypothesisState,
   type HypothesisStrategy,
+  type Invocation,
+  invokeActivity,
   type Journal,
+  type JournalWriter,
+  journalWriter,
+  logEvents,
   type RollbackStrategy,
+  type RunEvent,
+  type RunListener,
   type RunOptions,
   runExperiment,
 } from './run/index.js';

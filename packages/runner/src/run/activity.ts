@@ -10,7 +10,7 @@ import { resolveStep } from './refs.js';
 import { Interrupted, isDry, Refused, type RunState } from './state.js';
 
 /**
- * Plays one step of `phase`; its journal entry goes into `into` as soon as it starts. What
+ * Plays one step of `phase`; its journal entry goes into `into` as soon as it is called. What
  * interrupts it (`signal`) ends it at its next safe point, and throws Interrupted; a rail that
  * refuses a hypothesis or method action throws Refused.
  */
@@ -19,7 +19,8 @@ export async function playActivity(
   step: Step,
   phase: Phase,
   into: ActivityRun[] | undefined,
-  signal: AbortSignal | undefined = state.signal,
+  // The rollbacks have their own (the user abandoning them), or none.
+  signal: AbortSignal | undefined,
 ): Promise<ActivityRun> {
   const activity = resolveStep(state.refs, step);
   if (!activity) {

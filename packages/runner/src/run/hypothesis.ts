@@ -39,7 +39,7 @@ async function checkHypothesis(state: RunState, when: HypothesisWhen): Promise<H
     await emit({ type: 'phase-started', phase: 'hypothesis', when, hypothesis });
     for (const probe of hypothesis.probes!) {
       checkInterrupt(state.signal);
-      const run = await playActivity(state, probe, 'hypothesis', result.probes);
+      const run = await playActivity(state, probe, 'hypothesis', result.probes, state.signal);
       const name = String(probe.name ?? run.activity.name);
       if (run.status === 'failed') {
         run.tolerance_met = false;

@@ -17,7 +17,7 @@ export async function runMethod(state: RunState): Promise<void> {
       await playAll(
         state,
         steps,
-        (step) => playActivity(state, step, 'method', journal.run),
+        (step) => playActivity(state, step, 'method', journal.run, state.signal),
         () => {
           checkInterrupt(state.signal);
           // --fail-fast: a failed activity (or a deviation during the method) starts no other.

@@ -147,9 +147,7 @@ const anyProvider = z.discriminatedUnion('type', [anyPython, processProvider, ht
 });
 
 /** A provider as the format accepts it: python (any module and func), process or http. */
-export type Provider = z.output<typeof anyProvider>;
-export type ProcessProvider = z.output<typeof processProvider>;
-export type HttpProvider = z.output<typeof httpProvider>;
+type Provider = z.output<typeof anyProvider>;
 
 // Typed as the format without installed activities: each installed activity's provider is a
 // python provider with narrower arguments, so the experiment's type is the same either way.

@@ -33,23 +33,7 @@ export {
   resolveActivity,
   searchPath,
 } from './resolve-activity.js';
-export {
-  type ActivityRun,
-  DRY_MODES,
-  type DryMode,
-  type HypothesisState,
-  type HypothesisStrategy,
-  type Invocation,
-  invokeActivity,
-  type Journal,
-  type JournalWriter,
-  journalWriter,
-  logEvents,
-  type RollbackStrategy,
-  type RunEvent,
-  type RunListener,
-  type RunOptions,
-  runExperiment,
-} from './run/index.js';
+// The run: runExperiment, its journal and events, its listeners, invokeActivity.
+export * from './run/index.js';
 export { validateTolerance, withinTolerance } from './tolerance.js';
 export { loadVarFiles, parseVar } from './vars.js';

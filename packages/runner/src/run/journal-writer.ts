@@ -7,7 +7,7 @@ import type { RunListener } from './events.js';
 import type { Journal } from './journal.js';
 
 /** The journal's text: JSON, redacted. */
-export function journalText(journal: Journal): string {
+function journalText(journal: Journal): string {
   return `${JSON.stringify(redactValue(journal), null, 2)}\n`;
 }
 

@@ -8,6 +8,7 @@ import {
   xdsBootstrap,
 } from '@chaoskit/cluster';
 import { type AnyActivity, isChaosError, pollUntil, type ResultOf } from '@chaoskit/core';
+import { invokeActivity } from '@chaoskit/runner';
 import {
   AppsV1Api,
   AuthorizationV1Api,
@@ -229,7 +230,7 @@ export class CaseContext<A extends AnyActivity = AnyActivity> {
   call(args?: Record<string, unknown>): Promise<ResultOf<A>>;
   call<B extends AnyActivity>(args: Record<string, unknown> | undefined, activity: B): Promise<ResultOf<B>>;
   call(args: Record<string, unknown> | undefined, activity: AnyActivity = this.activity): Promise<unknown> {
-    return activity.call(args ?? {}, {
+    return invokeActivity(activity, args ?? {}, {
       secrets: this.secrets,
       log: (m) => this.log(`${activity.name}: ${m}`),
     });

@@ -159,11 +159,12 @@ interface Loaded {
 export interface ControlsOptions {
   configuration: Json;
   secrets: ResolvedSecrets;
-  /** Where hooks' log lines and their failures are reported. */
-  info: (line: string) => void;
-  warn: (line: string) => void;
-  /** A hook threw InterruptExecution: called before ControlInterrupted is thrown. */
-  interrupt: (control: string, message: string) => void;
+  /** A line a hook logged (redacted). */
+  log: (control: string, line: string) => void;
+  /** A hook failed (the run goes on). */
+  failed: (control: string, hook: HookName, message: string) => void;
+  /** A hook threw InterruptExecution: called (and awaited) before ControlInterrupted is thrown. */
+  interrupt: (control: string, message: string) => unknown;
 }
 
 /**
@@ -213,10 +214,6 @@ export class Controls {
     this.#options = options;
   }
 
-  get any(): boolean {
-    return this.#modules.size > 0;
-  }
-
   /** `configure_control` of each control, once per name, in declaration order. */
   async configure(): Promise<void> {
     for (const control of this.#unique()) await this.#call(control, 'configure_control', {});
@@ -239,25 +236,6 @@ export class Controls {
     for (const control of this.#at(level, context))
       if (control.declared.scope !== 'before')
         await this.#call(control, `after_${level}_control` as HookName, { context, state });
-  }
-
-  /**
-   * Runs `body` between the before- and after-hooks of `level` for `context`; the after-hooks
-   * run whatever happens (as Chaos Toolkit's context manager), with `state()` as their state.
-   */
-  async around<T>(
-    level: ControlLevel,
-    context: Json,
-    body: () => Promise<T>,
-    state: () => unknown = () => undefined,
-  ): Promise<T> {
-    if (!this.any) return body();
-    try {
-      await this.before(level, context);
-      return await body();
-    } finally {
-      await this.after(level, context, state());
-    }
   }
 
   #unique(): Loaded[] {
@@ -299,7 +277,7 @@ export class Controls {
   async #call(control: Loaded, hook: HookName, input: { context?: unknown; state?: unknown }): Promise<void> {
     const fn = control.module[hook];
     if (typeof fn !== 'function') return;
-    const { configuration, secrets, info, warn, interrupt } = this.#options;
+    const { configuration, secrets, log, failed, interrupt } = this.#options;
     const name = control.declared.name;
     try {
       await fn({
@@ -309,15 +287,15 @@ export class Controls {
         secrets: structuredClone(secrets),
         ...('context' in input ? { context: structuredClone(input.context) } : {}),
         ...('state' in input ? { state: structuredClone(input.state) } : {}),
-        log: (line: string) => info(`  control '${name}': ${redact(String(line))}`),
+        log: (line: string) => log(name, redact(String(line))),
       });
     } catch (err) {
       const message = redact((err as Error)?.message ?? String(err));
       if ((err as Error)?.name === 'InterruptExecution') {
-        interrupt(name, message);
+        await interrupt(name, message);
         throw new ControlInterrupted(name, message);
       }
-      warn(`control '${name}' failed in ${hook}: ${message}`);
+      failed(name, hook, message);
     }
   }
 }

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { EXIT, runExitCode } from './exit-codes.js';
-import type { ActivityRun, HypothesisState, Journal } from './run.js';
+import type { ActivityRun, HypothesisState, Journal } from './run/index.js';
 
 const activity = (
   type: 'action' | 'probe',
   status: ActivityRun['status'],
   exception?: string,
 ): ActivityRun => ({
-  activity: { type, name: `${type}-${status}` },
+  activity: { type, name: `${type}-${status}`, provider: { type: 'process', path: 'true' } },
   output: null,
   start: '',
   end: '',

@@ -2,7 +2,7 @@
 // a CI gate tells "chaos injected and undone" from every way a run can go wrong. Chaos
 // Toolkit's codes are kept where it has them: 0, 1 for a deviated run, 2 for a usage error.
 
-import type { Journal } from './run.js';
+import type { Journal } from './run/index.js';
 
 export const EXIT = {
   /** The run completed, its steady state held (or none was declared), nothing it changed is left. */

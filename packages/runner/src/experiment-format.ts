@@ -135,15 +135,27 @@ function pythonProviderOf(target: AnyActivity | ActivityAlias) {
     .describe(`${target.qualifiedName}: ${activity.doc}`);
 }
 
-function providerOf(activities: ReadonlyArray<AnyActivity | ActivityAlias> | undefined) {
-  const error = (issue: { input?: unknown }) => {
-    const type = (issue.input as { type?: unknown } | undefined)?.type;
-    return given(issue.input)
-      ? `unknown provider type ${JSON.stringify(type)} (python, process or http)`
-      : 'an activity requires a provider';
-  };
-  if (!activities) return z.discriminatedUnion('type', [anyPython, processProvider, httpProvider], { error });
-  return z.union([...activities.map(pythonProviderOf), processProvider, httpProvider], { error });
+const providerError = (issue: { input?: unknown }) => {
+  const type = (issue.input as { type?: unknown } | undefined)?.type;
+  return given(issue.input)
+    ? `unknown provider type ${JSON.stringify(type)} (python, process or http)`
+    : 'an activity requires a provider';
+};
+
+const anyProvider = z.discriminatedUnion('type', [anyPython, processProvider, httpProvider], {
+  error: providerError,
+});
+
+/** A provider as the format accepts it: python (any module and func), process or http. */
+type Provider = z.output<typeof anyProvider>;
+
+// Typed as the format without installed activities: each installed activity's provider is a
+// python provider with narrower arguments, so the experiment's type is the same either way.
+function providerOf(activities: ReadonlyArray<AnyActivity | ActivityAlias> | undefined): z.ZodType<Provider> {
+  if (!activities) return anyProvider;
+  return z.union([...activities.map(pythonProviderOf), processProvider, httpProvider], {
+    error: providerError,
+  });
 }
 
 const activityType = z.enum(['probe', 'action'], {
@@ -168,7 +180,7 @@ const activityKeys = {
  * An activity: declared fully, or a step that runs the activity `ref` names. A reference step
  * may carry Chaos Toolkit's activity keys (`type`, `tolerance` in a hypothesis, `background`…).
  */
-function activityOf(provider: z.ZodType) {
+function activityOf<P extends z.ZodType>(provider: P) {
   const full = z.looseObject({ type: activityType, name: activityName, provider, ...activityKeys });
   const ref = z.looseObject({
     ref: z
@@ -181,7 +193,7 @@ function activityOf(provider: z.ZodType) {
   return z.union([ref, full], { error: 'an activity is a mapping' });
 }
 
-const activities = (activity: z.ZodType, what: string) =>
+const activities = <A extends z.ZodType>(activity: A, what: string) =>
   z.array(activity, { error: `${what} must be a list of activities` });
 
 const EXTENSION = 'All extensions require a non-empty name';
@@ -254,6 +266,14 @@ export function experimentFormat(installed?: ReadonlyArray<AnyActivity | Activit
     { error: 'an experiment is a mapping (title, description, method, …)' },
   );
 }
+
+/** An experiment as the format describes it: what `prepareExperiment` checks. */
+export type Experiment = z.output<ReturnType<typeof experimentFormat>>;
+/** An entry of a list of activities: an activity, or a step that runs the one its `ref` names. */
+export type Step = Experiment['method'][number];
+/** An activity declared in full: what a reference names, what runs. */
+export type Activity = Exclude<Step, { ref: string }>;
+export type Hypothesis = NonNullable<Experiment['steady-state-hypothesis']>;
 
 /** The JSON Schema (2020-12) of experiment files, with the arguments of every given activity. */
 export function experimentSchema(installed: ReadonlyArray<AnyActivity | ActivityAlias>): JsonSchema {

@@ -15,7 +15,14 @@ import {
 } from '@chaoskit/core';
 import { type ControlModule, declaredControls, loadControls, unrunnableControls } from './controls.js';
 import { InvalidExperiment } from './errors.js';
-import { experimentFormat, formatProblems, MAX_PAUSE_SECONDS, pauseProblem } from './experiment-format.js';
+import {
+  type Activity,
+  type Experiment,
+  experimentFormat,
+  formatProblems,
+  MAX_PAUSE_SECONDS,
+  pauseProblem,
+} from './experiment-format.js';
 import { keyFindings } from './experiment-keys.js';
 import { fetchExperiment, isUrl, shownUrl } from './experiment-url.js';
 import { validateHttpProvider } from './http-provider.js';
@@ -23,37 +30,12 @@ import { validateProcessProvider } from './process-provider.js';
 import { type RailFlags, railsOf, skippedControls } from './rails.js';
 import { activitiesOf, isObject, placedActivities } from './raw-experiment.js';
 import { type Lookup, resolveActivity } from './resolve-activity.js';
+import { type Referable, referable } from './run/refs.js';
 import { validateTolerance } from './tolerance.js';
 import { experimentWarnings } from './warnings.js';
 
 export type Json = Record<string, unknown>;
-
-export interface Activity extends Json {
-  type?: 'probe' | 'action';
-  name?: string;
-  ref?: string;
-  provider?: Json & {
-    type?: string;
-    module?: string;
-    func?: string;
-    arguments?: unknown;
-    secrets?: string[];
-  };
-  pauses?: { before?: unknown; after?: unknown };
-  tolerance?: unknown;
-  background?: boolean;
-}
-
-export interface Experiment extends Json {
-  title: string;
-  description: string;
-  tags?: string[];
-  configuration?: Json;
-  secrets?: Json;
-  'steady-state-hypothesis'?: { title?: string; probes?: Activity[] };
-  method: Activity[];
-  rollbacks?: Activity[];
-}
+export type { Activity, Experiment, Hypothesis, Step } from './experiment-format.js';
 
 // The directory each experiment was read from: its activity packages are looked for there first.
 const directories = new WeakMap<object, string>();
@@ -218,17 +200,13 @@ export async function prepareExperiment(
   const rails = railsOf(parsed.success ? experiment.extensions : undefined, flags);
   const safety = new Safety(rails);
   const placed = placedActivities(raw);
-  const named = new Map<string, Activity>();
-  for (const { activity, phase } of placed)
-    if (phase !== 'rollbacks' && typeof activity.name === 'string' && !('ref' in activity))
-      named.set(activity.name, activity);
 
   const context: CheckContext = {
     configuration,
     secrets,
     unresolved: declared,
     groups: groups ?? Object.keys(secrets),
-    named,
+    named: referable(raw),
     activities,
     safety,
     ...(flags.namespace ? { namespace: flags.namespace } : {}),
@@ -286,7 +264,7 @@ interface CheckContext {
   unresolved: ReadonlySet<string>;
   /** The secret groups the experiment declares (resolved or not). */
   groups: readonly string[];
-  named: Map<string, Activity>;
+  named: Referable;
   activities: Map<Activity, AnyActivity>;
   safety: Safety;
   namespace?: string;
@@ -294,15 +272,16 @@ interface CheckContext {
 }
 
 /** What the format cannot tell: references, pauses once substituted, and what each provider needs. */
-async function checkActivity(activity: Activity, where: string, ctx: CheckContext): Promise<string[]> {
+async function checkActivity(activity: Json, where: string, ctx: CheckContext): Promise<string[]> {
   if ('ref' in activity) {
     return typeof activity.ref !== 'string' || !activity.ref || ctx.named.has(activity.ref)
       ? []
       : [`${where}: referenced activity '${activity.ref}' could not be found in the experiment`];
   }
   const problems: string[] = [];
+  const pauses = isObject(activity.pauses) ? activity.pauses : {};
   for (const when of ['before', 'after'] as const) {
-    const pause = activity.pauses?.[when];
+    const pause = pauses[when];
     if (pause === undefined) continue;
     const resolved = substitute(pause, ctx.configuration, ctx.secrets);
     if (typeof resolved !== 'number' || resolved < 0 || resolved > MAX_PAUSE_SECONDS) {
@@ -316,12 +295,12 @@ async function checkActivity(activity: Activity, where: string, ctx: CheckContex
       problems.push(...(await checkPython(activity, provider, where, ctx)));
       break;
     case 'process': {
-      const problem = validateProcessProvider(provider as never);
+      const problem = validateProcessProvider(provider);
       if (problem) problems.push(`${where}: ${problem}`);
       break;
     }
     case 'http': {
-      const problem = validateHttpProvider(provider as never);
+      const problem = validateHttpProvider(provider);
       if (problem) problems.push(`${where}: ${problem}`);
       break;
     }
@@ -329,22 +308,18 @@ async function checkActivity(activity: Activity, where: string, ctx: CheckContex
   return problems;
 }
 
-async function checkPython(
-  activity: Activity,
-  provider: NonNullable<Activity['provider']>,
-  where: string,
-  ctx: CheckContext,
-) {
+async function checkPython(activity: Json, provider: Json, where: string, ctx: CheckContext) {
   const problems: string[] = [];
   if (typeof provider.module !== 'string' || !provider.module) return problems;
   if (typeof provider.func !== 'string' || !provider.func) return problems;
   let target: AnyActivity;
   try {
-    target = await resolveActivity(provider.module!, provider.func!, ctx.lookup);
+    target = await resolveActivity(provider.module, provider.func, ctx.lookup);
   } catch (err) {
     return [`${where}: module '${provider.module}' ${(err as Error).message}`];
   }
-  ctx.activities.set(activity, target);
+  // The activity as declared: what the format checked it to be (or not, under --no-validation).
+  ctx.activities.set(activity as Activity, target);
   if (ctx.namespace && target.arguments.some((a) => a.name === 'ns')) {
     const given = provider.arguments === undefined ? {} : provider.arguments;
     if (isObject(given) && !('ns' in given)) provider.arguments = { ...given, ns: ctx.namespace };
@@ -354,10 +329,11 @@ async function checkPython(
       `${where}: ${target.qualifiedName} is a ${target.kind}, but the activity says ${activity.type}`,
     );
   }
-  if (Array.isArray(provider.secrets) && provider.secrets.every((s) => typeof s === 'string')) {
+  const groups = provider.secrets;
+  if (Array.isArray(groups) && groups.every((s) => typeof s === 'string')) {
     try {
       // Unknown groups are refused here (against the declared groups, resolved or not).
-      secretsFor(Object.fromEntries(ctx.groups.map((g) => [g, {}])), provider.secrets);
+      secretsFor(Object.fromEntries(ctx.groups.map((g) => [g, {}])), groups);
     } catch (err) {
       problems.push(`${where}: ${(err as Error).message}`);
     }

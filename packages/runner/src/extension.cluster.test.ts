@@ -11,7 +11,7 @@ import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
-import type { Journal } from './run.js';
+import type { Journal } from './run/index.js';
 import { exec as execOutcome, type Outcome as Run } from './test-cli.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));

@@ -29,18 +29,20 @@ import type { Agent } from 'undici';
 type Configuration = Record<string, unknown> | null | undefined;
 type Secrets = Record<string, Record<string, unknown>> | null | undefined;
 
+/** An http provider as an experiment declares it: its values are checked here, as it runs. */
 export interface HttpProvider {
   type?: 'http';
-  url: string;
-  method?: string;
-  headers?: Record<string, unknown> | null;
+  url?: unknown;
+  method?: unknown;
+  /** A mapping of header names to values. */
+  headers?: unknown;
   arguments?: unknown;
   /** Seconds, or `[connect, read]` seconds. */
-  timeout?: number | [number, number] | string | null;
-  verify_tls?: boolean;
+  timeout?: unknown;
+  verify_tls?: unknown;
   /** In the Chaos Toolkit spec, ignored by its implementation and here. */
-  expected_status?: number;
-  max_retries?: number;
+  expected_status?: unknown;
+  max_retries?: unknown;
 }
 
 export interface HttpOptions {

@@ -9,6 +9,7 @@ export {
 } from './controls.js';
 export { InvalidExperiment } from './errors.js';
 export {
+  type Activity,
   type Experiment,
   experimentBase,
   loadExperiment,
@@ -32,14 +33,7 @@ export {
   resolveActivity,
   searchPath,
 } from './resolve-activity.js';
-export {
-  DRY_MODES,
-  type DryMode,
-  type HypothesisStrategy,
-  type Journal,
-  type RollbackStrategy,
-  type RunOptions,
-  runExperiment,
-} from './run.js';
+// The run: runExperiment, its journal and events, its listeners, invokeActivity.
+export * from './run/index.js';
 export { validateTolerance, withinTolerance } from './tolerance.js';
 export { loadVarFiles, parseVar } from './vars.js';

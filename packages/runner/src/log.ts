@@ -7,10 +7,18 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { closeSync, writeSync } from 'node:fs';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { redact } from '@chaoskit/core';
-import type { Reporter } from './run.js';
 import { openLogFile } from './writable.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error';
+
+/** Where lines for people go. */
+export interface Reporter {
+  /** A line for people: what is happening now. */
+  info(line: string): void;
+  warn(line: string): void;
+  /** A detail (`--verbose`, the log file): the activities' results, what was skipped and why. */
+  debug?(line: string): void;
+}
 
 export interface LogOptions {
   /** JSON lines on stderr instead of text. */

@@ -6,10 +6,11 @@ import {
   redact,
   redactValue,
   Safety,
-  secretsFor,
-  substitute,
 } from '@chaoskit/core';
-import type { Activity, Prepared } from './experiment.js';
+import type { Prepared } from './experiment.js';
+import type { Step } from './experiment-format.js';
+import { argumentsOf, invokeActivity } from './run/invoke.js';
+import { referable, resolveStep } from './run/refs.js';
 
 export interface PlannedActivity {
   phase: 'hypothesis' | 'method' | 'rollbacks';
@@ -39,34 +40,38 @@ export async function planExperiment(
   prepared: Prepared,
   log: (line: string) => void = () => {},
 ): Promise<PlannedActivity[]> {
-  const { experiment, configuration, secrets } = prepared;
+  const { experiment, configuration } = prepared;
   const planned: PlannedActivity[] = [];
   // The run's rails: what a run would refuse, the plan shows refused.
   const safety = new Safety(prepared.rails);
-  const hypothesis = experiment['steady-state-hypothesis']?.probes ?? [];
-  const phases: Array<[PlannedActivity['phase'], Activity[]]> = [
-    ['hypothesis', hypothesis],
+  const phases: Array<[PlannedActivity['phase'], Step[]]> = [
+    ['hypothesis', experiment['steady-state-hypothesis']?.probes ?? []],
     ['method', experiment.method],
     ['rollbacks', experiment.rollbacks ?? []],
   ];
-  // A `ref` names an activity declared elsewhere in the experiment, as in chaoslib.
-  const byName = new Map(phases.flatMap(([, list]) => list.filter((a) => a.name).map((a) => [a.name, a])));
+  // What a step's `ref` names, as a run resolves it.
+  const refs = referable(experiment);
   const missing = missingNamespaces();
-  for (const [phase, activities] of phases) {
-    for (const declared of activities) {
-      const activity = declared.ref ? (byName.get(declared.ref) ?? declared) : declared;
+  for (const [phase, steps] of phases) {
+    for (const declared of steps) {
+      const activity = resolveStep(refs, declared);
+      if (!activity) {
+        planned.push({
+          phase,
+          name: String(declared.name ?? declared.ref),
+          activity: 'reference',
+          note: `referenced activity '${String(declared.ref)}' could not be found in the experiment`,
+          failed: true,
+          logs: [],
+        });
+        continue;
+      }
       const provider = activity.provider;
-      const entry: PlannedActivity = {
-        phase,
-        name: String(activity.name ?? activity.ref),
-        activity: String(provider?.type),
-        logs: [],
-      };
+      const entry: PlannedActivity = { phase, name: activity.name, activity: provider.type, logs: [] };
       planned.push(entry);
       const target = prepared.activities.get(activity);
       if (target) entry.activity = target.qualifiedName;
-      const args = substitute(provider?.arguments ?? {}, configuration, secrets);
-      const activitySecrets = provider?.secrets ? secretsFor(secrets, provider.secrets) : {};
+      const { args, secrets: activitySecrets } = argumentsOf(activity, prepared);
       const warn = (line: string) => {
         entry.warnings = [...(entry.warnings ?? []), line];
         log(`  warning: ${line}`);
@@ -81,14 +86,14 @@ export async function planExperiment(
         if (target) for (const line of await missing(target, args, activitySecrets, 'to look at')) warn(line);
         continue;
       }
-      if (provider?.type !== 'python' || !target) {
-        entry.note = `${provider?.type} provider: cannot be dry-run, not run`;
+      if (provider.type !== 'python' || !target) {
+        entry.note = `${provider.type} provider: cannot be dry-run, not run`;
         continue;
       }
       log(`${phase}: ${entry.name} (${target.qualifiedName})`);
       try {
         entry.output = redactValue(
-          await target.call(args, {
+          await invokeActivity(target, args, {
             secrets: activitySecrets,
             configuration,
             dryRun: true,

@@ -20,7 +20,7 @@ import {
 } from '@chaoskit/core';
 import { Refusal } from './errors.js';
 import type { Activity, Prepared } from './experiment.js';
-import type { DryMode } from './run.js';
+import type { DryMode } from './run/index.js';
 
 export interface PreflightOptions {
   /** Where the run's record of its changes is kept; absent: the run keeps none (--no-ledger). */

@@ -25,12 +25,15 @@ import { ActivityFailed, renderForSubstitution, substitute } from '@chaoskit/cor
 type Configuration = Record<string, unknown> | null | undefined;
 type Secrets = Record<string, Record<string, unknown>> | null | undefined;
 
+/** A process provider as an experiment declares it: its values are checked here, as it runs. */
 export interface ProcessProvider {
   type?: 'process';
-  path: string;
-  arguments?: string | unknown[] | Record<string, unknown> | null;
+  /** An executable: a path, or a name looked for on PATH. */
+  path?: unknown;
+  /** A string (given to /bin/sh after the path), a list, or a mapping (`--key value`). */
+  arguments?: unknown;
   /** Seconds. */
-  timeout?: number;
+  timeout?: unknown;
 }
 
 export interface ProcessOptions {

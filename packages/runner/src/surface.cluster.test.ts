@@ -12,7 +12,7 @@ import { canonicalModule } from '@chaoskit/core';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Journal } from './run.js';
+import type { Journal } from './run/index.js';
 import { exec, runCli } from './test-cli.js';
 
 const cluster = sharedCluster();

@@ -2,6 +2,7 @@
 import { redactValue } from '@chaoskit/core';
 import type { Command } from 'commander';
 import { resolveActivity } from '../resolve-activity.js';
+import { invokeActivity } from '../run/invoke.js';
 import { CHOOSERS, useCluster } from './cluster-choice.js';
 import { withCluster, withLogging, withNamespace } from './options.js';
 import { fail, session } from './session.js';
@@ -31,7 +32,10 @@ export function register(program: Command): void {
         if (opts.namespace && !('ns' in args) && activity.arguments.some((a) => a.name === 'ns'))
           args.ns = opts.namespace;
         useCluster(opts, CHOOSERS.some((key) => key in secrets) ? ['--secrets'] : []);
-        const result = await activity.call(args, { secrets, log: (line) => session.logger.info(line) });
+        const result = await invokeActivity(activity, args, {
+          secrets,
+          log: (line) => session.logger.info(line),
+        });
         process.stdout.write(`${JSON.stringify(redactValue(result ?? null))}\n`);
       } catch (err) {
         session.exitCode = fail(err);

@@ -1,7 +1,7 @@
 // `chaoskit run`: runs an experiment against the cluster and writes its journal as it goes.
 import { rename, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
-import { newRunId, RunLedger, recordName, redact, redactValue, sinceSeconds } from '@chaoskit/core';
+import { newRunId, RunLedger, recordName, redact, sinceSeconds } from '@chaoskit/core';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { Refusal } from '../errors.js';
 import { EXIT, EXIT_SUMMARY, runExitCode, worst } from '../exit-codes.js';
@@ -11,10 +11,12 @@ import {
   DRY_MODES,
   type DryMode,
   type HypothesisStrategy,
-  type Journal,
+  journalWriter,
+  jsonOutput,
+  logEvents,
   type RollbackStrategy,
   runExperiment,
-} from '../run.js';
+} from '../run/index.js';
 import { checkJournalPath } from '../writable.js';
 import { choosingActivities, useCluster } from './cluster-choice.js';
 import { withCluster, withLogging, withNamespace, withRails, withVars } from './options.js';
@@ -37,13 +39,11 @@ function runLedger(opts: { ledgerNamespace?: string; ledgerTtl: string }, title:
 /** Where the journal is written before it is renamed over the old one. */
 const scratchOf = (path: string) => `${path}.${process.pid}.tmp`;
 
-/** Writes the journal whole or not at all (a new file renamed over the old one); returns its text. */
-async function writeJournal(path: string, journal: Journal): Promise<string> {
-  const text = `${JSON.stringify(redactValue(journal), null, 2)}\n`;
+/** Writes the journal whole or not at all (a new file renamed over the old one). */
+async function writeJournal(path: string, text: string): Promise<void> {
   const scratch = scratchOf(path);
   await writeFile(scratch, text);
   await rename(scratch, path);
-  return text;
 }
 
 /** Asks on the terminal, once, before the run's first change. */
@@ -132,15 +132,19 @@ export function register(program: Command): void {
         }
         const interrupts = handleInterrupts((line) => reporter.warn(line));
         // The journal is written as the run goes, so a crash loses at most the activity under way.
-        const save = (journal: Journal) => writeJournal(opts.journalPath, journal);
+        const journalFile = journalWriter((text) => writeJournal(opts.journalPath, text));
         const journal = await runExperiment(prepared, {
           rollbackStrategy: opts.rollbackStrategy as RollbackStrategy,
           hypothesisStrategy: opts.hypothesisStrategy as HypothesisStrategy,
           hypothesisFrequency: opts.hypothesisFrequency,
-          reporter,
+          // What the run says: the log, the journal file, and with --json the journal on stdout.
+          listeners: [
+            logEvents(reporter),
+            journalFile.listener,
+            ...(opts.json ? [jsonOutput((text) => process.stdout.write(text))] : []),
+          ],
           signal: interrupts.run,
           rollbackSignal: interrupts.rollbacks,
-          onProgress: save,
           ...(opts.dry ? { dry: opts.dry as DryMode } : {}),
           ...(opts.failFast ? { failFast: true } : {}),
           ...(ledger ? { ledger } : {}),
@@ -154,9 +158,8 @@ export function register(program: Command): void {
           reporter.warn(
             'The steady state was not met before the method, so the method did not run: exit code 0 as with Chaos Toolkit, unless something else failed (--fail-on-deviation makes it 1)',
           );
-        const text = await save(journal);
-        if (opts.json) process.stdout.write(text);
-        else reporter.info(`journal written to ${opts.journalPath}`);
+        await journalFile.finished();
+        if (!opts.json) reporter.info(`journal written to ${opts.journalPath}`);
       } catch (err) {
         session.exitCode = started
           ? worst(session.exitCode, fail(err, EXIT.failed))

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareExperiment } from '../experiment.js';
-import { type Journal, runExperiment } from '../run.js';
+import { type Journal, runExperiment } from '../run/index.js';
 import { compare, formatSeconds, instant, NotAJournal, reportModel, runReport } from './model.js';
 
 // The fixtures are real journals: Chaos Toolkit 1.19.0 (chaostoolkit-lib 1.44.0) running

@@ -1,5 +1,6 @@
 import type { CustomObject, CustomObjectList } from '@chaoskit/chaoscluster-crd';
 import type { AnyActivity, ResultOf } from '@chaoskit/core';
+import { invokeActivity } from '@chaoskit/runner';
 import {
   ApiextensionsV1Api,
   CustomObjectsApi,
@@ -230,7 +231,7 @@ export function callDryRun(
   args: Record<string, unknown>,
   activity: AnyActivity = t.activity,
 ): Promise<unknown> {
-  return activity.call(args, {
+  return invokeActivity(activity, args, {
     secrets: t.secrets,
     dryRun: true,
     log: (m) => t.log(`${activity.name}: ${m}`),

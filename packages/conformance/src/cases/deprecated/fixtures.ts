@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { deprecationMessage, resetDeprecationWarnings } from '@chaoskit/chaoscluster-deprecated';
 import { type AnyActivity, isChaosError, type ResultOf } from '@chaoskit/core';
+import { invokeActivity } from '@chaoskit/runner';
 import type { CaseContext } from '../../case-context.js';
 
 import { deploymentDoc, deploymentNames, stuckDeployment } from '../deployment/fixtures.js';
@@ -56,18 +57,16 @@ export async function callsWarnedOnce(
   try {
     for (const args of calls) {
       result.outcomes.push(
-        await activity
-          .call(args, {
-            secrets: t.secrets,
-            log: (line) => {
-              if (line === warning) result.logged.push(line);
-              t.log(`${activity.name}: ${line}`);
-            },
-          })
-          .then(
-            (value) => ({ value }),
-            (error: unknown) => ({ error }),
-          ),
+        await invokeActivity(activity, args, {
+          secrets: t.secrets,
+          log: (line) => {
+            if (line === warning) result.logged.push(line);
+            t.log(`${activity.name}: ${line}`);
+          },
+        }).then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        ),
       );
     }
   } finally {

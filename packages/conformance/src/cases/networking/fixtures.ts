@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { isDryRun, isMutation } from '@chaoskit/cluster';
 import type { AnyActivity, ResultOf } from '@chaoskit/core';
+import { invokeActivity } from '@chaoskit/runner';
 import { NetworkingV1Api, type V1NetworkPolicy } from '@kubernetes/client-node';
 import type { Scenario } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
@@ -101,7 +102,7 @@ export async function planCall(
   const since = new Date(Date.now() - 1000);
   const audited = t.cluster.auditLogPath !== undefined;
   const before = new Set(audited ? (await t.requestsSince(since)).map((e) => e.auditID) : []);
-  const result = await activity.call(args, {
+  const result = await invokeActivity(activity, args, {
     secrets: t.secrets,
     dryRun: true,
     log: (line) => {

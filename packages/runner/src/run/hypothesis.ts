@@ -1,0 +1,134 @@
+// The steady-state hypothesis, as chaostoolkit-lib checks it: before the method (the gate),
+// during it (continuously), after it (the deviation check), as the strategy says.
+
+import { sleep } from '@chaoskit/core';
+import type { Activity, Hypothesis } from '../experiment-format.js';
+import { withinTolerance } from '../tolerance.js';
+import { playActivity } from './activity.js';
+import type { HypothesisWhen } from './events.js';
+import { callProvider, withValue } from './invoke.js';
+import type { HypothesisState } from './journal.js';
+import { checkInterrupt, fatal, Interrupted, type RunState } from './state.js';
+
+const STRATEGIES: Record<HypothesisWhen, readonly string[]> = {
+  before: ['default', 'before-method-only', 'continuously'],
+  during: ['during-method-only', 'continuously'],
+  after: ['default', 'after-method-only', 'continuously'],
+};
+
+/** The hypothesis, when it has probes to check. */
+export function hypothesisOf(state: RunState): Hypothesis | undefined {
+  const hypothesis = state.prepared.experiment['steady-state-hypothesis'];
+  return hypothesis?.probes?.length ? hypothesis : undefined;
+}
+
+/** Whether the strategy checks the hypothesis at that point of the run (and there is one). */
+function checked(state: RunState, when: HypothesisWhen): boolean {
+  return !!hypothesisOf(state) && STRATEGIES[when].includes(state.options.hypothesisStrategy ?? 'default');
+}
+
+const anyProbeFailed = (state: HypothesisState) => state.probes.some((p) => p.status === 'failed');
+
+/** Checks each probe against its tolerance, in order; the first one not met ends the check. */
+async function checkHypothesis(state: RunState, when: HypothesisWhen): Promise<HypothesisState> {
+  const { prepared, emit } = state;
+  const hypothesis = hypothesisOf(state)!;
+  const result: HypothesisState = { steady_state_met: null, probes: [] };
+  let unmet: { probe: string; failed: boolean } | undefined;
+  try {
+    await emit({ type: 'phase-started', phase: 'hypothesis', when, hypothesis });
+    for (const probe of hypothesis.probes!) {
+      checkInterrupt(state.signal);
+      const run = await playActivity(state, probe, 'hypothesis', result.probes, state.signal);
+      const name = String(probe.name ?? run.activity.name);
+      if (run.status === 'failed') {
+        run.tolerance_met = false;
+        result.steady_state_met = false;
+        unmet = { probe: name, failed: true };
+        return result;
+      }
+      if (state.options.dry === 'probes' || state.options.dry === 'activities') {
+        // As Chaos Toolkit: a probe not run has no value to check.
+        run.tolerance_met = true;
+        continue;
+      }
+      // withinTolerance substitutes ${name} in the tolerance itself.
+      run.tolerance_met = await withinTolerance(probe.tolerance, run.output, {
+        configuration: prepared.configuration,
+        secrets: prepared.secrets,
+        runProbe: async (toleranceProbe, value) => {
+          try {
+            const probed = withValue(toleranceProbe as Activity, value);
+            return Boolean(
+              await callProvider(probed, prepared, { safety: state.safety, signal: state.signal }),
+            );
+          } catch {
+            return false;
+          }
+        },
+      });
+      if (!run.tolerance_met) {
+        result.steady_state_met = false;
+        unmet = { probe: name, failed: false };
+        return result;
+      }
+    }
+    result.steady_state_met = true;
+    return result;
+  } finally {
+    await emit({
+      type: 'phase-ended',
+      phase: 'hypothesis',
+      when,
+      hypothesis,
+      state: result,
+      ...(unmet ? { unmet } : {}),
+    });
+  }
+}
+
+/** The hypothesis before the method: not met, the method does not run (false). */
+export async function gate(state: RunState): Promise<boolean> {
+  if (!checked(state, 'before')) return true;
+  const { journal } = state;
+  journal.steady_states.before = await checkHypothesis(state, 'before');
+  if (journal.steady_states.before.steady_state_met) return true;
+  journal.status = anyProbeFailed(journal.steady_states.before) ? 'failed' : 'completed';
+  return false;
+}
+
+/**
+ * The hypothesis during the method, every `hypothesisFrequency` seconds until `over()`; under
+ * `--fail-fast`, the first deviation fails the run.
+ */
+export function duringMethod(state: RunState, over: () => boolean): Promise<void> | undefined {
+  if (!checked(state, 'during')) return undefined;
+  const { journal, options } = state;
+  return (async () => {
+    while (!over() && !journal.status) {
+      const result = await checkHypothesis(state, 'during');
+      journal.steady_states.during.push(result);
+      if (!result.steady_state_met && options.failFast && !journal.status) {
+        journal.status = 'failed';
+        await state.emit({ type: 'fail-fast' });
+        break;
+      }
+      await sleep((options.hypothesisFrequency ?? 1) * 1000, state.signal).catch(() => undefined);
+    }
+  })().catch(async (err: unknown) => {
+    if (!(err instanceof Interrupted)) await fatal(state, err);
+  });
+}
+
+/** The hypothesis after the method: not met, the run has deviated. */
+export async function afterMethod(state: RunState): Promise<void> {
+  if (!checked(state, 'after')) return;
+  const { journal } = state;
+  journal.steady_states.after = await checkHypothesis(state, 'after');
+  if (journal.steady_states.after.steady_state_met) return;
+  journal.deviated = true;
+  // A run failed fast stays failed.
+  if (journal.status !== 'failed')
+    journal.status = anyProbeFailed(journal.steady_states.after) ? 'failed' : 'completed';
+  await state.emit({ type: 'deviated' });
+}

@@ -1,0 +1,48 @@
+// The journal writer: the journal is written each time an activity returns, so a crash loses
+// at most the one under way, and once more when the run ends. Where it goes is the sink's
+// (a file for `chaoskit run`); what is written is redacted.
+
+import { redact, redactValue } from '@chaoskit/core';
+import type { RunListener } from './events.js';
+import type { Journal } from './journal.js';
+
+/** The journal's text: JSON, redacted. */
+function journalText(journal: Journal): string {
+  return `${JSON.stringify(redactValue(journal), null, 2)}\n`;
+}
+
+export interface JournalWriter {
+  readonly listener: RunListener;
+  /** The last write, once the run has ended: its text, or why it failed. */
+  finished(): Promise<string>;
+}
+
+export function journalWriter(sink: (text: string) => Promise<unknown>): JournalWriter {
+  let journal: Journal | undefined;
+  // Background activities end at any time: one write at a time, in order.
+  let writing: Promise<unknown> = Promise.resolve();
+  let last: Promise<string> | undefined;
+  const listener: RunListener = async (event, emit) => {
+    if (event.type === 'run-started') journal = event.journal;
+    if (!journal || (event.type !== 'activity-returned' && event.type !== 'run-ended')) return;
+    const final = event.type === 'run-ended';
+    const current = journal;
+    const written = writing
+      .catch(() => undefined)
+      .then(async () => {
+        const text = journalText(current);
+        await sink(text);
+        return text;
+      });
+    if (final) last = written;
+    writing = written.then(
+      (text) => emit({ type: 'journal-written', text, final }),
+      (err: unknown) => emit({ type: 'journal-failed', message: redact((err as Error).message) }),
+    );
+    await writing;
+  };
+  return {
+    listener,
+    finished: () => last ?? Promise.reject(new Error('the run has not ended: its journal is not complete')),
+  };
+}

@@ -1,0 +1,79 @@
+// A run, as chaostoolkit-lib's Runner lays it out: the hypothesis before the method (the gate),
+// the method (with the hypothesis alongside, by strategy), the hypothesis after it (the
+// deviation check), then the rollbacks; what the run left in place, from its record; the end.
+// Each phase is a function over the run's state; what happens is said as events (events.ts).
+
+import { describeRef, type RunLedger, redact, Safety, substitute } from '@chaoskit/core';
+import type { Prepared } from '../experiment.js';
+import { controlEvents } from './control-events.js';
+import { emitter } from './events.js';
+import { afterMethod, gate, hypothesisOf } from './hypothesis.js';
+import { iso, type Journal, newJournal } from './journal.js';
+import { runMethod } from './method.js';
+import { referable } from './refs.js';
+import { runRollbacks } from './rollbacks.js';
+import { checkInterrupt, fatal, type RunOptions, type RunState } from './state.js';
+
+export async function runExperiment(prepared: Prepared, options: RunOptions = {}): Promise<Journal> {
+  const { experiment, configuration, secrets } = prepared;
+  const started = performance.now();
+  const { dry, ledger } = options;
+  const title = String(substitute(experiment.title, configuration, secrets));
+  const journal = newJournal({ ...experiment, title, ...(dry ? { dry } : {}) }, ledger?.runId);
+  // A control's InterruptExecution stops the run as Ctrl-C does.
+  const byControl = new AbortController();
+  const state: RunState = {
+    prepared,
+    options,
+    journal,
+    emit: emitter([...(options.listeners ?? []), controlEvents(prepared, byControl)]),
+    signal: options.signal ? AbortSignal.any([options.signal, byControl.signal]) : byControl.signal,
+    interruptedByControl: byControl.signal,
+    safety: new Safety({ ...prepared.rails, ...(options.confirm ? { confirm: options.confirm } : {}) }),
+    refs: referable(experiment),
+    unconfirmed: false,
+  };
+  const { emit } = state;
+  try {
+    await emit({
+      type: 'run-started',
+      title,
+      journal,
+      hypothesis: hypothesisOf(state) !== undefined,
+      ...(dry ? { dry } : {}),
+    });
+    checkInterrupt(state.signal);
+    if (await gate(state)) {
+      await runMethod(state);
+      checkInterrupt(state.signal);
+      if (journal.status !== 'aborted') await afterMethod(state);
+    }
+  } catch (err) {
+    await fatal(state, err);
+  }
+  journal.status ??= 'completed';
+  await runRollbacks(state);
+  if (ledger) await settle(state, ledger);
+  journal.end = iso();
+  journal.duration = (performance.now() - started) / 1000;
+  await emit({ type: 'run-ended', journal });
+  return journal;
+}
+
+/**
+ * What the run's changes left in place, per its record: nothing, and the record goes (there is
+ * nothing to revert); otherwise the record stays for `chaoskit revert`.
+ */
+async function settle(state: RunState, ledger: RunLedger): Promise<void> {
+  const left: string[] = [];
+  try {
+    for (const cluster of ledger.ledgers())
+      for (const s of await cluster.settle()) left.push(`${describeRef(s.ref)} (${s.what})`);
+  } catch (err) {
+    await state.emit({ type: 'left-in-place-unchecked', message: redact((err as Error).message) });
+    return;
+  }
+  if (!left.length) return;
+  state.journal.left_in_place = left;
+  await state.emit({ type: 'left-in-place', changes: left, runId: ledger.runId });
+}

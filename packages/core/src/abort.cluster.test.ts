@@ -2,11 +2,10 @@
 // throttle), is one error: Aborted, named AbortError as the DOM's, its cause the signal's reason.
 import { readAuditLog } from '@chaoskit/cluster';
 import { adminSecrets, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
-import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
+import { AppsV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineActivity } from './define-activity.js';
+import { kubeClient } from './cluster/kube-client.js';
 import { type Aborted, isChaosError } from './errors.js';
-import { kubeClient } from './kube.js';
 import { replicaWaitProbe } from './replica-wait.js';
 import { Deployments, Pods } from './resources.js';
 
@@ -91,25 +90,6 @@ describe('an aborted call', () => {
     expect(
       events.filter((e) => e.objectRef?.namespace === ns.name && e.objectRef.resource === 'deployments'),
     ).toEqual([]);
-  });
-
-  it('a request of the generated API (ctx.api) after the abort is not sent: Aborted', async () => {
-    const controller = new AbortController();
-    const reason = new Error('stopped mid-call');
-    const listing = defineActivity({
-      name: 'list_after_abort',
-      kind: 'probe',
-      module: 'chaoskit.test.probes',
-      doc: 'Aborts its own call, then lists pods through ctx.api.',
-      args: {},
-      rbac: [],
-      async run(_args, ctx) {
-        const api = await ctx.api(CoreV1Api);
-        controller.abort(reason);
-        return (await api.listNamespacedPod({ namespace: ns.name })).items.length;
-      },
-    });
-    aborted(await listing.call({}, { secrets, signal: controller.signal }).catch((e: unknown) => e), reason);
   });
 
   it("a request of core's client: Aborted too, with the reason as its cause", async () => {

@@ -3,9 +3,17 @@
 // SelfSubjectAccessReview per right, e.g. of the record's LEDGER_RULES). Both questions are
 // allowed to every authenticated identity.
 
-import type { RbacRule } from './define-activity.js';
+import type { Transport } from './cluster/transport.js';
 import { isApiError } from './errors.js';
-import type { KubeClient } from './kube.js';
+
+/** One RBAC rule (the shape of a Kubernetes `PolicyRule`): what an activity needs. */
+export interface RbacRule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+  /** Only these objects (by name). */
+  resourceNames?: string[];
+}
 
 /** One right: a verb on a resource (of a group; one object of it when named), in a namespace. */
 export interface Right {
@@ -46,7 +54,7 @@ export function describeRight(right: Right): string {
  * Credentials the cluster does not accept throw its Unauthorized; a cluster older than the
  * SelfSubjectReview API (Kubernetes 1.28) gives undefined.
  */
-export async function whoAmI(kube: KubeClient): Promise<string | undefined> {
+export async function whoAmI(kube: Transport): Promise<string | undefined> {
   try {
     const review = await kube.request<{ status?: { userInfo?: { username?: string } } }>(
       {
@@ -64,7 +72,7 @@ export async function whoAmI(kube: KubeClient): Promise<string | undefined> {
 }
 
 /** The rights of `rights` the client's identity does not hold (asked all at once). */
-export async function missingRights(kube: KubeClient, rights: readonly Right[]): Promise<Right[]> {
+export async function missingRights(kube: Transport, rights: readonly Right[]): Promise<Right[]> {
   const allowed = await Promise.all(
     rights.map(async (right) => {
       const review = await kube.request<{ status?: { allowed?: boolean } }>(

@@ -1,11 +1,12 @@
 // What an activity's `run` receives besides its arguments: who it is, where it reports, and the
 // cluster — reached through core's one connection layer, built on first use.
 
-import type { ApiType, KubeConfig } from '@kubernetes/client-node';
-import { type ApiConstructor, clientNodeKubeConfig, generatedApi } from './client-node.js';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { clientNodeKubeConfig } from './client-node.js';
+import { KubeClient } from './cluster/kube-client.js';
+import { Transport, type TransportMiddleware } from './cluster/transport.js';
 import { type ClusterClient, createClusterClient } from './cluster-client.js';
-import { type Connection, connectionFor } from './connection.js';
-import { KubeClient } from './kube.js';
+import { connectionFor } from './connection.js';
 import { planWording } from './plan-wording.js';
 import type { RunLedger } from './record/ledger.js';
 import { redact, registerSecret } from './redact.js';
@@ -48,6 +49,8 @@ export interface CallOptions {
 /** What the runner gives besides: the run's record (every change is written to it first). */
 export interface RunCallOptions extends CallOptions {
   ledger?: RunLedger;
+  /** Seen before and after every request the call sends (tracing, counting). */
+  middleware?: readonly TransportMiddleware[];
 }
 
 /**
@@ -69,11 +72,11 @@ export interface ActivityContext {
   readonly safety: Safety;
   /**
    * The cluster the secrets point at, as the JSON API: built on first use, for this call (its
-   * signal, plan mode) over the process's one connection pool to that cluster.
+   * signal, plan mode, rails and run record) over the process's one connection pool to that
+   * cluster. Every change goes through it (`write`), so that each is railed, recorded and undone
+   * by `chaoskit revert`.
    */
   readonly kube: KubeClient;
-  /** A generated @kubernetes/client-node API (e.g. `CoreV1Api`) over the same connection. */
-  api<T extends ApiType>(api: ApiConstructor<T>): Promise<T>;
   /** A client-node KubeConfig for the same cluster and identity (exec over websockets). */
   kubeConfig(): Promise<KubeConfig>;
   /**
@@ -106,7 +109,6 @@ export function buildContext(activity: ActivityIdentity, given: RunCallOptions =
     client ??= createClusterClient(secrets);
     return client;
   };
-  const connection = (): Connection => connectionFor(resolved());
   const safety = safetyOf(given.safety);
   // Plan mode says what would happen (plan-wording.ts).
   const word = given.dryRun ? planWording : (message: string) => message;
@@ -120,22 +122,21 @@ export function buildContext(activity: ActivityIdentity, given: RunCallOptions =
     ...(given.dryRun ? { dryRun: true } : {}),
     log,
     get kube() {
-      const conn = connection();
-      kube ??= new KubeClient(conn, {
+      if (kube) return kube;
+      const connection = connectionFor(resolved());
+      const middleware = given.middleware ? { middleware: given.middleware } : {};
+      kube = new KubeClient(connection, {
         activity: activity.qualifiedName,
         ...(given.signal ? { signal: given.signal } : {}),
         ...(given.dryRun ? { dryRun: true } : {}),
-        ...(given.ledger ? { ledger: given.ledger.for(new KubeClient(conn)) } : {}),
+        // One record per run and cluster, shared by the run's calls: no one call's signal.
+        ...(given.ledger ? { ledger: given.ledger.for(new Transport(connection, middleware)) } : {}),
         safety,
         log,
+        ...middleware,
       });
       return kube;
     },
-    api: (api) =>
-      generatedApi(connection(), api, {
-        ...(given.dryRun ? { dryRun: true } : {}),
-        ...(given.signal ? { signal: given.signal } : {}),
-      }),
     callOptions: { ...given, safety },
     kubeConfig: () => clientNodeKubeConfig(resolved().config),
   };

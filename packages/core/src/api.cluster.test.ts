@@ -5,9 +5,9 @@ import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchUntil } from './api.js';
+import { kubeClient } from './cluster/kube-client.js';
 import { MAX_CONNECTIONS } from './connection.js';
 import { ActivityFailed } from './errors.js';
-import { kubeClient } from './kube.js';
 import { ConfigMaps } from './resources.js';
 
 const execFileAsync = promisify(execFile);

@@ -1,15 +1,12 @@
+import type { ListOptions } from './cluster/lists.js';
+import type { Transport } from './cluster/transport.js';
 import { Aborted, toApiError } from './errors.js';
-import type { KubeClient, ListOptions } from './kube.js';
 import type { ResourceType } from './resources.js';
 import { sleep } from './waiting.js';
 
-export interface Page<T> {
-  items: T[];
-  metadata?: { _continue?: string; resourceVersion?: string };
-}
-
 export interface WatchUntilOptions<T, R> {
-  kube: KubeClient;
+  /** A KubeClient, or a transport: what lists and watches. */
+  kube: Pick<Transport, 'listPage' | 'watch'>;
   type: ResourceType;
   /** Namespace and selectors of the objects watched (none: every one of the kind). */
   select?: Pick<ListOptions, 'namespace' | 'labelSelector' | 'fieldSelector'>;

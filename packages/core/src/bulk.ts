@@ -1,10 +1,10 @@
 import pLimit from 'p-limit';
+import type { PodRemovalOptions } from './cluster/batch.js';
+import { KubeClient, type WriteOptions } from './cluster/kube-client.js';
+import type { DeleteOp } from './cluster/ops.js';
 import { MAX_CONNECTIONS } from './connection.js';
 import { Aborted, ActivityFailed, isApiError } from './errors.js';
-import { KubeClient, type WriteOptions } from './kube.js';
-import { refOf } from './record/names.js';
-import { reservedByOthers, withShareLock } from './record/reservations.js';
-import { Pods, type ResourceType } from './resources.js';
+import type { ResourceType } from './resources.js';
 
 /**
  * How many requests a bulk action has out at most: as many as the cluster's connection pool
@@ -118,7 +118,11 @@ const LOOK_MS = 10_000;
  * short timeout, since the caller's signal has aborted.
  */
 export function lookAfterAbort(kube: KubeClient): KubeClient {
-  return new KubeClient(kube.connection, { signal: AbortSignal.timeout(LOOK_MS) });
+  const { middleware } = kube.options;
+  return new KubeClient(kube.connection, {
+    signal: AbortSignal.timeout(LOOK_MS),
+    ...(middleware ? { middleware } : {}),
+  });
 }
 
 /**
@@ -155,96 +159,6 @@ type Named = { metadata?: { name?: string; namespace?: string; uid?: string } };
 
 export const objectName = (o: Named): string => o.metadata?.name ?? '';
 
-export interface PodRemovalOptions {
-  /**
-   * The experiment names its target (a name, not a label selector, pattern or "all"): the pod
-   * share rail, which guards against selections broader than meant, does not apply (D88).
-   */
-  named?: boolean;
-}
-
-const byNamespace = <T extends Named>(items: readonly T[]) =>
-  Map.groupBy(items, (o) => o.metadata?.namespace ?? '');
-
-/**
- * The pod share rail (D74): refuses, before anything changes, removing more of a namespace's
- * pods at once than the run allows. An action that removes pods another way first (deleting
- * what owns them) calls it before it starts.
- */
-export async function checkPodRemoval(
-  kube: KubeClient,
-  pods: readonly Named[],
-  options: PodRemovalOptions = {},
-): Promise<void> {
-  if (!kube.safety || pods.length === 0) return;
-  if (options.named) {
-    kube.note(
-      `pod share rail: not applied to ${pods.length} pod(s): the experiment names its target (the rail guards selections)`,
-    );
-    return;
-  }
-  for (const [namespace, some] of byNamespace(pods)) {
-    const total = await kube.count(Pods, { namespace });
-    kube.safety.checkPodShare(kube.activity, namespace, some.length, total);
-    kube.note(
-      `pod share rail: ${some.length} of ${Math.max(total, some.length)} pods of namespace '${namespace}', within the ${Math.round(kube.safety.maxPodShare * 100)} % allowed`,
-    );
-  }
-}
-
-/**
- * Records the pods about to be removed in the run's record. For a selection, first checks the
- * share again with the pods other runs removed and still hold (D88) — the check and the record
- * made under the namespace's share lock, so that runs check one after the other: too many, and
- * the removal is refused before any pod goes or is recorded.
- */
-export async function recordPodRemoval(
-  kube: KubeClient,
-  pods: readonly Named[],
-  how: 'deleted' | 'evicted',
-  options: PodRemovalOptions = {},
-): Promise<void> {
-  const ledger = kube.ledger;
-  if (!ledger) return;
-  for (const [namespace, some] of byNamespace(pods)) {
-    const names = some.map(objectName);
-    const record = () => ledger.beforePodRemoval({ namespace, names, activity: kube.activity, how });
-    if (!kube.safety || options.named || how === 'evicted' || names.length <= 1) {
-      await record();
-      continue;
-    }
-    const safety = kube.safety;
-    const key = await ledger.key();
-    await withShareLock(
-      ledger.client,
-      ledger.run.namespace,
-      namespace,
-      ledger.runId,
-      async () => {
-        const others = await reservedByOthers(ledger.client, key, ledger.runId, namespace);
-        const extra = [...others.names].filter((name) => !names.includes(name)).length;
-        if (extra > 0) {
-          safety.checkPodShare(
-            kube.activity,
-            namespace,
-            names.length + extra,
-            await kube.count(Pods, { namespace }),
-            {
-              pods: extra,
-              runs: others.runs,
-            },
-          );
-          kube.note(
-            `pod share rail: with the ${extra} pod(s) run(s) ${others.runs.join(', ')} removed, still within the share`,
-          );
-        }
-        await record();
-      },
-      kube.options.signal,
-    );
-  }
-}
-
 /**
  * Deletes every object (bounded concurrency, through the call's client, so plan mode makes each
  * a dry run). The run's record notes them all first, in one write. An object already gone
@@ -256,32 +170,23 @@ export async function deleteAll<T extends Named>(
   objects: readonly T[],
   options: Pick<WriteOptions, 'query'> & PodRemovalOptions & { verb?: string; words?: BulkWords } = {},
 ): Promise<T[]> {
-  // The rails before anything is recorded or deleted: a refusal leaves everything in place.
-  if (type === Pods) await checkPodRemoval(kube, objects, options);
-  for (const [namespace, some] of byNamespace(objects)) {
-    const first = some[0];
-    if (first) await kube.beforeChange(type, 'delete', objectName(first), namespace || null, some.length - 1);
-  }
-  const ledger = kube.ledger;
-  if (type === Pods) await recordPodRemoval(kube, objects, 'deleted', options);
-  else if (ledger) {
-    await ledger.beforeDelete(
-      objects.map((o) => ({
-        ref: refOf(type, objectName(o), o.metadata?.namespace),
-        object: o as unknown as Record<string, unknown>,
-      })),
-      kube.activity,
-    );
-  }
+  const ops = objects.map(
+    (o): DeleteOp => ({
+      verb: 'delete',
+      type,
+      name: objectName(o),
+      namespace: o.metadata?.namespace ?? null,
+      before: o,
+      ...(options.query ? { query: options.query } : {}),
+    }),
+  );
+  const batch = await kube.batch(ops, options.named ? { named: true } : {});
+  const opOf = new Map(objects.map((o, i) => [o, ops[i]!]));
   return bulk(
     objects,
     async (o) => {
       try {
-        await kube.delete(type, objectName(o), {
-          namespace: o.metadata?.namespace ?? null,
-          recorded: true,
-          ...(options.query ? { query: options.query } : {}),
-        });
+        await batch.send(opOf.get(o)!);
       } catch (err) {
         if (!isApiError(err, 'NotFound')) throw err;
       }

@@ -8,10 +8,10 @@ import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KubeClient } from './cluster/kube-client.js';
 import { type ClusterClient, createClusterClient } from './cluster-client.js';
 import { connectionFor } from './connection.js';
 import { isChaosError } from './errors.js';
-import { KubeClient } from './kube.js';
 import { Namespaces, Pods } from './resources.js';
 
 const execFileAsync = promisify(execFile);

@@ -4,6 +4,7 @@
 // from that declaration.
 
 import { z } from 'zod';
+import type { RbacRule } from './access.js';
 import {
   type ActivityContext,
   type ActivityIdentity,
@@ -21,15 +22,6 @@ import { renderValue } from './render-value.js';
 import { suggest } from './suggest.js';
 
 export type { ActivityContext, ActivityIdentity, ActivityKind, CallOptions, RunCallOptions };
-
-/** One RBAC rule the activity needs (the shape of a Kubernetes `PolicyRule`). */
-export interface RbacRule {
-  apiGroups: string[];
-  resources: string[];
-  verbs: string[];
-  /** Only these objects (by name). */
-  resourceNames?: string[];
-}
 
 /** The argument schemas of an activity: experiment argument name → zod schema. */
 export type ArgsShape = z.core.$ZodShape;

@@ -6,7 +6,28 @@ export * from './alias.js';
 export * from './api.js';
 export * from './args.js';
 export * from './bulk.js';
-export type { ApiConstructor } from './client-node.js';
+export { type Batch, checkPodRemoval, type PodRemovalOptions } from './cluster/batch.js';
+export * from './cluster/kube-client.js';
+export { type CountOptions, LIST_RESTARTS, type ListOptions, type Page } from './cluster/lists.js';
+export type {
+  CreateOp,
+  DeleteOp,
+  EvictOp,
+  PatchOp,
+  PatchType,
+  RemovalOp,
+  ReplaceOp,
+  SubresourceOp,
+  WriteOp,
+} from './cluster/ops.js';
+export {
+  type RequestEvent,
+  type ResponseEvent,
+  Transport,
+  type TransportMiddleware,
+  type TransportOptions,
+} from './cluster/transport.js';
+export type { WatchEvent, WatchOptions } from './cluster/watch.js';
 export * from './cluster-client.js';
 export * from './configuration.js';
 export {
@@ -22,7 +43,6 @@ export * from './define-activity.js';
 export { accepting, describeSchema } from './describe-schema.js';
 export * from './document-file.js';
 export * from './errors.js';
-export * from './kube.js';
 export * from './kubeconfig.js';
 export * from './label-selector.js';
 export * from './manifest-file.js';

@@ -7,10 +7,11 @@ import { readAuditLog } from '@chaoskit/cluster';
 import { compactEtcd, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { KubeClient } from './cluster/kube-client.js';
+import { LIST_RESTARTS } from './cluster/lists.js';
 import { createClusterClient } from './cluster-client.js';
 import { type Connection, connectionFor } from './connection.js';
 import { isChaosError } from './errors.js';
-import { KubeClient, LIST_RESTARTS } from './kube.js';
 import { ConfigMaps } from './resources.js';
 
 const cluster = sharedCluster();

@@ -1,5 +1,7 @@
 // The kinds of object chaoskit reads and writes, and where the API serves them.
 
+import type { ApiRequestContext } from './errors.js';
+
 export interface ResourceType {
   /** `v1` for the core group, else `group/version`. */
   apiVersion: string;
@@ -84,3 +86,16 @@ export function objectPath(
 ): string {
   return `${collectionPath(t, namespace)}/${encodeURIComponent(name)}${subresource ? `/${subresource}` : ''}`;
 }
+
+/** A request about an object of `t`, as errors name it: `get pod 'web' in namespace 'shop'`. */
+export const requestContext = (
+  t: ResourceType,
+  verb: string,
+  name?: string,
+  namespace?: string | null,
+): ApiRequestContext => ({
+  verb,
+  resource: t.noun,
+  ...(name ? { name } : {}),
+  ...(t.namespaced && namespace ? { namespace } : {}),
+});

@@ -8,7 +8,6 @@ import {
   contextCount,
   createClusterClient,
   isChaosError,
-  KubeClient,
   kubeconfigFiles,
   loadKubeconfig,
   maskEnvironmentTargets,
@@ -21,6 +20,7 @@ import {
   SYSTEM_NAMESPACES,
   secretsFor,
   sinceSeconds,
+  Transport,
 } from '@chaoskit/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Refusal } from './errors.js';
@@ -121,8 +121,8 @@ function clusterEnv(opts: { context?: string; kubeconfig?: string }, env = proce
 }
 
 /** The cluster of `status` and `revert`: the environment's, with --context and --kubeconfig. */
-function adminClient(opts: { context?: string; kubeconfig?: string }): KubeClient {
-  return new KubeClient(connectionFor(createClusterClient({}, { env: clusterEnv(opts) })));
+function adminClient(opts: { context?: string; kubeconfig?: string }): Transport {
+  return new Transport(connectionFor(createClusterClient({}, { env: clusterEnv(opts) })));
 }
 
 const CHOOSERS = ['CLUSTER_HOST', 'KUBERNETES_HOST', 'CLUSTER_CONTEXT', 'KUBERNETES_CONTEXT'];

@@ -11,11 +11,11 @@ import {
   describeRight,
   isApiError,
   isChaosError,
-  KubeClient,
   LEDGER_RULES,
   missingRights,
   rightsOf,
   secretsFor,
+  Transport,
   whoAmI,
 } from '@chaoskit/core';
 import { Refusal } from './errors.js';
@@ -72,7 +72,7 @@ function clustersOf(prepared: Prepared, dry: DryMode | undefined): Map<Connectio
  */
 export async function checkClusters(prepared: Prepared, options: PreflightOptions): Promise<void> {
   for (const [connection, reached] of clustersOf(prepared, options.dry)) {
-    const kube = new KubeClient(connection);
+    const kube = new Transport(connection);
     const which = `the cluster of ${reached.activities.length === 1 ? 'activity' : 'activities'} ${reached.activities.map((a) => `'${a}'`).join(', ')} (${reached.source})`;
     let identity: string | undefined;
     try {

@@ -12,10 +12,11 @@ export type { ObjectRef, RemovedPods, RunHeader, TouchedObject } from './entries
 export { ClusterLedger, newRunId, type RunInfo, RunLedger } from './ledger.js';
 export { identify, resolve } from './locate.js';
 export { findMarked, type Marked, uncovered } from './marked.js';
-export { MARK_ANNOTATIONS, markOf, RUN_ANNOTATION, UNDO_ANNOTATION, UNDO_MAC_ANNOTATION } from './marks.js';
+export { MARK_ANNOTATIONS, markOf, UNDO_ANNOTATION, UNDO_MAC_ANNOTATION } from './marks.js';
 export {
   EXPIRES_ANNOTATION,
   LEDGER_LABEL,
+  RUN_ANNOTATION,
   recordBinding,
   recordName,
   refOf,
@@ -34,6 +35,7 @@ export {
 } from './read.js';
 export { reservedByOthers } from './reservations.js';
 export {
+  deleteRecord,
   describeRef,
   type RevertOptions,
   type RevertResult,

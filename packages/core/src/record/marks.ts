@@ -5,9 +5,9 @@
 
 import { annotationPointer } from '../pointers.js';
 import { type ObjectRef, parseJson, problemOf, type Undo, undo as undoSchema } from './entries.js';
+import { RUN_ANNOTATION } from './names.js';
 import type { LedgerKey } from './seal.js';
 
-export const RUN_ANNOTATION = 'chaoskit.io/run';
 export const UNDO_ANNOTATION = 'chaoskit.io/undo';
 export const UNDO_MAC_ANNOTATION = 'chaoskit.io/undo-mac';
 

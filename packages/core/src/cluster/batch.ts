@@ -3,8 +3,8 @@
 // first is sent. Sending is the caller's (bounded concurrency, retries of refusals), through the
 // batch, which sends only its own writes.
 
-import { Pods } from '../resources.js';
 import { type DeleteOp, type RemovalOp, sendWrite } from './ops.js';
+import { Pods } from './resources.js';
 import { rails, recordDeletes, recordPodRemoval, type Writer } from './steps.js';
 
 export interface PodRemovalOptions {

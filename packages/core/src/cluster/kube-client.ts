@@ -5,15 +5,15 @@
 // activity can forget to. Many deletes or evictions go through `batch(ops)`, the same chain
 // once for all of them.
 
-import { createClusterClient } from '../cluster-client.js';
-import { type Connection, connectionFor, type Query, type RequestOptions } from '../connection.js';
-import type { ApiRequestContext } from '../errors.js';
+import { createClusterClient } from '../auth/cluster-client.js';
+import type { ApiRequestContext } from '../errors/errors.js';
+import type { Safety } from '../rails/safety.js';
 import type { ClusterLedger } from '../record/ledger.js';
-import { Pods, type ResourceType } from '../resources.js';
-import type { Safety } from '../safety.js';
 import { type Batch, type PodRemovalOptions, prepareBatch } from './batch.js';
+import { type Connection, connectionFor, type Query, type RequestOptions } from './connection.js';
 import type { CountOptions, ListOptions, Page } from './lists.js';
 import { type PatchType, type RemovalOp, sendWrite, type WriteOp } from './ops.js';
+import { Pods, type ResourceType } from './resources.js';
 import { rails, recordWrite, type Writer } from './steps.js';
 import { Transport, type TransportMiddleware } from './transport.js';
 import type { WatchEvent, WatchOptions } from './watch.js';

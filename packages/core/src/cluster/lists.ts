@@ -1,9 +1,9 @@
 // Lists and counts of a kind's objects: page after page (each next page asked for as soon as
 // its token arrives), filtered on the server, read again from the start when a page expires.
 
-import type { Query, RawResponse, RequestOptions } from '../connection.js';
-import { ActivityFailed, toApiError } from '../errors.js';
-import { collectionPath, type ResourceType, requestContext } from '../resources.js';
+import { ActivityFailed, toApiError } from '../errors/errors.js';
+import type { Query, RawResponse, RequestOptions } from './connection.js';
+import { collectionPath, type ResourceType, requestContext } from './resources.js';
 
 /** How a list sends one request (the transport's `send`: its signal, its middleware). */
 export type Send = (options: RequestOptions) => Promise<RawResponse>;

@@ -3,10 +3,10 @@
 // here, once.
 
 import { randomBytes } from 'node:crypto';
-import type { Query, RequestOptions } from '../connection.js';
-import { type ApiRequestContext, toApiError } from '../errors.js';
+import { type ApiRequestContext, toApiError } from '../errors/errors.js';
 import { RUN_ANNOTATION } from '../record/names.js';
-import { collectionPath, objectPath, type ResourceType, requestContext } from '../resources.js';
+import type { Query, RequestOptions } from './connection.js';
+import { collectionPath, objectPath, type ResourceType, requestContext } from './resources.js';
 import type { Transport } from './transport.js';
 
 export type PatchType = 'merge' | 'strategic' | 'json' | 'apply';

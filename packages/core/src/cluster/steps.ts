@@ -1,15 +1,15 @@
 // The steps of the write chain before the send: the rails and the run's confirmation, then the
 // record of the change in the run's ledger (the before-image, and the marks the write carries).
 
-import { isApiError } from '../errors.js';
-import { diffPointers, patchPointers } from '../pointers.js';
+import { isApiError } from '../errors/errors.js';
+import type { Safety } from '../rails/safety.js';
 import type { After, ClusterLedger } from '../record/ledger.js';
 import { isMarkPointer, type MarkChange } from '../record/marks.js';
 import { refOf } from '../record/names.js';
+import { diffPointers, patchPointers } from '../record/pointers.js';
 import { reservedByOthers, withShareLock } from '../record/reservations.js';
-import { Namespaces, Pods } from '../resources.js';
-import type { Safety } from '../safety.js';
 import { type DeleteOp, describeOp, nameOf, type PatchOp, type ReplaceOp, type WriteOp } from './ops.js';
+import { Namespaces, Pods } from './resources.js';
 import type { Transport } from './transport.js';
 
 /** What the chain's steps need of the client that writes (a KubeClient). */

@@ -4,10 +4,10 @@
 // It applies no rail, keeps no record and sends no dry run: what the record and revert use.
 
 import type { IncomingMessage } from 'node:http';
-import type { Connection, HttpMethod, Query, RawResponse, RequestOptions } from '../connection.js';
-import { type ApiRequestContext, toApiError } from '../errors.js';
-import { objectPath, type ResourceType, requestContext } from '../resources.js';
+import { type ApiRequestContext, toApiError } from '../errors/errors.js';
+import type { Connection, HttpMethod, Query, RawResponse, RequestOptions } from './connection.js';
 import { type CountOptions, count, type ListOptions, listPage, listWithVersion, type Page } from './lists.js';
+import { objectPath, type ResourceType, requestContext } from './resources.js';
 import { type WatchEvent, type WatchOptions, watch } from './watch.js';
 
 /** A request about to be sent: what the middleware's `before` sees. */

@@ -1,10 +1,10 @@
 // A watch of a kind's objects: the server's stream of changes, one JSON event a line.
 
 import type { IncomingMessage } from 'node:http';
-import type { RequestOptions } from '../connection.js';
-import { toApiError } from '../errors.js';
-import { collectionPath, type ResourceType, requestContext } from '../resources.js';
+import { toApiError } from '../errors/errors.js';
+import type { RequestOptions } from './connection.js';
 import type { ListOptions } from './lists.js';
+import { collectionPath, type ResourceType, requestContext } from './resources.js';
 
 export interface WatchEvent<T> {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

@@ -8,16 +8,16 @@ import { type AuditEvent, isDryRun, isMutation, readAuditLog } from '@chaoskit/c
 import { deploy, serviceAccountToken, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { CoreV1Api, type V1ConfigMap, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteAll } from '../bulk.js';
-import { createClusterClient } from '../cluster-client.js';
-import { connectionFor } from '../connection.js';
-import { isChaosError } from '../errors.js';
+import { createClusterClient } from '../auth/cluster-client.js';
+import { isChaosError } from '../errors/errors.js';
+import { Safety, type SafetyOptions } from '../rails/safety.js';
 import { RunLedger } from '../record/ledger.js';
 import { readRecord } from '../record/read.js';
-import { ConfigMaps, Pods } from '../resources.js';
-import { Safety, type SafetyOptions } from '../safety.js';
+import { deleteAll } from './bulk.js';
+import { connectionFor } from './connection.js';
 import { KubeClient } from './kube-client.js';
 import type { EvictOp } from './ops.js';
+import { ConfigMaps, Pods } from './resources.js';
 import { type ResponseEvent, Transport } from './transport.js';
 
 const cluster = sharedCluster();

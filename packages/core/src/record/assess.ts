@@ -5,12 +5,12 @@
 // both, in either order (D87).
 
 import type { Transport } from '../cluster/transport.js';
-import { isApiError } from '../errors.js';
-import { annotationPointer, type FieldValue, sameField, valueAt } from '../pointers.js';
+import { isApiError } from '../errors/errors.js';
 import type { ObjectRef, TouchedObject } from './entries.js';
 import { parentsFirst, pointerOf, resolve, tokens } from './locate.js';
 import { type MarkChange, markOf, readUndo, restoring, UNMARKED } from './marks.js';
 import { typeOf } from './names.js';
+import { annotationPointer, type FieldValue, sameField, valueAt } from './pointers.js';
 import type { LedgerKey } from './seal.js';
 
 export type ObjectState =

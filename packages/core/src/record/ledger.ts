@@ -6,10 +6,9 @@
 // Each touched object also carries the run's mark and its sealed undo (record/marks.ts).
 
 import { sendWrite } from '../cluster/ops.js';
+import { ConfigMaps } from '../cluster/resources.js';
 import type { Transport } from '../cluster/transport.js';
-import { ActivityFailed, isApiError } from '../errors.js';
-import { type FieldValue, sameField, valueAt } from '../pointers.js';
-import { ConfigMaps } from '../resources.js';
+import { ActivityFailed, isApiError } from '../errors/errors.js';
 import { assess, type ObjectStatus, type OtherRuns } from './assess.js';
 import {
   HEADER_KEY,
@@ -46,6 +45,7 @@ import {
   TITLE_ANNOTATION,
 } from './names.js';
 import { otherRunsOf } from './others.js';
+import { type FieldValue, sameField, valueAt } from './pointers.js';
 import { readRecords } from './read.js';
 import { deleteRecord } from './revert.js';
 import { type LedgerKey, ledgerKey } from './seal.js';

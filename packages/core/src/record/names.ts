@@ -2,7 +2,7 @@
 // every reader of the record.
 
 import { createHash } from 'node:crypto';
-import type { ResourceType } from '../resources.js';
+import type { ResourceType } from '../cluster/resources.js';
 import type { ObjectRef } from './entries.js';
 
 export const LEDGER_LABEL = 'chaoskit.io/ledger';

@@ -2,9 +2,9 @@
 // the record's namespace counts; everything else — a forged record, a damaged entry, one written
 // by an older chaoskit — is named (ConfigMap and key) and never acted on (D86).
 
+import { ConfigMaps } from '../cluster/resources.js';
 import type { Transport } from '../cluster/transport.js';
-import { isApiError } from '../errors.js';
-import { ConfigMaps } from '../resources.js';
+import { isApiError } from '../errors/errors.js';
 import {
   HEADER_KEY,
   MAC_SUFFIX,

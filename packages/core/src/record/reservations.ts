@@ -5,10 +5,10 @@
 // run never misses the pods of a run that checked before it.
 
 import { sendWrite } from '../cluster/ops.js';
+import { ConfigMaps } from '../cluster/resources.js';
 import type { Transport } from '../cluster/transport.js';
-import { isApiError } from '../errors.js';
-import { ConfigMaps } from '../resources.js';
-import { sleep, throwIfAborted } from '../waiting.js';
+import { isApiError } from '../errors/errors.js';
+import { sleep, throwIfAborted } from '../waiting/waiting.js';
 import { LEDGER_LABEL } from './names.js';
 import { parseRecord } from './read.js';
 import type { LedgerKey } from './seal.js';

@@ -4,11 +4,11 @@
 // since (unless forced), kinds that carry privilege (unless named), and changes the recorded
 // activity could not have made.
 
-import type { RbacRule } from '../access.js';
+import type { RbacRule } from '../auth/access.js';
 import { sendWrite } from '../cluster/ops.js';
+import { ConfigMaps } from '../cluster/resources.js';
 import type { Transport } from '../cluster/transport.js';
-import { isApiError } from '../errors.js';
-import { ConfigMaps } from '../resources.js';
+import { isApiError } from '../errors/errors.js';
 import { type Assessment, assess, type ObjectStatus, type OtherRuns } from './assess.js';
 import { MAC_SUFFIX, type ObjectRef } from './entries.js';
 import { recordName, typeOf } from './names.js';

@@ -5,11 +5,11 @@
 // and `status` and `revert` act on nothing else (D86).
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { RbacRule } from '../access.js';
+import type { RbacRule } from '../auth/access.js';
 import { sendWrite } from '../cluster/ops.js';
+import { Secrets } from '../cluster/resources.js';
 import type { Transport } from '../cluster/transport.js';
-import { isApiError } from '../errors.js';
-import { Secrets } from '../resources.js';
+import { isApiError } from '../errors/errors.js';
 
 /** The Secret holding the ledger key, in the ledger namespace. */
 export const LEDGER_KEY_SECRET = 'chaoskit-ledger-key';

@@ -1,29 +1,43 @@
+// @chaoskit/core, as an activity package uses it: defining activities, their arguments and
+// selections, reaching the cluster (reads, and every write through one chain), waiting, input
+// files, errors. What only the runner needs — the record of changes and its revert, credentials,
+// the transport below the client, configuration, secrets, the registry — is
+// `@chaoskit/core/runner` (runner.ts).
+
 // One zod for every chaoskit package: argument schemas are built with core's copy.
 export { z } from 'zod';
+// Arguments, and the selections they make
 export * from './arguments/args.js';
-export * from './arguments/label-selector.js';
-export * from './arguments/names.js';
-export * from './arguments/parse-since.js';
-export * from './arguments/random.js';
-export * from './arguments/regex.js';
+export {
+  type LabelOperator,
+  type LabelRequirement,
+  LabelSelectorError,
+  matchesLabels,
+  parseLabelSelector,
+} from './arguments/label-selector.js';
+export { isKubernetesName, kubernetesName, NAME_RULES, type NameRule } from './arguments/names.js';
+export { SINCE_ACCEPTED, sinceSeconds } from './arguments/parse-since.js';
+export { isValidSeed, MAX_SEED, makeRandom, type Random } from './arguments/random.js';
+export { compileRegex, type Regex, regexProblem } from './arguments/regex.js';
 export * from './arguments/select-nodes.js';
 export * from './arguments/select-pods.js';
-export * from './auth/access.js';
-export * from './auth/cluster-client.js';
-export * from './auth/kubeconfig.js';
-export { type Batch, checkPodRemoval, type PodRemovalOptions } from './cluster/batch.js';
-export * from './cluster/bulk.js';
+export type { RbacRule } from './auth/access.js';
+// The cluster: reads, and the one chain every write goes through
+export type { Batch } from './cluster/batch.js';
 export {
-  Connection,
-  closeConnections,
-  connectionFor,
-  MAX_CONNECTIONS,
-  type Query,
-  type RawResponse,
-  type RequestOptions,
-} from './cluster/connection.js';
-export * from './cluster/kube-client.js';
-export { type CountOptions, LIST_RESTARTS, type ListOptions, type Page } from './cluster/lists.js';
+  type BulkOptions,
+  type BulkWords,
+  bulk,
+  DEFAULT_CONCURRENCY,
+  deleteAll,
+  lookAfterAbort,
+  mapLimit,
+  objectName,
+  removedAfterAbort,
+} from './cluster/bulk.js';
+export type { Query } from './cluster/connection.js';
+export { KubeClient, type KubeClientOptions, kubeClient, type WriteOptions } from './cluster/kube-client.js';
+export type { CountOptions, ListOptions, Page } from './cluster/lists.js';
 export type {
   CreateOp,
   DeleteOp,
@@ -35,41 +49,87 @@ export type {
   SubresourceOp,
   WriteOp,
 } from './cluster/ops.js';
-export * from './cluster/resources.js';
-export { backoffMs, isRetryable, RETRY_BUDGET_MS } from './cluster/retry.js';
 export {
-  type RequestEvent,
-  type ResponseEvent,
-  Transport,
-  type TransportMiddleware,
-  type TransportOptions,
-} from './cluster/transport.js';
+  apiGroupOf,
+  ConfigMaps,
+  CustomResourceDefinitions,
+  collectionPath,
+  customResource,
+  Deployments,
+  Namespaces,
+  NetworkPolicies,
+  Nodes,
+  objectPath,
+  Pods,
+  ReplicaSets,
+  type ResourceType,
+  Secrets,
+  Services,
+  StatefulSets,
+} from './cluster/resources.js';
 export type { WatchEvent, WatchOptions } from './cluster/watch.js';
-export * from './config/configuration.js';
-export * from './config/document-file.js';
-export * from './config/manifest-file.js';
-export * from './config/secrets.js';
-export * from './config/substitute.js';
-export * from './definition/activity-context.js';
-export * from './definition/alias.js';
-export * from './definition/define-activity.js';
-export { accepting, describeSchema } from './definition/describe-schema.js';
-export * from './definition/registry.js';
-export { renderValue } from './definition/render-value.js';
-export { nearMiss, suggest } from './definition/suggest.js';
-export * from './errors/errors.js';
-export { redact, redactValue, registerSecret, registerTarget } from './errors/redact.js';
-export * from './rails/safety.js';
-export * from './record/index.js';
+// Input files
 export {
-  annotationPointer,
-  diffPointers,
-  patchPointers,
-  same,
-  sameField,
-  valueAt,
-} from './record/pointers.js';
+  DocumentFileError,
+  type DocumentFormat,
+  documentFormat,
+  parseDocument,
+  readDocumentFile,
+} from './config/document-file.js';
+export * from './config/manifest-file.js';
+// Defining an activity
+export {
+  type Activity,
+  type ActivityDefinition,
+  type ActivityFn,
+  type ActivityOptions,
+  type AnyActivity,
+  type ArgsInput,
+  type ArgsOutput,
+  type ArgsSchema,
+  type ArgsShape,
+  type ArgumentInfo,
+  type ArgumentProblem,
+  activitiesIn,
+  type CamelCase,
+  type CamelKeys,
+  type JsonSchema,
+  type ResultOf,
+} from './definition/activity.js';
+export type {
+  ActivityContext,
+  ActivityIdentity,
+  ActivityKind,
+  CallOptions,
+  RunCallOptions,
+} from './definition/activity-context.js';
+export { type ActivityAlias, aliasActivity } from './definition/alias.js';
+export { defineActivity } from './definition/define-activity.js';
+export { accepting, describeSchema } from './definition/describe-schema.js';
+// Errors
+export {
+  Aborted,
+  type AbortProgress,
+  ActivityFailed,
+  ApiError,
+  type ApiErrorCode,
+  type ApiRequestContext,
+  ChaosError,
+  ConfigurationError,
+  type ErrorCode,
+  InvalidArgument,
+  type InvalidArgumentDetails,
+  isApiError,
+  isChaosError,
+  NetworkError,
+  toApiError,
+} from './errors/errors.js';
+// The rails an activity checks itself (the write chain applies the others)
+export { checkPodRemoval, type PodRemovalOptions } from './rails/pod-share.js';
+export { type Rail, Safety, type SafetyOptions, SafetyRefusal } from './rails/safety.js';
+// Waiting
 export * from './waiting/waiting.js';
 export * from './waiting/watch-until.js';
+// Shared activities of workloads (deployments, stateful sets)
 export * from './workloads/replica-wait.js';
-export * from './workloads/scale.js';
+export { scaleAction } from './workloads/scale.js';

@@ -2,12 +2,11 @@
 import { existsSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
+import { type AnyActivity, isChaosError, sinceSeconds } from '@chaoskit/core';
 import {
-  type AnyActivity,
   connectionFor,
   contextCount,
   createClusterClient,
-  isChaosError,
   kubeconfigFiles,
   loadKubeconfig,
   maskEnvironmentTargets,
@@ -19,9 +18,8 @@ import {
   registerTarget,
   SYSTEM_NAMESPACES,
   secretsFor,
-  sinceSeconds,
   Transport,
-} from '@chaoskit/core';
+} from '@chaoskit/core/runner';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Refusal } from './errors.js';
 import { EXIT, EXIT_SUMMARY, runExitCode, worst } from './exit-codes.js';

@@ -1,14 +1,5 @@
-import {
-  type AnyActivity,
-  isApiError,
-  isChaosError,
-  kubeClient,
-  redact,
-  redactValue,
-  Safety,
-  secretsFor,
-  substitute,
-} from '@chaoskit/core';
+import { type AnyActivity, isApiError, isChaosError, kubeClient, Safety } from '@chaoskit/core';
+import { redact, redactValue, secretsFor, substitute } from '@chaoskit/core/runner';
 import type { Activity, Prepared } from './experiment.js';
 
 export interface PlannedActivity {

@@ -4,20 +4,19 @@
 // namespace. A wrong context, an expired token or a missing right refuses the run: no journal,
 // no change, instead of a failed run found out at its first probe or mid-method.
 
+import { isApiError, isChaosError } from '@chaoskit/core';
 import {
   type Connection,
   connectionFor,
   createClusterClient,
   describeRight,
-  isApiError,
-  isChaosError,
   LEDGER_RULES,
   missingRights,
   rightsOf,
   secretsFor,
   Transport,
   whoAmI,
-} from '@chaoskit/core';
+} from '@chaoskit/core/runner';
 import { Refusal } from './errors.js';
 import type { Activity, Prepared } from './experiment.js';
 import type { DryMode } from './run.js';

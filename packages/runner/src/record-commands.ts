@@ -4,6 +4,7 @@
 // that carry privilege need --allow-kind, and `revert --expired` on a terminal asks first.
 
 import { createInterface } from 'node:readline/promises';
+import type { RbacRule, ResourceType } from '@chaoskit/core';
 import {
   deleteRecord,
   describeRef,
@@ -12,9 +13,7 @@ import {
   type Marked,
   type ObjectStatus,
   otherRunsOf,
-  type RbacRule,
   type RecordProblem,
-  type ResourceType,
   type RevertResult,
   type RunRecord,
   readRecord,
@@ -25,7 +24,7 @@ import {
   type TouchedObject,
   type Transport,
   uncovered,
-} from '@chaoskit/core';
+} from '@chaoskit/core/runner';
 import { installedActivities } from './resolve-activity.js';
 
 export interface Io {

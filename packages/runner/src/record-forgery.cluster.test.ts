@@ -10,7 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
 import { kubeconfigYaml, serviceAccountToken, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
-import { connectionFor, createClusterClient, ledgerKey, recordBinding, Transport } from '@chaoskit/core';
+import {
+  connectionFor,
+  createClusterClient,
+  ledgerKey,
+  recordBinding,
+  Transport,
+} from '@chaoskit/core/runner';
 import { CoreV1Api, CustomObjectsApi, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './test-cli.js';

@@ -1,16 +1,13 @@
 import { hostname, platform, release } from 'node:os';
+import { isChaosError, Safety, type SafetyRefusal, sleep } from '@chaoskit/core';
 import {
   describeRef,
-  isChaosError,
   type RunLedger,
   redact,
   redactValue,
-  Safety,
-  type SafetyRefusal,
   secretsFor,
-  sleep,
   substitute,
-} from '@chaoskit/core';
+} from '@chaoskit/core/runner';
 import { ControlInterrupted, Controls } from './controls.js';
 import type { Activity, Json, Prepared } from './experiment.js';
 import { runHttp } from './http-provider.js';

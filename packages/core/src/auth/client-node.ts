@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { authProviderKubeConfig } from './auth-provider.js';
 import type { ClusterConfig } from './cluster-client.js';
 import { pemText } from './cluster-client.js';
 
@@ -10,21 +11,10 @@ const base64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** A client-node KubeConfig for the same cluster and identity. */
 export async function clientNodeKubeConfig(config: ClusterConfig): Promise<KubeConfig> {
+  const auth = config.auth;
+  if (auth.kind === 'auth-provider') return authProviderKubeConfig(auth);
   const { KubeConfig } = await import('@kubernetes/client-node');
   const kc = new KubeConfig();
-  const auth = config.auth;
-  if (auth.kind === 'auth-provider') {
-    const k = auth.kubeconfig;
-    kc.loadFromOptions({
-      clusters: k.clusters.map((c) => ({ name: c.name, server: c.server, skipTLSVerify: !!c.insecure })),
-      users: k.users.map((u) => ({
-        name: u.name,
-        ...(u.authProvider ? { authProvider: u.authProvider } : {}),
-      })),
-      contexts: k.contexts,
-      currentContext: auth.context,
-    });
-  }
   const user: Record<string, unknown> = { name: 'chaoskit' };
   if (auth.kind === 'bearer') user.token = auth.token;
   if (auth.kind === 'token-file') user.token = readFileSync(auth.path, 'utf8').trim();
@@ -34,21 +24,19 @@ export async function clientNodeKubeConfig(config: ClusterConfig): Promise<KubeC
     user.certData = base64(pemText(config.clientCert.cert));
     user.keyData = base64(pemText(config.clientCert.key));
   }
-  if (auth.kind !== 'auth-provider') {
-    kc.loadFromOptions({
-      clusters: [
-        {
-          name: 'chaoskit',
-          server: config.server,
-          skipTLSVerify: config.insecure,
-          ...(config.ca ? { caData: base64(pemText(config.ca)) } : {}),
-          ...(config.servername ? { tlsServerName: config.servername } : {}),
-        },
-      ],
-      users: [user],
-      contexts: [{ name: 'chaoskit', cluster: 'chaoskit', user: 'chaoskit' }],
-      currentContext: 'chaoskit',
-    });
-  }
+  kc.loadFromOptions({
+    clusters: [
+      {
+        name: 'chaoskit',
+        server: config.server,
+        skipTLSVerify: config.insecure,
+        ...(config.ca ? { caData: base64(pemText(config.ca)) } : {}),
+        ...(config.servername ? { tlsServerName: config.servername } : {}),
+      },
+    ],
+    users: [user],
+    contexts: [{ name: 'chaoskit', cluster: 'chaoskit', user: 'chaoskit' }],
+    currentContext: 'chaoskit',
+  });
   return kc;
 }

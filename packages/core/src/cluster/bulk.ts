@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import { Aborted, ActivityFailed, isApiError } from '../errors/errors.js';
-import type { PodRemovalOptions } from './batch.js';
+import type { PodRemovalOptions } from '../rails/pod-share.js';
 import { MAX_CONNECTIONS } from './connection.js';
 import { KubeClient, type WriteOptions } from './kube-client.js';
 import type { DeleteOp } from './ops.js';

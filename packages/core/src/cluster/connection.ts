@@ -3,14 +3,13 @@
 // it changes, an exec credential re-run when it expires), built on node:https so that reaching
 // a cluster loads no client library at all.
 
-import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { ClusterAuth, ClusterClient, ClusterConfig } from '../auth/cluster-client.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { ClusterClient, ClusterConfig } from '../auth/cluster-client.js';
 import { pemText } from '../auth/cluster-client.js';
+import { authenticatorFor } from '../auth/credentials.js';
 import { Aborted, ConfigurationError, errorCode, NetworkError, toApiError } from '../errors/errors.js';
-import { registerSecret } from '../errors/redact.js';
 import { abortable, pollUntil, sleep } from '../waiting/waiting.js';
 import { backoffMs, budgetRefusal, isRetryable, NEVER_SENT, RETRY_BUDGET_MS, retryAfterMs } from './retry.js';
 import { type Outcome, Throttle } from './throttle.js';
@@ -66,12 +65,6 @@ export function withQuery(path: string, query: Query | undefined): string {
   return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
 }
 
-interface Credential {
-  header?: string;
-  /** When to run the exec plugin again (ms since epoch). */
-  expires?: number;
-}
-
 export class Connection {
   readonly server: URL;
   /**
@@ -81,9 +74,7 @@ export class Connection {
   readonly throttles = { read: new Throttle(MAX_CONNECTIONS), write: new Throttle(MAX_CONNECTIONS) };
   #agent: HttpAgent | undefined;
   #agentReady: Promise<HttpAgent> | undefined;
-  #credential: Credential | undefined;
-  #tokenFile: { mtimeMs: number; header: string } | undefined;
-  #execCert: { cert: string; key: string } | undefined;
+  readonly #auth: Authenticator;
   /** Set when the server could not be reached: it may come back before it is ready. */
   #wasDown = false;
   #readiness: { done: Promise<void>; stop: AbortController; waiting: number } | undefined;
@@ -93,6 +84,7 @@ export class Connection {
     readonly source: string,
   ) {
     this.server = new URL(config.server);
+    this.#auth = authenticatorFor(config);
     if (this.server.protocol === 'http:' && !config.insecure) {
       throw new ConfigurationError(
         `the cluster's server is plain http; chaoskit talks to clusters over https only (or set CLUSTER_VERIFY_SSL=false to allow it)`,
@@ -233,7 +225,7 @@ export class Connection {
       accept: options.accept ?? 'application/json',
       'user-agent': USER_AGENT,
     };
-    const auth = await this.authorization();
+    const auth = await this.#auth.authorization();
     if (auth) headers.authorization = auth;
     if (this.config.impersonate) headers['impersonate-user'] = this.config.impersonate;
     let payload: string | undefined;
@@ -273,13 +265,14 @@ export class Connection {
     if (this.#agent) return Promise.resolve(this.#agent);
     this.#agentReady ??= (async () => {
       // An exec plugin may hand out a client certificate: run it before the pool is built.
-      if (this.config.auth.kind === 'exec') await this.authorization();
+      if (this.#auth.clientCertificate) await this.#auth.authorization();
+      const handedOut = this.#auth.clientCertificate?.();
       const tls = {
         ...(this.config.ca ? { ca: pemText(this.config.ca) } : {}),
         ...(this.config.clientCert
           ? { cert: pemText(this.config.clientCert.cert), key: pemText(this.config.clientCert.key) }
-          : this.#execCert
-            ? { cert: this.#execCert.cert, key: this.#execCert.key }
+          : handedOut
+            ? { cert: handedOut.cert, key: handedOut.key }
             : {}),
         ...(this.config.servername ? { servername: this.config.servername } : {}),
         rejectUnauthorized: !this.config.insecure,
@@ -303,137 +296,12 @@ export class Connection {
     return this.#agentReady;
   }
 
-  /** The Authorization header of the next request. */
-  private async authorization(): Promise<string | undefined> {
-    const auth: ClusterAuth = this.config.auth;
-    switch (auth.kind) {
-      case 'none':
-        return undefined;
-      case 'bearer':
-        return `Bearer ${auth.token}`;
-      case 'header':
-        return auth.value;
-      case 'basic':
-        return `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
-      case 'token-file': {
-        // The kubelet rotates the token: re-read it whenever the file changes, not on a timer.
-        const mtimeMs = statSync(auth.path).mtimeMs;
-        if (this.#tokenFile?.mtimeMs !== mtimeMs) {
-          const token = readFileSync(auth.path, 'utf8').trim();
-          registerSecret(token);
-          this.#tokenFile = { mtimeMs, header: `Bearer ${token}` };
-        }
-        return this.#tokenFile.header;
-      }
-      case 'exec': {
-        if (
-          !this.#credential ||
-          (this.#credential.expires !== undefined && Date.now() >= this.#credential.expires)
-        ) {
-          this.#credential = await this.runExec(auth.exec);
-        }
-        return this.#credential.header;
-      }
-      case 'auth-provider':
-        return legacyAuthorization(auth);
-    }
-  }
-
-  private async runExec(exec: Extract<ClusterAuth, { kind: 'exec' }>['exec']): Promise<Credential> {
-    const apiVersion = exec.apiVersion ?? 'client.authentication.k8s.io/v1';
-    const info = {
-      apiVersion,
-      kind: 'ExecCredential',
-      spec: {
-        interactive: false,
-        ...(exec.provideClusterInfo ? { cluster: { server: this.config.server } } : {}),
-      },
-    };
-    const env: NodeJS.ProcessEnv = { ...process.env, KUBERNETES_EXEC_INFO: JSON.stringify(info) };
-    for (const e of exec.env ?? []) env[e.name] = e.value;
-    const stdout = await new Promise<string>((resolve, reject) => {
-      const child = spawn(exec.command, exec.args ?? [], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-      });
-      child.stderr.setEncoding('utf8').on('data', (d: string) => {
-        err += d;
-      });
-      child.on('error', (e) =>
-        reject(
-          new ConfigurationError(
-            `the kubeconfig's exec credential plugin '${exec.command}' cannot run: ${e.message}`,
-          ),
-        ),
-      );
-      child.on('exit', (code) =>
-        code === 0
-          ? resolve(out)
-          : reject(
-              new ConfigurationError(
-                `the kubeconfig's exec credential plugin '${exec.command}' failed (exit ${code}): ${err.trim().split('\n').at(-1) ?? ''}`,
-              ),
-            ),
-      );
-    });
-    let status: {
-      token?: string;
-      clientCertificateData?: string;
-      clientKeyData?: string;
-      expirationTimestamp?: string;
-    };
-    try {
-      status = (JSON.parse(stdout) as { status?: typeof status }).status ?? {};
-    } catch {
-      throw new ConfigurationError(
-        `the kubeconfig's exec credential plugin '${exec.command}' did not print an ExecCredential`,
-      );
-    }
-    registerSecret(status.token);
-    if (status.clientCertificateData && status.clientKeyData) {
-      registerSecret(status.clientKeyData);
-      this.#execCert = { cert: status.clientCertificateData, key: status.clientKeyData };
-    }
-    const expires = status.expirationTimestamp ? Date.parse(status.expirationTimestamp) - 10_000 : undefined;
-    return {
-      ...(status.token ? { header: `Bearer ${status.token}` } : {}),
-      ...(expires !== undefined && !Number.isNaN(expires) ? { expires } : {}),
-    };
-  }
-
   /** Closes the pooled connections (idle ones close by themselves too). */
   close(): void {
     this.#agent?.destroy();
     this.#agent = undefined;
     this.#agentReady = undefined;
   }
-}
-
-// Legacy auth-providers (oidc, gcp, azure) are rare: @kubernetes/client-node handles them,
-// loaded only for such a user.
-async function legacyAuthorization(auth: Extract<ClusterAuth, { kind: 'auth-provider' }>) {
-  const { KubeConfig } = await import('@kubernetes/client-node');
-  const kc = new KubeConfig();
-  const k = auth.kubeconfig;
-  kc.loadFromOptions({
-    clusters: k.clusters.map((c) => ({ name: c.name, server: c.server, skipTLSVerify: !!c.insecure })),
-    users: k.users.map((u) => ({
-      name: u.name,
-      ...(u.authProvider ? { authProvider: u.authProvider } : {}),
-    })),
-    contexts: k.contexts,
-    currentContext: auth.context,
-  });
-  const opts: { headers?: Record<string, string> } = {};
-  // Not in client-node's typings, but the one method that applies an auth-provider's header.
-  await (
-    kc as unknown as { applyAuthorizationHeader(o: typeof opts): Promise<void> }
-  ).applyAuthorizationHeader(opts);
-  const header = opts.headers?.Authorization;
-  registerSecret(header);
-  return header;
 }
 
 // One pool per cluster and identity for the whole process: every activity call of a run

@@ -7,14 +7,16 @@
 
 import { createClusterClient } from '../auth/cluster-client.js';
 import type { ApiRequestContext } from '../errors/errors.js';
+import type { PodRemovalOptions } from '../rails/pod-share.js';
 import type { Safety } from '../rails/safety.js';
+import { railWrite } from '../rails/writes.js';
 import type { ClusterLedger } from '../record/ledger.js';
-import { type Batch, type PodRemovalOptions, prepareBatch } from './batch.js';
+import { type Batch, prepareBatch } from './batch.js';
 import { type Connection, connectionFor, type Query, type RequestOptions } from './connection.js';
 import type { CountOptions, ListOptions, Page } from './lists.js';
 import { type PatchType, type RemovalOp, sendWrite, type WriteOp } from './ops.js';
 import { Pods, type ResourceType } from './resources.js';
-import { rails, recordWrite, type Writer } from './steps.js';
+import { recordWrite, type Writer } from './steps.js';
 import { Transport, type TransportMiddleware } from './transport.js';
 import type { WatchEvent, WatchOptions } from './watch.js';
 
@@ -157,7 +159,7 @@ export class KubeClient implements Writer {
    * dry run in plan mode.
    */
   async write<T>(op: WriteOp): Promise<T> {
-    await rails(this, op);
+    await railWrite(this, op);
     const body = await recordWrite(this, op);
     return sendWrite<T>(this.transport, op, { ...(body !== undefined ? { body } : {}), dryRun: this.dryRun });
   }

@@ -1,5 +1,5 @@
-// The steps of the write chain before the send: the rails and the run's confirmation, then the
-// record of the change in the run's ledger (the before-image, and the marks the write carries).
+// The record step of the write chain (after the rails, before the send): what the run's ledger
+// keeps before each change (the before-image), and the marks the write carries.
 
 import { isApiError } from '../errors/errors.js';
 import type { Safety } from '../rails/safety.js';
@@ -8,8 +8,8 @@ import { isMarkPointer, type MarkChange } from '../record/marks.js';
 import { refOf } from '../record/names.js';
 import { diffPointers, patchPointers } from '../record/pointers.js';
 import { reservedByOthers, withShareLock } from '../record/reservations.js';
-import { type DeleteOp, describeOp, nameOf, type PatchOp, type ReplaceOp, type WriteOp } from './ops.js';
-import { Namespaces, Pods } from './resources.js';
+import { type DeleteOp, nameOf, type PatchOp, type ReplaceOp, type WriteOp } from './ops.js';
+import { Pods } from './resources.js';
 import type { Transport } from './transport.js';
 
 /** What the chain's steps need of the client that writes (a KubeClient). */
@@ -23,25 +23,6 @@ export interface Writer {
   readonly dryRun: boolean;
   /** A line of what the rails considered, for the activity's log. */
   note(line: string): void;
-}
-
-/**
- * Before any change (and before its record): the namespace rail, then the run's confirmation
- * (not in plan mode). A pod's eviction is exempt from the namespace rail: a drain evicts the
- * system pods of a node as kubectl does, and the node rail decides whether that node may be
- * drained. `more`: how many writes of the same kind in the same namespace come with it.
- */
-export async function rails(writer: Writer, op: WriteOp, more = 0): Promise<void> {
-  const safety = writer.safety;
-  if (!safety) return;
-  if (op.verb !== 'evict') {
-    const namespace = op.type === Namespaces ? nameOf(op) : op.type.namespaced ? op.namespace : undefined;
-    safety.checkNamespace(writer.activity, namespace);
-  }
-  if (!writer.dryRun) {
-    const what = describeOp(op);
-    await safety.confirmChange(writer.activity, more > 0 ? `${what} (and ${more} more)` : what);
-  }
 }
 
 type Obj = Record<string, unknown>;

@@ -3,7 +3,7 @@
 // module and name under which an activity defined elsewhere is found. It holds the activity
 // itself, so a lookup through it returns the one definition (no copy to drift).
 
-import { type AnyActivity, isActivity } from './define-activity.js';
+import { type AnyActivity, isActivity } from './activity.js';
 
 export interface ActivityAlias {
   /** The module the activity is also found in (`chaoscluster.probes`). */

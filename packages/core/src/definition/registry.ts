@@ -1,5 +1,5 @@
+import type { AnyActivity } from './activity.js';
 import type { ActivityAlias } from './alias.js';
-import type { AnyActivity } from './define-activity.js';
 
 // Experiments written for the Python originals name their modules `chaosk8s.…` and
 // `chaosistio.…`; they run unchanged, as the same activities under chaoskit's prefixes.

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { checkNameSelector, formatNameSelector, nameSelectorArg, namespaceArg } from '../arguments/args.js';
 import { kubernetesName } from '../arguments/names.js';
 import { apiGroupOf, type ResourceType } from '../cluster/resources.js';
+import type { Activity } from '../definition/activity.js';
 import type { ActivityContext } from '../definition/activity-context.js';
 import { defineActivity } from '../definition/define-activity.js';
 import { ActivityFailed } from '../errors/errors.js';
@@ -136,7 +137,7 @@ export function replicaWaitProbe(
   type: ResourceType,
   want: ReplicaWant,
   identity: { name: string; module: string; doc: string },
-) {
+): Activity<ReturnType<typeof replicaWaitArgs>, Awaited<ReturnType<typeof waitForReplicas>>> {
   return defineActivity({
     ...identity,
     kind: 'probe',

@@ -8,8 +8,8 @@ import {
 } from '@chaoskit/cluster/testing';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveSecrets, secretsFor } from '../config/secrets.js';
 import { isChaosError } from '../errors/errors.js';
-import { resolveSecrets, secretsFor } from './secrets.js';
 
 const cluster = sharedCluster();
 

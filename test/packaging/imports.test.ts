@@ -10,7 +10,9 @@ import { repoRoot, rootManifest, workspacePackages } from './repo.js';
 const SOURCE = /\.(m?ts|tsx|m?js)$/;
 const TEST_FILE = /\.test\.ts$|(^|\/)test-[^/]*\.ts$/;
 // import … from 'x', export … from 'x', import 'x', import('x'), typeof import('x'), require('x')
-const LITERAL_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)(["'])([^"'\n]+)\1/g;
+// `from` as a word after a space, not inside a string (`buildah('from', '--quiet')`).
+const LITERAL_IMPORT =
+  /(?:(?<![\w'"])from\s+|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)(["'])([^"'\n]+)\1/g;
 // import(expression): what it loads cannot be checked here, so each one is listed with why.
 const COMPUTED_IMPORT = /\bimport\s*\(\s*(?!["'`])/g;
 const COMPUTED_IMPORTS_ALLOWED: Record<string, string> = {

@@ -342,7 +342,8 @@ describe('the pod share rail', () => {
         '--journal-path',
         journal,
       ]);
-      expect(out.code, out.stderr).toBe(0);
+      // The deployment it deleted stays deleted (no rollback): the run says so with 5 (D89).
+      expect(out.code, out.stderr).toBe(5);
       const run = (await journalOf(journal)).run[0];
       expect(run.status).toBe('succeeded');
       expect(run.logs).toContainEqual(

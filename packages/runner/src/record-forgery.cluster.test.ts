@@ -140,6 +140,8 @@ beforeAll(async () => {
   await core.createNode({
     body: {
       metadata: { name: node, labels: { type: 'kwok' }, annotations: { 'kwok.x-k8s.io/node': 'fake' } },
+      // No other file's pod may land on it: the node is deleted at the end.
+      spec: { taints: [{ key: 'chaoskit.io/forgery-test', value: 'true', effect: 'NoSchedule' }] },
     },
   });
   await custom.createNamespacedCustomObject({

@@ -33,10 +33,16 @@ beforeAll(async () => {
           labels: { type: 'kwok', 'chaoskit.io/share-test': ns.name },
           annotations: { 'kwok.x-k8s.io/node': 'fake' },
         },
+        spec: { taints: [{ key: 'chaoskit.io/share-test', value: ns.name, effect: 'NoSchedule' }] },
       },
     });
   await deploy(cluster.kc, ns.name, 'web', PODS, {
-    podSpec: { nodeSelector: { 'chaoskit.io/share-test': ns.name } },
+    podSpec: {
+      nodeSelector: { 'chaoskit.io/share-test': ns.name },
+      tolerations: [
+        { key: 'chaoskit.io/share-test', operator: 'Equal', value: ns.name, effect: 'NoSchedule' },
+      ],
+    },
     timeoutMs: 240_000,
   });
 }, 300_000);

@@ -65,7 +65,8 @@ export function readUndo(
   if (text === undefined) return { problem: 'it carries no undo annotation' };
   if (!key.verifies(binding(ref), text, annotations[UNDO_MAC_ANNOTATION]))
     return {
-      problem: 'its undo annotation is not sealed with the ledger key (forged, or copied from elsewhere)',
+      problem:
+        "its undo annotation is not sealed with this ledger's key (forged, copied from elsewhere, or made by a run that records in another ledger namespace)",
     };
   const parsed = parseJson(text);
   if ('problem' in parsed) return { problem: `its undo annotation is ${parsed.problem}` };

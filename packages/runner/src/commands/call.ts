@@ -1,0 +1,40 @@
+// `chaoskit call`: runs one activity and prints its result, for process providers and scripts.
+import { redactValue } from '@chaoskit/core/runner';
+import type { Command } from 'commander';
+import { resolveActivity } from '../resolve-activity.js';
+import { CHOOSERS, useCluster } from './cluster-choice.js';
+import { withCluster, withLogging, withNamespace } from './options.js';
+import { fail, session } from './session.js';
+
+function parseJson(text: string, option: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {}
+  throw new Error(`${option} takes a JSON object, got ${text}`);
+}
+
+export function register(program: Command): void {
+  withCluster(withNamespace(withLogging(program.command('call'))))
+    .description('run one activity and print its result as JSON (for process providers and scripts)')
+    .argument('<module>', 'e.g. chaoscluster.pod.actions')
+    .argument('<func>', 'e.g. terminate_pods')
+    .option('--arguments <json>', 'the arguments, as a JSON object', '{}')
+    .option('--secrets <json>', 'the secrets, as a flat JSON object (CLUSTER_CONTEXT, …)', '{}')
+    .action(async (module: string, func: string, opts) => {
+      try {
+        const activity = await resolveActivity(module, func).catch((err: Error) => {
+          throw new Error(`module '${module}' ${err.message}`);
+        });
+        const args = parseJson(opts.arguments, '--arguments');
+        const secrets = parseJson(opts.secrets, '--secrets');
+        if (opts.namespace && !('ns' in args) && activity.arguments.some((a) => a.name === 'ns'))
+          args.ns = opts.namespace;
+        useCluster(opts, CHOOSERS.some((key) => key in secrets) ? ['--secrets'] : []);
+        const result = await activity.call(args, { secrets, log: (line) => session.logger.info(line) });
+        process.stdout.write(`${JSON.stringify(redactValue(result ?? null))}\n`);
+      } catch (err) {
+        session.exitCode = fail(err);
+      }
+    });
+}

@@ -1,0 +1,39 @@
+// `chaoskit rbac`: the Role that experiments or activities need, from their definitions.
+import type { AnyActivity } from '@chaoskit/core';
+import type { Command } from 'commander';
+import { experimentActivities, loadExperiment } from '../experiment.js';
+import { roleFor } from '../rbac.js';
+import { resolveActivity } from '../resolve-activity.js';
+import { fail, session } from './session.js';
+
+export function register(program: Command): void {
+  program
+    .command('rbac')
+    .description(
+      'print the Role (or ClusterRole) that experiments or activities (module.func) need, from their definitions',
+    )
+    .argument('<targets...>', 'experiment files, or activities as module.func (chaosk8s names too)')
+    .option('--name <name>', 'the name of the role', 'chaoskit')
+    .action(async (targets: string[], opts: { name: string }) => {
+      try {
+        const found: AnyActivity[] = [];
+        for (const target of targets) {
+          if (/\.(json|ya?ml)$/i.test(target)) {
+            found.push(...(await experimentActivities(await loadExperiment(target))));
+          } else {
+            const cut = target.lastIndexOf('.');
+            if (cut <= 0) throw new Error(`${target}: an experiment file or an activity as module.func`);
+            const [module, func] = [target.slice(0, cut), target.slice(cut + 1)];
+            found.push(
+              await resolveActivity(module, func).catch((err: Error) => {
+                throw new Error(`module '${module}' ${err.message}`);
+              }),
+            );
+          }
+        }
+        process.stdout.write(roleFor(found, opts.name).yaml);
+      } catch (err) {
+        session.exitCode = fail(err);
+      }
+    });
+}

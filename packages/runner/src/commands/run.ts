@@ -1,0 +1,167 @@
+// `chaoskit run`: runs an experiment against the cluster and writes its journal as it goes.
+import { rename, writeFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline/promises';
+import { sinceSeconds } from '@chaoskit/core';
+import { newRunId, RunLedger, recordName, redact, redactValue } from '@chaoskit/core/runner';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { Refusal } from '../errors.js';
+import { EXIT, EXIT_SUMMARY, runExitCode, worst } from '../exit-codes.js';
+import { handleInterrupts } from '../interrupts.js';
+import { checkClusters } from '../preflight.js';
+import {
+  DRY_MODES,
+  type DryMode,
+  type HypothesisStrategy,
+  type Journal,
+  type RollbackStrategy,
+  runExperiment,
+} from '../run.js';
+import { checkJournalPath } from '../writable.js';
+import { choosingActivities, useCluster } from './cluster-choice.js';
+import { withCluster, withLogging, withNamespace, withRails, withVars } from './options.js';
+import { prepareFrom } from './prepared-experiment.js';
+import { fail, session } from './session.js';
+
+function runLedger(opts: { ledgerNamespace?: string; ledgerTtl: string }, title: string): RunLedger {
+  const ttlSeconds = sinceSeconds(opts.ledgerTtl);
+  if (!ttlSeconds)
+    throw new InvalidArgumentError(`--ledger-ttl takes a duration such as 24h or 90m, got ${opts.ledgerTtl}`);
+  return new RunLedger({
+    runId: newRunId(),
+    namespace: opts.ledgerNamespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
+    ttlSeconds,
+    title,
+    started: new Date().toISOString(),
+  });
+}
+
+/** Where the journal is written before it is renamed over the old one. */
+const scratchOf = (path: string) => `${path}.${process.pid}.tmp`;
+
+/** Writes the journal whole or not at all (a new file renamed over the old one); returns its text. */
+async function writeJournal(path: string, journal: Journal): Promise<string> {
+  const text = `${JSON.stringify(redactValue(journal), null, 2)}\n`;
+  const scratch = scratchOf(path);
+  await writeFile(scratch, text);
+  await rename(scratch, path);
+  return text;
+}
+
+/** Asks on the terminal, once, before the run's first change. */
+async function confirmOnTerminal(change: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await prompt.question(`${redact(change)}. Go ahead with the run's changes? [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    prompt.close();
+  }
+}
+
+export function register(program: Command): void {
+  withCluster(withNamespace(withLogging(withRails(withVars(program.command('run'))))))
+    .description('run an experiment (a .json, .yaml or .yml file, or an http(s) URL) and write its journal')
+    .argument('<experiment>', 'the experiment file or URL')
+    .option('--journal-path <path>', 'where to write the journal', './journal.json')
+    .addOption(
+      new Option('--rollback-strategy <strategy>', 'when to play rollbacks')
+        .choices(['default', 'always', 'never', 'deviated'])
+        .default('default'),
+    )
+    .addOption(
+      new Option('--hypothesis-strategy <strategy>', 'when to check the steady-state hypothesis')
+        .choices(['default', 'before-method-only', 'after-method-only', 'during-method-only', 'continuously'])
+        .default('default'),
+    )
+    .option(
+      '--hypothesis-frequency <seconds>',
+      'seconds between hypothesis checks during the method',
+      Number.parseFloat,
+      1,
+    )
+    .addOption(
+      new Option(
+        '--dry <what>',
+        'run without executing these activities (probes, actions, activities), or without the pauses (pause)',
+      ).choices(DRY_MODES),
+    )
+    .option(
+      '--fail-fast',
+      'stop the method at the first failed activity, or the first deviation of the hypothesis during the method',
+    )
+    .option('--no-validation', 'run even when validation finds problems (they are printed as warnings)')
+    .option('--json', 'log JSON lines on stderr and print the journal on stdout')
+    .option(
+      '--ledger-namespace <namespace>',
+      "where the run's record of its changes is kept (default $CHAOSKIT_LEDGER_NAMESPACE, else default)",
+    )
+    .option(
+      '--ledger-ttl <duration>',
+      "after how long the run's changes count as expired (revert --expired)",
+      '24h',
+    )
+    .option(
+      '--no-ledger',
+      'keep no record of the changes in the cluster (a killed run then cannot be reverted)',
+    )
+    .option('--confirm', "ask on the terminal before the run's first change")
+    .option(
+      '--fail-on-deviation',
+      'exit 1 also when the steady state is not met before the method (which then does not run) or during it',
+    )
+    .addHelpText('after', `\nExit codes (D89): ${EXIT_SUMMARY}`)
+    .action(async (file: string, opts) => {
+      // Until the run starts, every refusal leaves everything as it was (exit 3).
+      let started = false;
+      try {
+        if (opts.confirm && !process.stdin.isTTY)
+          throw new Refusal(
+            '--confirm asks on a terminal, and stdin is not one: review the targets with chaoskit plan, then run without --confirm',
+          );
+        // Before anything else, the journal's place: an existing journal stays as it is.
+        checkJournalPath('--journal-path', opts.journalPath, scratchOf(opts.journalPath));
+        const prepared = await prepareFrom(file, opts);
+        useCluster(opts, choosingActivities(prepared));
+        const reporter = session.logger;
+        const ledger = opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title);
+        await checkClusters(prepared, { ledgerNamespace: ledger?.run.namespace, dry: opts.dry });
+        started = true;
+        if (ledger) {
+          reporter.info(
+            `Run ${ledger.runId}: its changes are recorded (ConfigMap ${recordName(ledger.runId)}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} find and undo them`,
+          );
+        }
+        const interrupts = handleInterrupts((line) => reporter.warn(line));
+        // The journal is written as the run goes, so a crash loses at most the activity under way.
+        const save = (journal: Journal) => writeJournal(opts.journalPath, journal);
+        const journal = await runExperiment(prepared, {
+          rollbackStrategy: opts.rollbackStrategy as RollbackStrategy,
+          hypothesisStrategy: opts.hypothesisStrategy as HypothesisStrategy,
+          hypothesisFrequency: opts.hypothesisFrequency,
+          reporter,
+          signal: interrupts.run,
+          rollbackSignal: interrupts.rollbacks,
+          onProgress: save,
+          ...(opts.dry ? { dry: opts.dry as DryMode } : {}),
+          ...(opts.failFast ? { failFast: true } : {}),
+          ...(ledger ? { ledger } : {}),
+          ...(opts.confirm ? { confirm: confirmOnTerminal } : {}),
+        }).finally(() => interrupts.dispose());
+        session.exitCode = runExitCode(journal, {
+          signal: interrupts.received,
+          failOnDeviation: opts.failOnDeviation,
+        });
+        if (journal.steady_states.before?.steady_state_met === false && !opts.failOnDeviation)
+          reporter.warn(
+            'The steady state was not met before the method, so the method did not run: exit code 0 as with Chaos Toolkit, unless something else failed (--fail-on-deviation makes it 1)',
+          );
+        const text = await save(journal);
+        if (opts.json) process.stdout.write(text);
+        else reporter.info(`journal written to ${opts.journalPath}`);
+      } catch (err) {
+        session.exitCode = started
+          ? worst(session.exitCode, fail(err, EXIT.failed))
+          : fail(err, EXIT.refused);
+      }
+    });
+}

@@ -8,6 +8,8 @@ const alias = {
   // Test-only helpers of the cluster package (not part of its published API).
   '@chaoskit/cluster/testing': `${packagesDir}/cluster/src/testing.ts`,
   '@chaoskit/cluster/observability': `${packagesDir}/cluster/src/observability.ts`,
+  // What only the runner needs of core.
+  '@chaoskit/core/runner': `${packagesDir}/core/src/runner.ts`,
   ...Object.fromEntries(
     readdirSync(packagesDir).map((dir) => [`@chaoskit/${dir}`, `${packagesDir}/${dir}/src/index.ts`]),
   ),

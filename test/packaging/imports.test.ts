@@ -23,9 +23,9 @@ const COMPUTED_IMPORTS_ALLOWED: Record<string, string> = {
   'packages/conformance/src/cases/index.ts': "the kit's own case files",
   // client-node, only for what chaoskit's own client does not do (exec over websockets,
   // legacy auth-providers): loaded when such a call happens, not at start-up.
-  'packages/core/src/client-node.ts': '@kubernetes/client-node, on first use',
-  'packages/core/src/connection.ts':
-    'hpagent and @kubernetes/client-node, for a proxy or a legacy auth-provider',
+  'packages/core/src/auth/client-node.ts': '@kubernetes/client-node, on first use',
+  'packages/core/src/cluster/connection.ts': 'hpagent, for a proxy',
+  'packages/core/src/auth/auth-provider.ts': '@kubernetes/client-node, for a legacy auth-provider',
   'packages/chaoscluster-pod/src/pod-exec.ts': '@kubernetes/client-node, for exec over websockets',
   // A chaoskit control (D81): a module the experiment names, by path or package.
   'packages/runner/src/controls.ts': "the experiment's js controls",

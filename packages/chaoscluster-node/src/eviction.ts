@@ -4,12 +4,13 @@
 import {
   Aborted,
   ActivityFailed,
+  type Batch,
   DEFAULT_CONCURRENCY,
+  type EvictOp,
   isApiError,
   type KubeClient,
   mapLimit,
   Pods,
-  recordPodRemoval,
   removedAfterAbort,
   sleep,
 } from '@chaoskit/core';
@@ -33,19 +34,18 @@ interface StatusBody {
 
 type Outcome = { pod: V1Pod; evicted: true } | { pod: V1Pod; gone: true } | ({ refused: true } & Refusal);
 
-async function evictOnce(kube: KubeClient, pod: V1Pod): Promise<Outcome> {
-  const name = pod.metadata?.name ?? '';
-  const namespace = pod.metadata?.namespace ?? '';
+const evictionOf = (pod: V1Pod): EvictOp => ({
+  verb: 'evict',
+  type: Pods,
+  name: pod.metadata?.name ?? '',
+  namespace: pod.metadata?.namespace ?? '',
+});
+
+async function evictOnce(batch: Batch, op: EvictOp, pod: V1Pod): Promise<Outcome> {
+  const namespace = op.namespace ?? '';
   try {
-    // In plan mode the client asks for a dry run, which the server passes on to the deletion.
-    await kube.createSubresource(
-      Pods,
-      name,
-      'eviction',
-      { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } },
-      // evictAll noted the whole batch in the run's record.
-      { namespace, recorded: true },
-    );
+    // In plan mode the batch sends a dry run, which the server passes on to the deletion.
+    await batch.send(op);
     return { pod, evicted: true };
   } catch (err) {
     if (isApiError(err, 'NotFound')) return { pod, gone: true };
@@ -80,8 +80,10 @@ export async function evictAll(
   log: (message: string) => void,
   signal?: AbortSignal,
 ): Promise<{ done: V1Pod[] } | { refusals: Refusal[] }> {
-  // The run's record notes the pods to evict, one write per namespace, before the first eviction.
-  await recordPodRemoval(kube, pods, 'evicted');
+  // The rails, then the run's record of the pods to evict (one write per namespace), before the
+  // first eviction.
+  const ops = new Map(pods.map((pod) => [pod, evictionOf(pod)]));
+  const batch = await kube.batch([...ops.values()]);
   const done: V1Pod[] = [];
   let pending = pods;
   let pause = FIRST_RETRY_MS;
@@ -107,7 +109,7 @@ export async function evictAll(
     const outcomes = await mapLimit(pending, DEFAULT_CONCURRENCY, (pod) =>
       signal?.aborted
         ? Promise.resolve(undefined)
-        : evictOnce(kube, pod).catch((err: unknown) => {
+        : evictOnce(batch, ops.get(pod)!, pod).catch((err: unknown) => {
             if (signal?.aborted) underWay.push(pod);
             else failures.push(`${podKey(pod)}: ${(err as Error).message}`);
             return undefined;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `chaoskit` command: the program, its commands (one file each in commands/), the options
 // a user may give before the command as well, and the exit code (D89).
-import { maskEnvironmentTargets } from '@chaoskit/core';
+import { maskEnvironmentTargets } from '@chaoskit/core/runner';
 import { Command } from 'commander';
 import { fail, session } from './commands/session.js';
 import { Refusal } from './errors.js';

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type ResolvedSecrets, redact, substitute } from '@chaoskit/core';
+import { type ResolvedSecrets, redact, substitute } from '@chaoskit/core/runner';
 import { activitiesOf, hypothesisOf, isObject } from './raw-experiment.js';
 
 type Json = Record<string, unknown>;

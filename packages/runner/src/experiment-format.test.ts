@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { registry } from '@chaoskit/core';
+import { registry } from '@chaoskit/core/runner';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { load } from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';

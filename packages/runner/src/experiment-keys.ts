@@ -4,7 +4,7 @@
 // (`argument:` would run the activity with its defaults, `rollback:` would never play),
 // `arguments` outside the provider, a step that is both a reference and an activity.
 
-import { nearMiss } from '@chaoskit/core';
+import { nearMiss } from '@chaoskit/core/runner';
 import { formatKeys } from './experiment-format.js';
 import { hypothesisOf, isObject, placedActivities } from './raw-experiment.js';
 

@@ -1,7 +1,7 @@
 // Experiments from an http(s) URL, as Chaos Toolkit's `chaos run https://…` (D82): read with a
 // bounded size and time, parsed by core's document reader like files are.
 
-import { MAX_DOCUMENT_BYTES, registerSecret } from '@chaoskit/core';
+import { MAX_DOCUMENT_BYTES, registerSecret } from '@chaoskit/core/runner';
 import { InvalidExperiment } from './errors.js';
 
 /** How long fetching an experiment may take, redirects included. */

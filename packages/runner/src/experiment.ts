@@ -1,18 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
+import { type AnyActivity, parseDocument, Safety, type SafetyOptions } from '@chaoskit/core';
 import {
-  type AnyActivity,
   findUndefinedReferences,
   MAX_DOCUMENT_BYTES,
-  parseDocument,
   type ResolvedSecrets,
   resolveConfiguration,
   resolveSecrets,
-  Safety,
-  type SafetyOptions,
   secretsFor,
   substitute,
-} from '@chaoskit/core';
+} from '@chaoskit/core/runner';
 import { type ControlModule, declaredControls, loadControls, unrunnableControls } from './controls.js';
 import { InvalidExperiment } from './errors.js';
 import {

@@ -246,7 +246,7 @@ describe('runHttp failures', () => {
   });
 
   it('redacts secrets in messages', async () => {
-    const { registerSecret } = await import('@chaoskit/core');
+    const { registerSecret } = await import('@chaoskit/core/runner');
     registerSecret('tok-123456');
     const error = await runHttp(
       { url: `http://127.0.0.1:${closedPort}/?t=\${token}` },

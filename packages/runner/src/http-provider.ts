@@ -23,7 +23,8 @@
 //   does not verify certificates (Node's built-in fetch refuses an Agent from another undici
 //   major).
 
-import { ActivityFailed, renderForSubstitution, substitute } from '@chaoskit/core';
+import { ActivityFailed } from '@chaoskit/core';
+import { renderForSubstitution, substitute } from '@chaoskit/core/runner';
 import type { Agent } from 'undici';
 
 type Configuration = Record<string, unknown> | null | undefined;

@@ -6,7 +6,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { closeSync, writeSync } from 'node:fs';
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { redact } from '@chaoskit/core';
+import { redact } from '@chaoskit/core/runner';
 import { openLogFile } from './writable.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error';

@@ -1,12 +1,5 @@
-import {
-  type AnyActivity,
-  isApiError,
-  isChaosError,
-  kubeClient,
-  redact,
-  redactValue,
-  Safety,
-} from '@chaoskit/core';
+import { type AnyActivity, isApiError, isChaosError, kubeClient, Safety } from '@chaoskit/core';
+import { redact, redactValue } from '@chaoskit/core/runner';
 import type { Prepared } from './experiment.js';
 import type { Step } from './experiment-format.js';
 import { argumentsOf, invokeActivity } from './run/invoke.js';

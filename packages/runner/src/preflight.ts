@@ -4,20 +4,19 @@
 // namespace. A wrong context, an expired token or a missing right refuses the run: no journal,
 // no change, instead of a failed run found out at its first probe or mid-method.
 
+import { isApiError, isChaosError } from '@chaoskit/core';
 import {
   type Connection,
   connectionFor,
   createClusterClient,
   describeRight,
-  isApiError,
-  isChaosError,
-  KubeClient,
   LEDGER_RULES,
   missingRights,
   rightsOf,
   secretsFor,
+  Transport,
   whoAmI,
-} from '@chaoskit/core';
+} from '@chaoskit/core/runner';
 import { Refusal } from './errors.js';
 import type { Activity, Prepared } from './experiment.js';
 import type { DryMode } from './run/index.js';
@@ -72,7 +71,7 @@ function clustersOf(prepared: Prepared, dry: DryMode | undefined): Map<Connectio
  */
 export async function checkClusters(prepared: Prepared, options: PreflightOptions): Promise<void> {
   for (const [connection, reached] of clustersOf(prepared, options.dry)) {
-    const kube = new KubeClient(connection);
+    const kube = new Transport(connection);
     const which = `the cluster of ${reached.activities.length === 1 ? 'activity' : 'activities'} ${reached.activities.map((a) => `'${a}'`).join(', ')} (${reached.source})`;
     let identity: string | undefined;
     try {

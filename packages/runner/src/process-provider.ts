@@ -20,7 +20,8 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { homedir, constants as osConstants } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { ActivityFailed, renderForSubstitution, substitute } from '@chaoskit/core';
+import { ActivityFailed } from '@chaoskit/core';
+import { renderForSubstitution, substitute } from '@chaoskit/core/runner';
 
 type Configuration = Record<string, unknown> | null | undefined;
 type Secrets = Record<string, Record<string, unknown>> | null | undefined;

@@ -2,7 +2,8 @@
 // extension and the command line: what they allow is the union of both, a --max-pod-share
 // given on the command line wins over the experiment's.
 
-import { type SafetyOptions, suggest, z } from '@chaoskit/core';
+import { type SafetyOptions, z } from '@chaoskit/core';
+import { suggest } from '@chaoskit/core/runner';
 
 const namespaces = (what: string) =>
   z.array(z.string().min(1), { error: `${what} must be a list of namespace names` });

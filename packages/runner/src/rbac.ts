@@ -1,7 +1,8 @@
 // `chaoskit rbac`: the Role (or ClusterRole) an experiment or a list of activities needs, from
 // the RBAC rules each activity declares in its definition.
 
-import { type AnyActivity, LEDGER_RULES, type RbacRule } from '@chaoskit/core';
+import type { AnyActivity, RbacRule } from '@chaoskit/core';
+import { LEDGER_RULES } from '@chaoskit/core/runner';
 import { dump } from 'js-yaml';
 
 // Resources that live outside namespaces: a rule on them needs a ClusterRole.

@@ -4,29 +4,27 @@
 // that carry privilege need --allow-kind, and `revert --expired` on a terminal asks first.
 
 import { createInterface } from 'node:readline/promises';
+import type { RbacRule, ResourceType } from '@chaoskit/core';
 import {
-  ConfigMaps,
+  deleteRecord,
   describeRef,
   findMarked,
-  type KubeClient,
   LedgerKeys,
   type Marked,
   type ObjectStatus,
   otherRunsOf,
-  type RbacRule,
   type RecordProblem,
-  type ResourceType,
   type RevertResult,
   type RunRecord,
   readRecord,
   readRecords,
-  recordName,
   redact,
   revertRun,
   runStatus,
   type TouchedObject,
+  type Transport,
   uncovered,
-} from '@chaoskit/core';
+} from '@chaoskit/core/runner';
 import { installedActivities } from './resolve-activity.js';
 
 export interface Io {
@@ -43,7 +41,7 @@ const WRITES = new Set(['create', 'patch', 'update']);
  * The kinds chaoskit's installed activities create or change (so may carry a run's mark), as
  * the cluster serves them: where `status` and `revert` look for changes whose record is gone.
  */
-async function markableTypes(kube: KubeClient): Promise<ResourceType[]> {
+async function markableTypes(kube: Transport): Promise<ResourceType[]> {
   const { activities } = await installedActivities();
   const byGroup = new Map<string, Set<string>>();
   for (const rule of activities.flatMap((a) => a.rbac)) {
@@ -74,7 +72,7 @@ async function markableTypes(kube: KubeClient): Promise<ResourceType[]> {
 }
 
 /** What the cluster serves of an API group, at its preferred version. */
-async function servedResources(kube: KubeClient, group: string) {
+async function servedResources(kube: Transport, group: string) {
   type List = { groupVersion: string; resources: Array<{ name: string; kind: string; namespaced: boolean }> };
   if (group === '')
     return { ...(await kube.request<List>({ method: 'GET', path: '/api/v1' })), groupVersion: 'v1' };
@@ -130,7 +128,7 @@ const markProblems = (marked: readonly Marked[]): RecordProblem[] =>
     }));
 
 /** `chaoskit status`: returns the exit code (0; the listing itself is not a failure). */
-export async function status(kube: KubeClient, options: StatusOptions, io: Io): Promise<number> {
+export async function status(kube: Transport, options: StatusOptions, io: Io): Promise<number> {
   const keys = new LedgerKeys(kube);
   const { runs, problems } = await readRecords(kube, options.namespace, keys);
   const key = await keys.of(options.ledgerNamespace);
@@ -237,7 +235,7 @@ const summary = (runId: string, r: RevertResult) =>
 
 /** `chaoskit revert`: returns the exit code (0 when nothing is left; 1 when something is). */
 export async function revert(
-  kube: KubeClient,
+  kube: Transport,
   runId: string | undefined,
   options: RevertCommandOptions,
   io: Io,
@@ -311,7 +309,7 @@ export async function revert(
 
 /** `revert <run> --dismiss`: shows what the record leaves, then removes the record only. */
 async function dismiss(
-  kube: KubeClient,
+  kube: Transport,
   runId: string,
   options: RevertCommandOptions,
   io: Io,
@@ -331,7 +329,7 @@ async function dismiss(
   }
   for (const p of found.problems) io.err(problemLine(p));
   if (!(await confirmed(`remove the record of run ${runId} without undoing anything`, options, io))) return 1;
-  await kube.delete(ConfigMaps, recordName(runId), { namespace: options.namespace });
+  await deleteRecord(kube, options.namespace, runId);
   io.out(`${runId}: record removed; nothing was undone\n`);
   return 0;
 }

@@ -10,7 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
 import { kubeconfigYaml, serviceAccountToken, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
-import { connectionFor, createClusterClient, KubeClient, ledgerKey, recordBinding } from '@chaoskit/core';
+import {
+  connectionFor,
+  createClusterClient,
+  ledgerKey,
+  recordBinding,
+  Transport,
+} from '@chaoskit/core/runner';
 import { CoreV1Api, CustomObjectsApi, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './test-cli.js';
@@ -323,7 +329,7 @@ describe('forged records', () => {
 describe('a record sealed with the real key', () => {
   it('is still refused when it claims what its activity cannot do', async () => {
     // The operators can read the key: as if it leaked, or a bug wrote a wrong record.
-    const operator = new KubeClient(
+    const operator = new Transport(
       connectionFor(createClusterClient({}, { env: { CLUSTERCONFIG: cluster.kubeconfigPath } })),
     );
     const key = (await ledgerKey(operator, ledger.name, { create: false }))!;

@@ -10,7 +10,8 @@ import { drainNodes } from '@chaoskit/chaoscluster-node';
 import { terminatePods } from '@chaoskit/chaoscluster-pod';
 import { type LocalCluster, readAuditLog, start } from '@chaoskit/cluster';
 import { deploy, until } from '@chaoskit/cluster/testing';
-import { closeConnections, Deployments, isChaosError, kubeClient } from '@chaoskit/core';
+import { Deployments, isChaosError, kubeClient } from '@chaoskit/core';
+import { closeConnections } from '@chaoskit/core/runner';
 import {
   CoreV1Api,
   KubeConfig as Kc,

@@ -13,15 +13,8 @@
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, parse, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import {
-  type ActivityAlias,
-  type AnyActivity,
-  activitiesIn,
-  canonicalModule,
-  isActivity,
-  isAlias,
-  registry,
-} from '@chaoskit/core';
+import { type ActivityAlias, type AnyActivity, activitiesIn } from '@chaoskit/core';
+import { canonicalModule, isActivity, isAlias, registry } from '@chaoskit/core/runner';
 import { exports as entryExports, legacy as legacyEntry } from 'resolve.exports';
 import { CHAOSKIT_PACKAGES, chaoskitPackageOf } from './known-packages.js';
 

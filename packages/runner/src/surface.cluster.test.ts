@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
-import { canonicalModule } from '@chaoskit/core';
+import { canonicalModule } from '@chaoskit/core/runner';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,7 +90,7 @@ describe('the callable surface of the Python originals', () => {
     // In a process of its own, as users run the built runner: one module instance per package.
     const script = `
       import { resolveActivity } from ${JSON.stringify(runnerEntry)};
-      import { canonicalModule } from '@chaoskit/core';
+      import { canonicalModule } from '@chaoskit/core/runner';
       const out = [];
       for (const { module, func, definedIn } of ${JSON.stringify(names)}) {
         const definition = await resolveActivity(definedIn, func);

@@ -37,7 +37,8 @@
 // - Whatever would raise in Python (type errors, bad patterns after substitution…) is "not
 //   met" here: `withinTolerance` never throws.
 
-import { compileRegex, regexProblem, substitute } from '@chaoskit/core';
+import { compileRegex, regexProblem } from '@chaoskit/core';
+import { substitute } from '@chaoskit/core/runner';
 import { JSONPath } from 'jsonpath-plus';
 
 type Json = Record<string, unknown>;

@@ -4,13 +4,13 @@
 // same object one over the other, undone as a chain: reverting both ends at the state before
 // both, in either order (D87).
 
-import { isApiError } from '../errors.js';
-import type { KubeClient } from '../kube.js';
-import { annotationPointer, type FieldValue, sameField, valueAt } from '../pointers.js';
+import type { Transport } from '../cluster/transport.js';
+import { isApiError } from '../errors/errors.js';
 import type { ObjectRef, TouchedObject } from './entries.js';
 import { parentsFirst, pointerOf, resolve, tokens } from './locate.js';
 import { type MarkChange, markOf, readUndo, restoring, UNMARKED } from './marks.js';
 import { typeOf } from './names.js';
+import { annotationPointer, type FieldValue, sameField, valueAt } from './pointers.js';
 import type { LedgerKey } from './seal.js';
 
 export type ObjectState =
@@ -64,7 +64,7 @@ export function whatOf(o: TouchedObject): string {
   return `changed ${describeFields(o)}`;
 }
 
-export async function readObject(kube: KubeClient, ref: ObjectRef): Promise<Obj | undefined> {
+export async function readObject(kube: Transport, ref: ObjectRef): Promise<Obj | undefined> {
   try {
     return await kube.get<Obj>(typeOf(ref), ref.name, ref.namespace);
   } catch (err) {
@@ -138,7 +138,7 @@ function fieldOps(current: Obj, fields: Array<[string, FieldValue]>): JsonPatchO
  * undo annotation of a run on top (hand-over); `others` says which runs still hold changes.
  */
 export async function assess(
-  kube: KubeClient,
+  kube: Transport,
   runId: string,
   entry: TouchedObject,
   others: OtherRuns,

@@ -3,7 +3,7 @@
 // never a reason to fail everyone's `status` (D86).
 
 import { z } from 'zod';
-import type { FieldValue } from '../pointers.js';
+import type { FieldValue } from './pointers.js';
 
 /** Which object: enough to read it, restore it, or create it again. */
 export interface ObjectRef {

@@ -1,8 +1,8 @@
 // Objects as they were or will be: an object with recorded field values put back (what it held
 // before a run), and what a merge patch makes of an object (what a write will leave).
 
-import type { FieldValue } from '../pointers.js';
 import { parentsFirst, resolve, tokens } from './locate.js';
+import type { FieldValue } from './pointers.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -5,10 +5,10 @@
 // what its changed fields held before (by identity, record/locate.ts) and what the run wrote.
 // Each touched object also carries the run's mark and its sealed undo (record/marks.ts).
 
-import { ActivityFailed, isApiError } from '../errors.js';
-import type { KubeClient } from '../kube.js';
-import { type FieldValue, sameField, valueAt } from '../pointers.js';
-import { ConfigMaps } from '../resources.js';
+import { sendWrite } from '../cluster/ops.js';
+import { ConfigMaps } from '../cluster/resources.js';
+import type { Transport } from '../cluster/transport.js';
+import { ActivityFailed, isApiError } from '../errors/errors.js';
 import { assess, type ObjectStatus, type OtherRuns } from './assess.js';
 import {
   HEADER_KEY,
@@ -28,7 +28,6 @@ import {
   isMarkPointer,
   type MarkChange,
   markOf,
-  RUN_ANNOTATION,
   readUndo,
   restoring,
   sealUndo,
@@ -40,12 +39,15 @@ import {
   EXPIRES_ANNOTATION,
   entryId,
   LEDGER_LABEL,
+  RUN_ANNOTATION,
   recordBinding,
   recordName,
   TITLE_ANNOTATION,
 } from './names.js';
 import { otherRunsOf } from './others.js';
+import { type FieldValue, sameField, valueAt } from './pointers.js';
 import { readRecords } from './read.js';
+import { deleteRecord } from './revert.js';
 import { type LedgerKey, ledgerKey } from './seal.js';
 
 export interface RunInfo {
@@ -65,7 +67,6 @@ const uidOf = (object: unknown) => (object as { metadata?: { uid?: string } }).m
 
 /** The record of one run on one cluster. */
 export class ClusterLedger {
-  readonly #kube: KubeClient;
   readonly #objects = new Map<string, TouchedObject>();
   #pods = 0;
   #exists = false;
@@ -73,25 +74,18 @@ export class ClusterLedger {
   #key: Promise<LedgerKey> | undefined;
 
   constructor(
-    /** A client of the cluster with no record of its own: the record is written with it. */
-    kube: KubeClient,
+    /** The cluster's transport: the record is read and written with it (no rails, no record). */
+    readonly transport: Transport,
     readonly run: RunInfo,
-  ) {
-    this.#kube = kube;
-  }
+  ) {}
 
   get runId(): string {
     return this.run.runId;
   }
 
-  /** A client of the same cluster that records nothing (to read back what the run touched). */
-  get client(): KubeClient {
-    return this.#kube;
-  }
-
   /** The ledger key, created on first use. */
   key(): Promise<LedgerKey> {
-    this.#key ??= ledgerKey(this.#kube, this.run.namespace, { create: true }).then(
+    this.#key ??= ledgerKey(this.transport, this.run.namespace, { create: true }).then(
       (key) => key!,
       (err: unknown) => {
         this.#key = undefined;
@@ -259,13 +253,13 @@ export class ClusterLedger {
     let others: Promise<OtherRuns> | undefined;
     const holds: OtherRuns = {
       holds: async (runId, ref) => {
-        others ??= readRecords(this.#kube, this.run.namespace).then(({ runs }) => otherRunsOf(runs));
+        others ??= readRecords(this.transport, this.run.namespace).then(({ runs }) => otherRunsOf(runs));
         return (await others).holds(runId, ref);
       },
     };
     const statuses: ObjectStatus[] = [];
     for (const entry of this.#objects.values())
-      statuses.push((await assess(this.#kube, this.runId, entry, holds, key)).status);
+      statuses.push((await assess(this.transport, this.runId, entry, holds, key)).status);
     const left = statuses.filter((s) => s.state === 'in place' || s.state === 'changed since');
     if (left.length === 0) await this.discard();
     return left;
@@ -275,11 +269,9 @@ export class ClusterLedger {
   async discard(): Promise<void> {
     await this.#queue.catch(() => undefined);
     if (!this.#exists) return;
-    await this.#kube
-      .delete(ConfigMaps, recordName(this.runId), { namespace: this.run.namespace })
-      .catch((err) => {
-        if (!isApiError(err, 'NotFound')) throw err;
-      });
+    await deleteRecord(this.transport, this.run.namespace, this.runId).catch((err) => {
+      if (!isApiError(err, 'NotFound')) throw err;
+    });
     this.#exists = false;
   }
 
@@ -305,12 +297,23 @@ export class ClusterLedger {
       for (const [name, value] of Object.entries(data)) seal(name, value);
       try {
         if (this.#exists) {
-          await this.#kube.patch(ConfigMaps, recordName(this.runId), { data: encoded }, 'merge', {
+          await sendWrite(this.transport, {
+            verb: 'patch',
+            type: ConfigMaps,
+            name: recordName(this.runId),
+            patch: { data: encoded },
+            patchType: 'merge',
             namespace: this.run.namespace,
           });
           return;
         }
-        await this.#kube.create(ConfigMaps, this.#body(encoded), { namespace: this.run.namespace });
+        const body = this.#body(encoded);
+        await sendWrite(this.transport, {
+          verb: 'create',
+          type: ConfigMaps,
+          body,
+          namespace: this.run.namespace,
+        });
         this.#exists = true;
       } catch (err) {
         throw this.#failure('record the change', err);
@@ -366,12 +369,12 @@ export class RunLedger {
     return this.run.runId;
   }
 
-  /** The record on the cluster `plain` (a client that records nothing) reaches. */
-  for(plain: KubeClient): ClusterLedger {
-    let ledger = this.#byConnection.get(plain.connection);
+  /** The record on the cluster `transport` reaches. */
+  for(transport: Transport): ClusterLedger {
+    let ledger = this.#byConnection.get(transport.connection);
     if (!ledger) {
-      ledger = new ClusterLedger(plain, this.run);
-      this.#byConnection.set(plain.connection, ledger);
+      ledger = new ClusterLedger(transport, this.run);
+      this.#byConnection.set(transport.connection, ledger);
     }
     return ledger;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { valueAt } from '../pointers.js';
 import { withFields } from './images.js';
 import { covers, identify, parentsFirst, resolve } from './locate.js';
+import { valueAt } from './pointers.js';
 
 const routes = (...http: unknown[]) => ({ spec: { http } });
 

@@ -3,7 +3,7 @@
 // above the faulted one does not send the revert to the wrong route (or leave the fault behind).
 // Pointers are RFC 6901 JSON pointers whose list tokens may be such selectors.
 
-import { same } from '../pointers.js';
+import { same } from './pointers.js';
 
 /** Fields that tell list items apart, tried in order: the first that is present and unique wins. */
 const KEY_FIELDS = ['name', 'key', 'match', 'destination', 'route'] as const;

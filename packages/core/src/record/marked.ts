@@ -3,8 +3,8 @@
 // sealed undo verifies — an entry rebuilt from it, so that `status` shows it and `revert` can
 // still undo it (D86).
 
-import type { KubeClient } from '../kube.js';
-import type { ResourceType } from '../resources.js';
+import type { ResourceType } from '../cluster/resources.js';
+import type { Transport } from '../cluster/transport.js';
 import type { ObjectRef, TouchedObject } from './entries.js';
 import { markOf, readUndo } from './marks.js';
 import { refOf, sameObject } from './names.js';
@@ -25,7 +25,7 @@ type Meta = {
 
 /** Objects of `types` carrying a run's mark (marks of single calls outside runs aside). */
 export async function findMarked(
-  kube: KubeClient,
+  kube: Transport,
   types: readonly ResourceType[],
   key: LedgerKey | undefined,
 ): Promise<Marked[]> {

@@ -3,11 +3,11 @@
 // ledger namespace is where `status` looks first; the object's own annotations are what is
 // left when that record is gone (deleted, or never written in full) — D86.
 
-import { annotationPointer } from '../pointers.js';
 import { type ObjectRef, parseJson, problemOf, type Undo, undo as undoSchema } from './entries.js';
+import { RUN_ANNOTATION } from './names.js';
+import { annotationPointer } from './pointers.js';
 import type { LedgerKey } from './seal.js';
 
-export const RUN_ANNOTATION = 'chaoskit.io/run';
 export const UNDO_ANNOTATION = 'chaoskit.io/undo';
 export const UNDO_MAC_ANNOTATION = 'chaoskit.io/undo-mac';
 

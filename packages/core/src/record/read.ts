@@ -2,9 +2,9 @@
 // the record's namespace counts; everything else — a forged record, a damaged entry, one written
 // by an older chaoskit — is named (ConfigMap and key) and never acted on (D86).
 
-import { isApiError } from '../errors.js';
-import type { KubeClient } from '../kube.js';
-import { ConfigMaps } from '../resources.js';
+import { ConfigMaps } from '../cluster/resources.js';
+import type { Transport } from '../cluster/transport.js';
+import { isApiError } from '../errors/errors.js';
 import {
   HEADER_KEY,
   MAC_SUFFIX,
@@ -49,7 +49,7 @@ interface ConfigMapObject {
 /** The ledger keys of namespaces, each read once. */
 export class LedgerKeys {
   readonly #keys = new Map<string, Promise<LedgerKey | undefined>>();
-  constructor(readonly kube: KubeClient) {}
+  constructor(readonly kube: Transport) {}
   of(namespace: string): Promise<LedgerKey | undefined> {
     let key = this.#keys.get(namespace);
     if (!key) {
@@ -143,7 +143,7 @@ export function parseRecord(
  * the ledger key of its own namespace; and what did not verify.
  */
 export async function readRecords(
-  kube: KubeClient,
+  kube: Transport,
   namespace: string | null,
   keys = new LedgerKeys(kube),
 ): Promise<{ runs: RunRecord[]; problems: RecordProblem[] }> {
@@ -171,7 +171,7 @@ export async function readRecords(
 
 /** One run's record, verified; undefined when there is none. */
 export async function readRecord(
-  kube: KubeClient,
+  kube: Transport,
   namespace: string,
   runId: string,
   keys = new LedgerKeys(kube),

@@ -4,10 +4,11 @@
 // made under a lock per namespace (a ConfigMap in the ledger namespace), one run at a time: a
 // run never misses the pods of a run that checked before it.
 
-import { isApiError } from '../errors.js';
-import type { KubeClient } from '../kube.js';
-import { ConfigMaps } from '../resources.js';
-import { sleep, throwIfAborted } from '../waiting.js';
+import { sendWrite } from '../cluster/ops.js';
+import { ConfigMaps } from '../cluster/resources.js';
+import type { Transport } from '../cluster/transport.js';
+import { isApiError } from '../errors/errors.js';
+import { sleep, throwIfAborted } from '../waiting/waiting.js';
 import { LEDGER_LABEL } from './names.js';
 import { parseRecord } from './read.js';
 import type { LedgerKey } from './seal.js';
@@ -20,7 +21,7 @@ export interface Reserved {
 }
 
 export async function reservedByOthers(
-  kube: KubeClient,
+  kube: Transport,
   key: LedgerKey,
   runId: string,
   namespace: string,
@@ -53,7 +54,7 @@ const STALE_MS = 15_000;
  * process's own clock was left by a killed run, and is taken over.
  */
 export async function withShareLock<T>(
-  kube: KubeClient,
+  kube: Transport,
   ledgerNamespace: string,
   namespace: string,
   runId: string,
@@ -67,16 +68,17 @@ export async function withShareLock<T>(
   for (;;) {
     throwIfAborted(signal);
     try {
-      await kube.create(
-        ConfigMaps,
-        {
+      await sendWrite(kube, {
+        verb: 'create',
+        type: ConfigMaps,
+        body: {
           apiVersion: 'v1',
           kind: 'ConfigMap',
           metadata: { name, namespace: ledgerNamespace },
           data: { run: runId },
         },
-        where,
-      );
+        ...where,
+      });
       break;
     } catch (err) {
       if (!isApiError(err, 'Conflict')) throw err;
@@ -86,11 +88,15 @@ export async function withShareLock<T>(
       .catch((err: unknown) => (isApiError(err, 'NotFound') ? undefined : Promise.reject(err)));
     const uid = held?.metadata?.uid;
     if (uid && seen?.uid === uid && Date.now() - seen.since > STALE_MS) {
-      await kube
-        .delete(ConfigMaps, name, { ...where, body: { preconditions: { uid } } })
-        .catch((err: unknown) => {
-          if (!isApiError(err, 'NotFound') && !isApiError(err, 'Conflict')) throw err;
-        });
+      await sendWrite(kube, {
+        verb: 'delete',
+        type: ConfigMaps,
+        name,
+        ...where,
+        body: { preconditions: { uid } },
+      }).catch((err: unknown) => {
+        if (!isApiError(err, 'NotFound') && !isApiError(err, 'Conflict')) throw err;
+      });
       continue;
     }
     if (uid && seen?.uid !== uid) seen = { uid, since: Date.now() };
@@ -100,6 +106,6 @@ export async function withShareLock<T>(
   try {
     return await fn();
   } finally {
-    await kube.delete(ConfigMaps, name, where).catch(() => undefined);
+    await sendWrite(kube, { verb: 'delete', type: ConfigMaps, name, ...where }).catch(() => undefined);
   }
 }

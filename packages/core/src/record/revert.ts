@@ -4,10 +4,11 @@
 // since (unless forced), kinds that carry privilege (unless named), and changes the recorded
 // activity could not have made.
 
-import type { RbacRule } from '../define-activity.js';
-import { isApiError } from '../errors.js';
-import type { KubeClient } from '../kube.js';
-import { ConfigMaps } from '../resources.js';
+import type { RbacRule } from '../auth/access.js';
+import { sendWrite } from '../cluster/ops.js';
+import { ConfigMaps } from '../cluster/resources.js';
+import type { Transport } from '../cluster/transport.js';
+import { isApiError } from '../errors/errors.js';
 import { type Assessment, assess, type ObjectStatus, type OtherRuns } from './assess.js';
 import { MAC_SUFFIX, type ObjectRef } from './entries.js';
 import { recordName, typeOf } from './names.js';
@@ -15,12 +16,17 @@ import { inconsistency, kindName, privilegedKind } from './privilege.js';
 import type { RunRecord } from './read.js';
 import type { LedgerKey } from './seal.js';
 
+/** Deletes a run's record (its ConfigMap): what a revert does once nothing is left to undo. */
+export function deleteRecord(kube: Transport, namespace: string, runId: string): Promise<unknown> {
+  return sendWrite(kube, { verb: 'delete', type: ConfigMaps, name: recordName(runId), namespace });
+}
+
 export const describeRef = (ref: ObjectRef) =>
   `${ref.noun} '${ref.name}'${ref.namespace ? ` in namespace '${ref.namespace}'` : ''}`;
 
 /** The status of every object a run touched. */
 export async function runStatus(
-  kube: KubeClient,
+  kube: Transport,
   run: Pick<RunRecord, 'runId' | 'objects'>,
   others: OtherRuns,
   key?: LedgerKey,
@@ -70,19 +76,17 @@ export interface RevertResult {
   cleared: boolean;
 }
 
-async function apply(kube: KubeClient, ref: ObjectRef, undo: NonNullable<Assessment['undo']>) {
-  const type = typeOf(ref);
-  const namespace = ref.namespace ?? null;
+// Sent as they are: a revert is no change of a run, and the rails guard runs, not their undoing.
+async function apply(kube: Transport, ref: ObjectRef, undo: NonNullable<Assessment['undo']>) {
+  const at = { type: typeOf(ref), namespace: ref.namespace ?? null };
   if ('delete' in undo) {
-    await kube.delete(type, ref.name, {
-      namespace,
-      ...(undo.delete.uid ? { body: { preconditions: { uid: undo.delete.uid } } } : {}),
-    });
+    const body = undo.delete.uid ? { body: { preconditions: { uid: undo.delete.uid } } } : {};
+    await sendWrite(kube, { verb: 'delete', ...at, name: ref.name, ...body });
   } else if ('create' in undo) {
     // As it was: without a mark of this call.
-    await kube.create(type, undo.create, { namespace, unmarked: true });
+    await sendWrite(kube, { verb: 'create', ...at, body: undo.create, unmarked: true });
   } else {
-    await kube.patch(type, ref.name, undo.patch, 'json', { namespace });
+    await sendWrite(kube, { verb: 'patch', ...at, name: ref.name, patch: undo.patch, patchType: 'json' });
   }
 }
 
@@ -92,7 +96,7 @@ async function apply(kube: KubeClient, ref: ObjectRef, undo: NonNullable<Assessm
  * record is deleted; entries handed over to a run on top are taken out of it.
  */
 export async function revertRun(
-  kube: KubeClient,
+  kube: Transport,
   run: Pick<RunRecord, 'runId' | 'namespace' | 'pods' | 'objects'>,
   others: OtherRuns,
   key: LedgerKey | undefined,
@@ -171,7 +175,7 @@ export async function revertRun(
   const record = { namespace: run.namespace };
   if (options.settleRecord === false) return result;
   if (left === 0) {
-    await kube.delete(ConfigMaps, recordName(run.runId), record).catch((err) => {
+    await deleteRecord(kube, run.namespace, run.runId).catch((err) => {
       if (!isApiError(err, 'NotFound')) throw err;
     });
     result.cleared = true;
@@ -184,7 +188,15 @@ export async function revertRun(
         [`${k}${MAC_SUFFIX}`, null],
       ]),
     );
-    await kube.patch(ConfigMaps, recordName(run.runId), { data }, 'merge', record);
+    const name = recordName(run.runId);
+    await sendWrite(kube, {
+      verb: 'patch',
+      type: ConfigMaps,
+      name,
+      patch: { data },
+      patchType: 'merge',
+      ...record,
+    });
   }
   return result;
 }

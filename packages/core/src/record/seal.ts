@@ -5,10 +5,11 @@
 // and `status` and `revert` act on nothing else (D86).
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { RbacRule } from '../define-activity.js';
-import { isApiError } from '../errors.js';
-import type { KubeClient } from '../kube.js';
-import { Secrets } from '../resources.js';
+import type { RbacRule } from '../auth/access.js';
+import { sendWrite } from '../cluster/ops.js';
+import { Secrets } from '../cluster/resources.js';
+import type { Transport } from '../cluster/transport.js';
+import { isApiError } from '../errors/errors.js';
 
 /** The Secret holding the ledger key, in the ledger namespace. */
 export const LEDGER_KEY_SECRET = 'chaoskit-ledger-key';
@@ -67,7 +68,7 @@ function keyOf(secret: SecretObject, namespace: string): LedgerKey | undefined {
  * an error, never replaced (someone else's, or damaged).
  */
 export async function ledgerKey(
-  kube: KubeClient,
+  kube: Transport,
   namespace: string,
   options: { create: boolean },
 ): Promise<LedgerKey | undefined> {
@@ -83,9 +84,11 @@ export async function ledgerKey(
   let secret = await read();
   if (!secret && options.create) {
     try {
-      secret = await kube.create<SecretObject>(
-        Secrets,
-        {
+      secret = await sendWrite<SecretObject>(kube, {
+        verb: 'create',
+        type: Secrets,
+        namespace,
+        body: {
           apiVersion: 'v1',
           kind: 'Secret',
           type: 'Opaque',
@@ -100,8 +103,7 @@ export async function ledgerKey(
           },
           data: { key: randomBytes(32).toString('base64') },
         },
-        { namespace },
-      );
+      });
     } catch (err) {
       // Another run created it at the same moment: use theirs.
       if (!isApiError(err, 'Conflict')) throw err;

@@ -1,5 +1,5 @@
 // `chaoskit call`: runs one activity and prints its result, for process providers and scripts.
-import { redactValue } from '@chaoskit/core';
+import { redactValue } from '@chaoskit/core/runner';
 import type { Command } from 'commander';
 import { resolveActivity } from '../resolve-activity.js';
 import { invokeActivity } from '../run/invoke.js';

@@ -5,12 +5,12 @@ import {
   connectionFor,
   contextCount,
   createClusterClient,
-  KubeClient,
   kubeconfigFiles,
   loadKubeconfig,
   maskEnvironmentTargets,
   secretsFor,
-} from '@chaoskit/core';
+  Transport,
+} from '@chaoskit/core/runner';
 import { InvalidArgumentError } from 'commander';
 import { Refusal } from '../errors.js';
 import type { Prepared } from '../experiment.js';
@@ -25,8 +25,8 @@ function clusterEnv(opts: { context?: string; kubeconfig?: string }, env = proce
 }
 
 /** The cluster of `status` and `revert`: the environment's, with --context and --kubeconfig. */
-export function adminClient(opts: { context?: string; kubeconfig?: string }): KubeClient {
-  return new KubeClient(connectionFor(createClusterClient({}, { env: clusterEnv(opts) })));
+export function adminClient(opts: { context?: string; kubeconfig?: string }): Transport {
+  return new Transport(connectionFor(createClusterClient({}, { env: clusterEnv(opts) })));
 }
 
 /** The secrets that choose a cluster. */

@@ -1,5 +1,5 @@
 // The option groups that several commands take, each added by one function (`withVars(command)`).
-import { registerTarget, SYSTEM_NAMESPACES } from '@chaoskit/core';
+import { registerTarget, SYSTEM_NAMESPACES } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger } from '../log.js';
 import { session } from './session.js';

@@ -1,5 +1,5 @@
 // `chaoskit revert`: undoes a run's recorded changes (those still in place).
-import { redact } from '@chaoskit/core';
+import { redact } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
 import { revert } from '../record-commands.js';
 import { adminClient } from './cluster-choice.js';

@@ -1,7 +1,8 @@
 // `chaoskit run`: runs an experiment against the cluster and writes its journal as it goes.
 import { rename, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
-import { newRunId, RunLedger, recordName, redact, sinceSeconds } from '@chaoskit/core';
+import { sinceSeconds } from '@chaoskit/core';
+import { newRunId, RunLedger, recordName, redact } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { Refusal } from '../errors.js';
 import { EXIT, EXIT_SUMMARY, runExitCode, worst } from '../exit-codes.js';

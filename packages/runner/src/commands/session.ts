@@ -1,6 +1,7 @@
 // What the commands of one chaoskit process share: the logger their options set up, the exit code
 // their actions leave, and what the command line typed that its errors may show back.
-import { isChaosError, redact } from '@chaoskit/core';
+import { isChaosError } from '@chaoskit/core';
+import { redact } from '@chaoskit/core/runner';
 import { createLogger, type Logger } from '../log.js';
 
 export const session: {

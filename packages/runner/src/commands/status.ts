@@ -1,5 +1,5 @@
 // `chaoskit status`: the runs whose recorded changes are still in place.
-import { redact } from '@chaoskit/core';
+import { redact } from '@chaoskit/core/runner';
 import type { Command } from 'commander';
 import { status } from '../record-commands.js';
 import { adminClient } from './cluster-choice.js';

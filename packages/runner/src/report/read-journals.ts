@@ -2,7 +2,8 @@
 // shown. chaoskit masks secrets when it writes a journal; Chaos Toolkit does not, so the secrets
 // an experiment declares (literals, and the environment variables it names when they are set
 // here) are registered with core's redaction first, then every journal is redacted whole.
-import { DocumentFileError, readDocumentFile, redactValue, registerSecret } from '@chaoskit/core';
+import { DocumentFileError, readDocumentFile } from '@chaoskit/core';
+import { redactValue, registerSecret } from '@chaoskit/core/runner';
 import { isObject } from './model.js';
 
 export interface ReadJournal {

@@ -1,7 +1,8 @@
 // One step's turn, as chaostoolkit-lib's execute_activity: its pause before, the call, its
 // journal entry, its pause after; and a list of steps played in order, some in the background.
 
-import { isChaosError, redact, redactValue, type SafetyRefusal, sleep, substitute } from '@chaoskit/core';
+import { isChaosError, type SafetyRefusal, sleep } from '@chaoskit/core';
+import { redact, redactValue, substitute } from '@chaoskit/core/runner';
 import type { Activity, Step } from '../experiment-format.js';
 import type { Phase } from './events.js';
 import { callProvider } from './invoke.js';

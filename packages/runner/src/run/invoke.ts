@@ -2,15 +2,8 @@
 // built — for `run`, `plan` (its dry runs), `call` and the conformance kit —, so what every call
 // must carry (rails, the run's record, its signal, later a trace) is added once.
 
-import {
-  type AnyActivity,
-  type ResolvedSecrets,
-  type ResultOf,
-  type RunLedger,
-  type Safety,
-  secretsFor,
-  substitute,
-} from '@chaoskit/core';
+import type { AnyActivity, ResultOf, Safety } from '@chaoskit/core';
+import { type ResolvedSecrets, type RunLedger, secretsFor, substitute } from '@chaoskit/core/runner';
 import type { Json, Prepared } from '../experiment.js';
 import type { Activity } from '../experiment-format.js';
 import { runHttp } from '../http-provider.js';

@@ -2,7 +2,7 @@
 // at most the one under way, and once more when the run ends. Where it goes is the sink's
 // (a file for `chaoskit run`); what is written is redacted.
 
-import { redact, redactValue } from '@chaoskit/core';
+import { redact, redactValue } from '@chaoskit/core/runner';
 import type { RunListener } from './events.js';
 import type { Journal } from './journal.js';
 

@@ -3,7 +3,8 @@
 // deviation check), then the rollbacks; what the run left in place, from its record; the end.
 // Each phase is a function over the run's state; what happens is said as events (events.ts).
 
-import { describeRef, type RunLedger, redact, Safety, substitute } from '@chaoskit/core';
+import { Safety } from '@chaoskit/core';
+import { describeRef, type RunLedger, redact, substitute } from '@chaoskit/core/runner';
 import type { Prepared } from '../experiment.js';
 import { controlEvents } from './control-events.js';
 import { emitter } from './events.js';

@@ -1,7 +1,8 @@
 // What the phases of a run share: the experiment prepared, the choices made for the run, its
 // journal, its signal and rails, and where it says what happens.
 
-import { type RunLedger, redact, type Safety, type SafetyRefusal } from '@chaoskit/core';
+import type { Safety, SafetyRefusal } from '@chaoskit/core';
+import { type RunLedger, redact } from '@chaoskit/core/runner';
 import { ControlInterrupted } from '../controls.js';
 import type { Prepared } from '../experiment.js';
 import type { Activity } from '../experiment-format.js';

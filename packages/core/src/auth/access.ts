@@ -1,0 +1,94 @@
+// What an identity may do, asked of the cluster before a run's first change: who its
+// credentials are (a SelfSubjectReview), and whether it holds each right the run needs (a
+// SelfSubjectAccessReview per right, e.g. of the record's LEDGER_RULES). Both questions are
+// allowed to every authenticated identity.
+
+import type { Transport } from '../cluster/transport.js';
+import { isApiError } from '../errors/errors.js';
+
+/** One RBAC rule (the shape of a Kubernetes `PolicyRule`): what an activity needs. */
+export interface RbacRule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+  /** Only these objects (by name). */
+  resourceNames?: string[];
+}
+
+/** One right: a verb on a resource (of a group; one object of it when named), in a namespace. */
+export interface Right {
+  verb: string;
+  group: string;
+  resource: string;
+  name?: string;
+  namespace?: string;
+}
+
+/** Every right a set of rules grants, one per verb, resource and name, in `namespace`. */
+export function rightsOf(rules: readonly RbacRule[], namespace?: string): Right[] {
+  return rules.flatMap((rule) =>
+    rule.apiGroups.flatMap((group) =>
+      rule.resources.flatMap((resource) =>
+        rule.verbs.flatMap((verb) =>
+          (rule.resourceNames?.length ? rule.resourceNames : [undefined]).map((name) => ({
+            verb,
+            group,
+            resource,
+            ...(name ? { name } : {}),
+            ...(namespace ? { namespace } : {}),
+          })),
+        ),
+      ),
+    ),
+  );
+}
+
+/** `create configmaps`, `get secrets 'chaoskit-ledger-key'`, `patch virtualservices.networking.istio.io`. */
+export function describeRight(right: Right): string {
+  const resource = right.group ? `${right.resource}.${right.group}` : right.resource;
+  return `${right.verb} ${resource}${right.name ? ` '${right.name}'` : ''}`;
+}
+
+/**
+ * Who the cluster knows the client's credentials as (`system:serviceaccount:shop:runner`).
+ * Credentials the cluster does not accept throw its Unauthorized; a cluster older than the
+ * SelfSubjectReview API (Kubernetes 1.28) gives undefined.
+ */
+export async function whoAmI(kube: Transport): Promise<string | undefined> {
+  try {
+    const review = await kube.request<{ status?: { userInfo?: { username?: string } } }>(
+      {
+        method: 'POST',
+        path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+      },
+      { verb: 'create', resource: 'selfsubjectreview' },
+    );
+    return review.status?.userInfo?.username;
+  } catch (err) {
+    if (isApiError(err, 'NotFound')) return undefined;
+    throw err;
+  }
+}
+
+/** The rights of `rights` the client's identity does not hold (asked all at once). */
+export async function missingRights(kube: Transport, rights: readonly Right[]): Promise<Right[]> {
+  const allowed = await Promise.all(
+    rights.map(async (right) => {
+      const review = await kube.request<{ status?: { allowed?: boolean } }>(
+        {
+          method: 'POST',
+          path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+          body: {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SelfSubjectAccessReview',
+            spec: { resourceAttributes: right },
+          },
+        },
+        { verb: 'create', resource: 'selfsubjectaccessreview' },
+      );
+      return review.status?.allowed === true;
+    }),
+  );
+  return rights.filter((_, i) => !allowed[i]);
+}

@@ -1,0 +1,327 @@
+// The one HTTP layer every request to a cluster goes through: one keep-alive connection pool
+// per cluster and identity (the CA and client certificate read once, a token file re-read when
+// it changes, an exec credential re-run when it expires), built on node:https so that reaching
+// a cluster loads no client library at all.
+
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { ClusterClient, ClusterConfig } from '../auth/cluster-client.js';
+import { pemText } from '../auth/cluster-client.js';
+import { authenticatorFor } from '../auth/credentials.js';
+import { Aborted, ConfigurationError, errorCode, NetworkError, toApiError } from '../errors/errors.js';
+import { abortable, pollUntil, sleep } from '../waiting/waiting.js';
+import { backoffMs, budgetRefusal, isRetryable, NEVER_SENT, RETRY_BUDGET_MS, retryAfterMs } from './retry.js';
+import { type Outcome, Throttle } from './throttle.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type Query = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  method: HttpMethod;
+  /** Absolute API path: `/api/v1/namespaces/default/pods`. */
+  path: string;
+  query?: Query;
+  /** A JSON value (serialized here) or text sent as it is. */
+  body?: unknown;
+  contentType?: string;
+  accept?: string;
+  signal?: AbortSignal;
+  /**
+   * How long retries may go on (ms, default RETRY_BUDGET_MS): 429s (after their Retry-After),
+   * 5xx and dropped connections are retried with jittered backoff until then. 0: no retry.
+   */
+  retryBudgetMs?: number;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: string;
+  /** How many times the request was sent. */
+  attempts: number;
+  /**
+   * An earlier attempt may have been applied (its connection broke, or the server failed with a
+   * 5xx after receiving it): a create answered AlreadyExists must then be checked.
+   */
+  ambiguous: boolean;
+}
+
+const USER_AGENT = `chaoskit (node ${process.version})`;
+
+/** How long /readyz refused (403) is taken for a server still starting. */
+const READYZ_REFUSED_MS = 15_000;
+
+/** How many connections one cluster gets at most: bulk work reuses them instead of opening more. */
+export const MAX_CONNECTIONS = 16;
+
+export function withQuery(path: string, query: Query | undefined): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
+}
+
+export class Connection {
+  readonly server: URL;
+  /**
+   * How many requests go out at once (watches and streams aside), learnt from the server's
+   * answers; reads and writes apart, as the apiserver limits them apart.
+   */
+  readonly throttles = { read: new Throttle(MAX_CONNECTIONS), write: new Throttle(MAX_CONNECTIONS) };
+  #agent: HttpAgent | undefined;
+  #agentReady: Promise<HttpAgent> | undefined;
+  readonly #auth: Authenticator;
+  /** Set when the server could not be reached: it may come back before it is ready. */
+  #wasDown = false;
+  #readiness: { done: Promise<void>; stop: AbortController; waiting: number } | undefined;
+
+  constructor(
+    readonly config: ClusterConfig,
+    readonly source: string,
+  ) {
+    this.server = new URL(config.server);
+    this.#auth = authenticatorFor(config);
+    if (this.server.protocol === 'http:' && !config.insecure) {
+      throw new ConfigurationError(
+        `the cluster's server is plain http; chaoskit talks to clusters over https only (or set CLUSTER_VERIFY_SSL=false to allow it)`,
+      );
+    }
+  }
+
+  /**
+   * Sends a request and reads its answer, whatever its status. 429 (after the server's
+   * Retry-After), 5xx and dropped connections are retried with jittered backoff within the
+   * request's budget, at most as many at once as the throttle lets through (it narrows on 429).
+   * Network failures that outlast the budget are NetworkError.
+   */
+  async send(options: RequestOptions): Promise<RawResponse> {
+    const { signal } = options;
+    let deadline = Date.now() + (options.retryBudgetMs ?? RETRY_BUDGET_MS);
+    const throttle = options.method === 'GET' ? this.throttles.read : this.throttles.write;
+    let ambiguous = false;
+    let askedAgain = false;
+    for (let attempt = 1; ; attempt++) {
+      if (this.#wasDown) await this.untilReady(deadline, signal);
+      // The budget is for the server's refusals and failures: time queued behind this client's
+      // own other requests does not count.
+      const queued = Date.now();
+      const ticket = await throttle.acquire(signal);
+      deadline += Date.now() - queued;
+      let res: RawResponse | undefined;
+      let failure: unknown;
+      let outcome: Outcome = 'other';
+      let retryAfter: number | undefined;
+      try {
+        const stream = await this.open(options);
+        stream.setEncoding('utf8');
+        let body = '';
+        for await (const chunk of stream) body += chunk;
+        res = { status: stream.statusCode ?? 0, headers: stream.headers, body, attempts: attempt, ambiguous };
+        outcome =
+          res.status === 429 && !budgetRefusal(res) ? 'overloaded' : res.status < 500 ? 'ok' : 'other';
+        retryAfter = retryAfterMs(res);
+      } catch (err) {
+        failure = err;
+      } finally {
+        throttle.release(ticket, outcome, retryAfter);
+      }
+      // A restarting apiserver closes its idle connections cleanly and answers before its RBAC
+      // informers have synced, refusing (401, 403) what it allows a moment later; no failure
+      // announced the restart. A refusal is asked once more, once /readyz says ready: a real
+      // one costs a readiness question and a repeat, neither of which changes anything.
+      if ((res?.status === 401 || res?.status === 403) && !askedAgain && Date.now() < deadline) {
+        askedAgain = true;
+        await this.untilReady(deadline, signal);
+        continue;
+      }
+      // A 429 of a PodDisruptionBudget refusing an eviction is an answer, not an overload: its
+      // caller decides (drain_nodes retries it until its own timeout).
+      const retryable = res ? isRetryable(res) && !budgetRefusal(res) : isRetryable(failure);
+      const wait = retryAfter ?? backoffMs(attempt);
+      // An answer that completed the request stands, aborted or not.
+      if (signal?.aborted && (!res || retryable)) throw new Aborted(signal.reason);
+      if (!retryable || Date.now() + wait > deadline) {
+        if (res) return res;
+        throw failure;
+      }
+      // A 429, or a connection that was never made, changed nothing; the others may have.
+      if (res ? res.status !== 429 : !NEVER_SENT.has(errorCode(failure) ?? '')) ambiguous = true;
+      // No answer (refused or dropped): the server may be restarting, and answers before it is
+      // ready; every request of the connection waits for /readyz before the next attempt.
+      if (!res) this.#wasDown = true;
+      await sleep(wait, signal);
+    }
+  }
+
+  /**
+   * After the server was unreachable (a restart), or refused a request, waits until it says it
+   * is ready (`/readyz`): a restarting apiserver answers before its RBAC informers have synced,
+   * and refuses (403) what it allows a moment later. One wait for every request of the
+   * connection (each request stops waiting when its own signal aborts). /readyz itself is
+   * authorized through RBAC (system:public-info-viewer), so a 403 from it means "not yet" until
+   * READYZ_REFUSED_MS have passed (a cluster that never lets this identity ask); any other
+   * answer that is not a 5xx ends the wait, a 401 (credentials the server does not take:
+   * waiting would not change that) too. Past the deadline the request is sent all the same.
+   */
+  private untilReady(deadline: number, signal: AbortSignal | undefined): Promise<void> {
+    if (!this.#readiness) {
+      let refusedUntil: number | undefined;
+      // The questions stop when no request waits for the answer any more.
+      const stop = new AbortController();
+      const done = pollUntil(
+        async () => {
+          const status = await this.open({ method: 'GET', path: '/readyz', accept: '*/*' }).then(
+            (res) => {
+              res.resume();
+              return res.statusCode ?? 0;
+            },
+            () => 0,
+          );
+          if (status === 403) refusedUntil ??= Date.now() + READYZ_REFUSED_MS;
+          const notYet =
+            status === 0 || (status >= 500 && status < 600) || (status === 403 && Date.now() < refusedUntil!);
+          return !notYet;
+        },
+        {
+          what: 'the apiserver to be ready',
+          timeoutMs: Math.max(0, deadline - Date.now()),
+          intervalMs: backoffMs,
+          signal: stop.signal,
+        },
+      ).then(
+        () => {
+          this.#wasDown = false;
+        },
+        () => undefined,
+      );
+      this.#readiness = { done, stop, waiting: 0 };
+      void done.finally(() => {
+        this.#readiness = undefined;
+      });
+    }
+    const readiness = this.#readiness;
+    readiness.waiting++;
+    return abortable(readiness.done, signal).finally(() => {
+      if (--readiness.waiting === 0) readiness.stop.abort();
+    });
+  }
+
+  /** Sends one request and parses the JSON answer; a status of 400 or more is an ApiError. */
+  async json<T>(options: RequestOptions): Promise<T> {
+    const res = await this.send(options);
+    if (res.status >= 400) throw toApiError({ code: res.status, body: res.body, headers: res.headers });
+    return (res.body ? JSON.parse(res.body) : undefined) as T;
+  }
+
+  /** Opens a request and returns the response as a stream (watches, followed logs). */
+  async open(options: RequestOptions): Promise<IncomingMessage> {
+    const agent = await this.agent();
+    // Named in the apiserver's audit log (and in `kubectl get --raw /metrics` by client).
+    const headers: Record<string, string> = {
+      accept: options.accept ?? 'application/json',
+      'user-agent': USER_AGENT,
+    };
+    const auth = await this.#auth.authorization();
+    if (auth) headers.authorization = auth;
+    if (this.config.impersonate) headers['impersonate-user'] = this.config.impersonate;
+    let payload: string | undefined;
+    if (options.body !== undefined) {
+      payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['content-type'] = options.contentType ?? 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
+    const base = this.server.pathname.replace(/\/$/, '');
+    const send = this.server.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      const req = send(
+        {
+          protocol: this.server.protocol,
+          hostname: this.server.hostname.replace(/^\[|\]$/g, ''),
+          port: this.server.port || (this.server.protocol === 'https:' ? 443 : 80),
+          method: options.method,
+          path: withQuery(base + options.path, options.query),
+          headers,
+          agent,
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
+        resolve,
+      );
+      req.on('error', (err) => reject(this.networkError(err, options.signal)));
+      req.end(payload);
+    });
+  }
+
+  private networkError(err: Error, signal: AbortSignal | undefined): Error {
+    if (signal?.aborted) return new Aborted(signal.reason);
+    return new NetworkError(this.server.origin, err, this.source);
+  }
+
+  /** The pool: one per connection, built on first use with the TLS material read once. */
+  private agent(): Promise<HttpAgent> {
+    if (this.#agent) return Promise.resolve(this.#agent);
+    this.#agentReady ??= (async () => {
+      // An exec plugin may hand out a client certificate: run it before the pool is built.
+      if (this.#auth.clientCertificate) await this.#auth.authorization();
+      const handedOut = this.#auth.clientCertificate?.();
+      const tls = {
+        ...(this.config.ca ? { ca: pemText(this.config.ca) } : {}),
+        ...(this.config.clientCert
+          ? { cert: pemText(this.config.clientCert.cert), key: pemText(this.config.clientCert.key) }
+          : handedOut
+            ? { cert: handedOut.cert, key: handedOut.key }
+            : {}),
+        ...(this.config.servername ? { servername: this.config.servername } : {}),
+        rejectUnauthorized: !this.config.insecure,
+      };
+      const pool = {
+        keepAlive: true,
+        maxSockets: MAX_CONNECTIONS,
+        maxFreeSockets: MAX_CONNECTIONS,
+        scheduling: 'lifo' as const,
+      };
+      if (this.config.proxyUrl) {
+        const { HttpsProxyAgent, HttpProxyAgent } = await import('hpagent');
+        const ProxyAgent = this.server.protocol === 'https:' ? HttpsProxyAgent : HttpProxyAgent;
+        this.#agent = new ProxyAgent({ ...pool, ...tls, proxy: this.config.proxyUrl }) as HttpAgent;
+      } else {
+        this.#agent =
+          this.server.protocol === 'https:' ? new HttpsAgent({ ...pool, ...tls }) : new HttpAgent(pool);
+      }
+      return this.#agent;
+    })();
+    return this.#agentReady;
+  }
+
+  /** Closes the pooled connections (idle ones close by themselves too). */
+  close(): void {
+    this.#agent?.destroy();
+    this.#agent = undefined;
+    this.#agentReady = undefined;
+  }
+}
+
+// One pool per cluster and identity for the whole process: every activity call of a run
+// reuses the connections of the previous ones.
+const connections = new Map<string, Connection>();
+
+/** The shared connection of a resolved cluster client. */
+export function connectionFor(client: ClusterClient): Connection {
+  const { auth, ...rest } = client.config;
+  const key = JSON.stringify([rest, auth.kind === 'auth-provider' ? [auth.kind, auth.context] : auth]);
+  let connection = connections.get(key);
+  if (!connection) {
+    connection = new Connection(client.config, client.source);
+    connections.set(key, connection);
+  }
+  return connection;
+}
+
+/** Closes every pooled connection (a CLI does so before it exits). */
+export function closeConnections(): void {
+  for (const connection of connections.values()) connection.close();
+  connections.clear();
+}

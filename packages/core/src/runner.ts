@@ -1,0 +1,106 @@
+// @chaoskit/core/runner: what only a runner needs (the `chaoskit` command, and tools like it):
+// the record of changes, `status` and `revert`; the transport below the client and its
+// middleware; credentials and the rights they hold; the rails' defaults; the registry of
+// installed activities; configuration, secrets and what output must not show. Activity
+// packages use `@chaoskit/core` (index.ts).
+
+// Credentials, and the rights they hold
+export { describeRight, missingRights, type Right, rightsOf, whoAmI } from './auth/access.js';
+export {
+  type ClientOptions,
+  type ClusterAuth,
+  type ClusterClient,
+  type ClusterConfig,
+  contextCount,
+  createClusterClient,
+  DEFAULT_SERVICE_ACCOUNT_DIR,
+  kubeconfigFiles,
+  maskEnvironmentTargets,
+} from './auth/cluster-client.js';
+export {
+  type ExecConfig,
+  type Kubeconfig,
+  type KubeconfigCluster,
+  type KubeconfigContext,
+  type KubeconfigUser,
+  loadKubeconfig,
+} from './auth/kubeconfig.js';
+// The road below the client: connections, and the transport the record and revert use
+export {
+  Connection,
+  closeConnections,
+  connectionFor,
+  type HttpMethod,
+  MAX_CONNECTIONS,
+  type RawResponse,
+  type RequestOptions,
+} from './cluster/connection.js';
+export {
+  type RequestEvent,
+  type ResponseEvent,
+  Transport,
+  type TransportMiddleware,
+  type TransportOptions,
+} from './cluster/transport.js';
+// Configuration, secrets, documents, and what output must not show
+export { resolveConfiguration } from './config/configuration.js';
+export {
+  MAX_ALIASES,
+  MAX_DOCUMENT_BYTES,
+  MAX_DOCUMENT_DEPTH,
+  MAX_DOCUMENT_VALUES,
+} from './config/document-file.js';
+export { type Env, type ResolvedSecrets, resolveSecrets, secretsFor } from './config/secrets.js';
+export { findUndefinedReferences, renderForSubstitution, substitute } from './config/substitute.js';
+// The installed activities
+export { isActivity } from './definition/activity.js';
+export { isAlias } from './definition/alias.js';
+export { ActivityRegistry, canonicalModule, registry } from './definition/registry.js';
+// Words for people: did-you-mean
+export { nearMiss, suggest } from './definition/suggest.js';
+export { type RedactOptions, redact, redactValue, registerSecret, registerTarget } from './errors/redact.js';
+// The rails' defaults
+export { DEFAULT_MAX_POD_SHARE, DEFAULT_SAFETY, SYSTEM_NAMESPACES } from './rails/safety.js';
+// The record of changes, and its revert
+export {
+  type Assessment,
+  assess,
+  type ObjectState,
+  type ObjectStatus,
+  type OtherRuns,
+  whatOf,
+} from './record/assess.js';
+export type { ObjectRef, RemovedPods, RunHeader, TouchedObject } from './record/entries.js';
+export { ClusterLedger, newRunId, type RunInfo, RunLedger } from './record/ledger.js';
+export { findMarked, type Marked, uncovered } from './record/marked.js';
+export { MARK_ANNOTATIONS, markOf, UNDO_ANNOTATION, UNDO_MAC_ANNOTATION } from './record/marks.js';
+export {
+  EXPIRES_ANNOTATION,
+  LEDGER_LABEL,
+  RUN_ANNOTATION,
+  recordBinding,
+  recordName,
+  refOf,
+  TITLE_ANNOTATION,
+  typeOf,
+} from './record/names.js';
+export { otherRunsOf } from './record/others.js';
+export { isBuiltInGroup, kindName, privilegedKind } from './record/privilege.js';
+export {
+  LedgerKeys,
+  parseRecord,
+  type RecordProblem,
+  type RunRecord,
+  readRecord,
+  readRecords,
+} from './record/read.js';
+export { reservedByOthers } from './record/reservations.js';
+export {
+  deleteRecord,
+  describeRef,
+  type RevertOptions,
+  type RevertResult,
+  revertRun,
+  runStatus,
+} from './record/revert.js';
+export { LEDGER_KEY_SECRET, LEDGER_RULES, type LedgerKey, ledgerKey } from './record/seal.js';

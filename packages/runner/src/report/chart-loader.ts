@@ -7,15 +7,6 @@ export type Charts = Pick<typeof import('./charts.js'), 'timelineChart' | 'compa
 
 export const CHARTS_HINT = "the report's charts need the optional package echarts: npm install echarts";
 
-export const STATUS_COLOR: Record<string, string> = {
-  succeeded: '#2e7d32',
-  failed: '#c62828',
-  skipped: '#9e9e9e',
-};
-
-/** More rows than this make a chart nobody reads; the table below it lists every activity. */
-export const MAX_TIMELINE_ROWS = 150;
-
 /** The charts, or undefined when ECharts is not installed (any other failure is thrown). */
 export async function loadCharts(): Promise<Charts | undefined> {
   try {

@@ -8,7 +8,7 @@ import { GridComponent, LegendComponent } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
 import { init, use } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
-import { MAX_TIMELINE_ROWS, STATUS_COLOR } from './chart-loader.js';
+import { MAX_TIMELINE_ROWS, STATUS_COLOR } from './chart-style.js';
 import { type ActivityEntry, type Comparison, formatSeconds, type RunReport } from './model.js';
 
 use([BarChart, GridComponent, LegendComponent, SVGRenderer]);

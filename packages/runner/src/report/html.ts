@@ -1,7 +1,8 @@
 // The report as one HTML file that needs nothing else: styles inline, charts as inline SVG, no
 // script, and a Content-Security-Policy that forbids loading anything. Every text of a journal
 // is user text (names, outputs, logs, tracebacks) and goes through `esc`.
-import { CHARTS_HINT, type Charts, MAX_TIMELINE_ROWS, STATUS_COLOR } from './chart-loader.js';
+import { CHARTS_HINT, type Charts } from './chart-loader.js';
+import { MAX_TIMELINE_ROWS, STATUS_COLOR } from './chart-style.js';
 import {
   brief,
   type Comparison,

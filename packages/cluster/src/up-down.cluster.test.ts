@@ -81,9 +81,15 @@ async function clusterGone(u: Up): Promise<void> {
 
 const stateFile = (u: Up) => readdirSync(stateDir).filter((f) => f === `up-${u.pid}.json`);
 
-/** Nothing of the cluster left: no component, no directory, no state file. */
+/**
+ * Nothing of the cluster left: no component, no directory, no state file. `up` removes its state
+ * file last, a moment after the directory: that moment is waited for too.
+ */
 async function nothingLeft(u: Up): Promise<void> {
   await clusterGone(u);
+  await until('the state file of up removed', async () => stateFile(u).length === 0, 30_000).catch(
+    () => undefined,
+  );
   expect(stateFile(u)).toEqual([]);
 }
 

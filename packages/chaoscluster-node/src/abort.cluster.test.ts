@@ -4,7 +4,15 @@
 //
 // On a kwok node of its own, tainted so that only this file's pods land there: the shared
 // cluster's nodes serve other files at the same time.
-import { adminSecrets, deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
+import {
+  adminSecrets,
+  deploy,
+  type OwnNode,
+  ownKwokNode,
+  sharedCluster,
+  testNamespace,
+  until,
+} from '@chaoskit/cluster/testing';
 import { type Aborted, isChaosError } from '@chaoskit/core';
 import { CoreV1Api, PolicyV1Api, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,30 +21,23 @@ import { drainNodes } from './drain-nodes.js';
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
 const NODE = `abort-drain-${process.pid}`;
-const TAINT = 'chaoskit.io/abort-drain';
 const secrets = adminSecrets();
 let ns: Awaited<ReturnType<typeof testNamespace>>;
+let own: OwnNode;
 beforeAll(async () => {
-  await core.createNode({
-    body: {
-      metadata: {
-        name: NODE,
-        labels: { 'kubernetes.io/hostname': NODE, type: 'kwok' },
-        annotations: { 'kwok.x-k8s.io/node': 'fake' },
-      },
-      spec: { taints: [{ key: TAINT, value: 'true', effect: 'NoSchedule' }] },
-    },
-  });
+  own = await ownKwokNode(cluster.kc, NODE, 'chaoskit.io/abort-drain');
   ns = await testNamespace(cluster.kc, 'abort-drain');
 });
 afterAll(async () => {
   await ns.remove();
-  await core.deleteNode({ name: NODE }).catch(() => undefined);
+  await own.remove();
 });
 
 const onNode = {
   nodeSelector: { 'kubernetes.io/hostname': NODE },
-  tolerations: [{ key: TAINT, operator: 'Equal' as const, value: 'true', effect: 'NoSchedule' as const }],
+  get tolerations() {
+    return [own.toleration];
+  },
 };
 const key = (p: V1Pod) => `${p.metadata!.namespace}/${p.metadata!.name}`;
 const podsOf = async (app: string) =>

@@ -6,7 +6,14 @@
 // waiting for it when the test puts a second pod on the node by name (past the scheduler and its
 // cordon); only then is the finalizer lifted. On a kwok node of its own, tainted so that only this
 // file's pods land there.
-import { adminSecrets, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
+import {
+  adminSecrets,
+  type OwnNode,
+  ownKwokNode,
+  sharedCluster,
+  testNamespace,
+  until,
+} from '@chaoskit/cluster/testing';
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainNodes } from './drain-nodes.js';
@@ -14,25 +21,16 @@ import { drainNodes } from './drain-nodes.js';
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
 const NODE = `landed-drain-${process.pid}`;
-const TAINT = 'chaoskit.io/landed-drain';
 const HOLD = 'chaoskit.io/test-hold';
 let ns: Awaited<ReturnType<typeof testNamespace>>;
+let own: OwnNode;
 beforeAll(async () => {
-  await core.createNode({
-    body: {
-      metadata: {
-        name: NODE,
-        labels: { 'kubernetes.io/hostname': NODE, type: 'kwok' },
-        annotations: { 'kwok.x-k8s.io/node': 'fake' },
-      },
-      spec: { taints: [{ key: TAINT, value: 'true', effect: 'NoSchedule' }] },
-    },
-  });
+  own = await ownKwokNode(cluster.kc, NODE, 'chaoskit.io/landed-drain');
   ns = await testNamespace(cluster.kc, 'landed-drain');
 });
 afterAll(async () => {
   await ns.remove();
-  await core.deleteNode({ name: NODE }).catch(() => undefined);
+  await own.remove();
 });
 
 /** A pod on the node by name, managed (its controller a ConfigMap, so nothing re-creates it). */
@@ -48,8 +46,11 @@ async function podOnNode(name: string, owner: { uid: string }, finalizers: strin
         ],
       },
       spec: {
+        // kwok removes a deleted pod at its deletionTimestamp (finalizers and all): the held pod
+        // keeps the default 30 s, the test's window; the late one goes at once.
+        terminationGracePeriodSeconds: finalizers.length > 0 ? 30 : 0,
         nodeName: NODE,
-        tolerations: [{ key: TAINT, operator: 'Equal', value: 'true', effect: 'NoSchedule' }],
+        tolerations: [own.toleration],
         containers: [{ name: 'c', image: 'example.invalid/none' }],
       },
     },

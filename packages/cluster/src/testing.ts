@@ -4,6 +4,7 @@ export * from './testing/activities.js';
 export * from './testing/etcd.js';
 export * from './testing/identities.js';
 export * from './testing/namespaces.js';
+export * from './testing/nodes.js';
 export * from './testing/processes.js';
 export * from './testing/shared-cluster.js';
 export * from './testing/until.js';

@@ -1,3 +1,4 @@
+export { execText } from './exec.js';
 export {
   containerEngineAvailable,
   DEFAULT_K3S_IMAGE,

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAlive } from './local/processes.js';
 import { adsRequest, LISTENER_TYPE } from './local/xds.js';
 import { type MeshTraffic, meshTraffic, type RouteStats } from './mesh-traffic.js';
 import { start } from './start.js';
@@ -343,15 +344,6 @@ describe('clean-up', () => {
     expect(existsSync(dir)).toBe(false);
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function mapValues<T, U>(o: Record<string, T>, f: (v: T) => U): Record<string, U> {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));

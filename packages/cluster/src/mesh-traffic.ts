@@ -9,7 +9,7 @@ import { ensureMeshProbe } from './local/binaries.js';
 import type { ProgressSink } from './local/cache.js';
 import { xdsBootstrap } from './local/istiod.js';
 import { freePort, freePorts } from './local/ports.js';
-import { ProcessGroup } from './local/processes.js';
+import { loopbackEnv, ProcessGroup } from './local/processes.js';
 import { adsRequest, LISTENER_TYPE } from './local/xds.js';
 import { until } from './testing/until.js';
 import type { IstiodInfo } from './types.js';
@@ -120,16 +120,6 @@ export interface MeshTraffic extends AsyncDisposable {
 export const IDENTITY_HEADER = 'x-served-by';
 const DEFAULT_PORT = 7070;
 
-const probeEnv = {
-  ...process.env,
-  NO_PROXY: '127.0.0.1,localhost',
-  no_proxy: '127.0.0.1,localhost',
-  HTTP_PROXY: '',
-  HTTPS_PROXY: '',
-  http_proxy: '',
-  https_proxy: '',
-};
-
 /** Starts backends, mesh objects and a proxyless xDS client; `stop()` removes all of it. */
 export async function meshTraffic(options: MeshTrafficOptions): Promise<MeshTraffic> {
   const istiod = options.cluster.istiod;
@@ -191,7 +181,7 @@ export async function meshTraffic(options: MeshTrafficOptions): Promise<MeshTraf
       'meshprobe-serve',
       binary,
       ['serve', ...backends.flatMap((b) => ['--backend', `${b.identity}=${b.address}`])],
-      probeEnv,
+      loopbackEnv,
     );
     await until(
       'meshprobe backends',
@@ -231,7 +221,7 @@ export async function meshTraffic(options: MeshTrafficOptions): Promise<MeshTraf
     const controlAddress = `127.0.0.1:${await freePort()}`;
     const bootstrap = istiod.xdsBootstrap({ namespace, name: 'meshprobe' });
     group.start('meshprobe-client', binary, ['client', '--control', controlAddress], {
-      ...probeEnv,
+      ...loopbackEnv,
       GRPC_XDS_BOOTSTRAP_CONFIG: JSON.stringify(bootstrap),
     });
     await until('meshprobe client', async () => (await fetch(`http://${controlAddress}/healthz`)).ok, {

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { isAlive } from './local/processes.js';
 import type { Cluster } from './types.js';
 
 export interface UpState {
@@ -76,11 +77,7 @@ async function readStates(): Promise<UpState[]> {
  * process its own, a component one that names the cluster's directory.
  */
 function runs(pid: number, is: (cmdline: string) => boolean): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
+  if (!isAlive(pid)) return false;
   if (!existsSync(PROC_SELF)) return true;
   try {
     return is(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));

@@ -26,7 +26,7 @@ import { chaoskitActivities, coverageGaps } from './kit/coverage.js';
 import { skippedByReason, summary, writeReports } from './kit/report.js';
 import { runCases } from './kit/run-cases.js';
 import { sweep } from './kit/sweep.js';
-import { DEFAULT_TOOLBOX_IMAGE, runningOn, runningOnCluster } from './running/cluster.js';
+import { DEFAULT_TOOLBOX_IMAGE, localClusterInfo, runningOnCluster } from './running/cluster.js';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -290,19 +290,7 @@ async function clusterInfo(
   scratch: string,
   toolboxImage: string,
 ): Promise<ClusterInfo> {
-  if (cluster.provider === 'local') {
-    const local = cluster as LocalCluster;
-    return {
-      provider: 'local',
-      kc,
-      server: local.server,
-      caFile: local.credentials.caFile,
-      auditLogPath: local.auditLogPath,
-      fakeNodes: true,
-      podLogFile: local.podLogFile,
-      ...runningOn(local),
-    };
-  }
+  if (cluster.provider === 'local') return localClusterInfo(cluster as LocalCluster, kc);
   // The case identities get the server's CA explicitly, as an experiment's secrets would.
   const current = kc.getCurrentCluster();
   let caFile = current?.caFile;

@@ -1,13 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type LocalCluster, start } from '@chaoskit/cluster';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterInfo } from './case-context.js';
 import { discoverCases } from './cases/index.js';
+import { onKubeconfig, runKit } from './kit/kit-command.js';
+import { localClusterInfo } from './running/cluster.js';
 import { describeCases } from './test-cases.js';
 
 // The mesh cases on a local cluster of their own with a real istiod: every scenario, those
@@ -24,14 +24,7 @@ beforeAll(async () => {
   local = await start({ provider: 'local', nodes: 1, mesh: 'istiod' });
   const kc = new KubeConfig();
   kc.loadFromString(local.kubeconfig);
-  Object.assign(cluster, {
-    kc,
-    server: local.credentials.server,
-    caFile: local.credentials.caFile,
-    auditLogPath: local.auditLogPath,
-    podLogFile: local.podLogFile,
-    meshXds: local.istiod!.xdsAddress,
-  } satisfies Partial<ClusterInfo>);
+  Object.assign(cluster, { ...localClusterInfo(local, kc), meshXds: local.istiod!.xdsAddress });
   console.log(`mesh traffic: istiod ready in ${local.istiod!.readyMs} ms`);
 }, 1_200_000);
 
@@ -42,29 +35,11 @@ afterAll(async () => {
 describeCases(cluster, mesh);
 
 describe("the kit on a user's cluster with a mesh", () => {
-  const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-  const kit = (dir: string, args: string[]) =>
-    new Promise<{ code: number; stderr: string }>((resolve) =>
-      execFile(process.execPath, [cli, ...args], { cwd: dir, maxBuffer: 1 << 24 }, (err, _out, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
-      ),
-    );
-
   it('runs the traffic scenarios when --mesh-xds reaches istiod, and skips them with the reason when it does not', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'chaoskit-kit-mesh-'));
     try {
-      const base = [
-        '--provider',
-        'kubeconfig',
-        '--kubeconfig',
-        local.kubeconfigPath,
-        '--context',
-        local.context,
-        '--yes',
-        '--only',
-        'get_virtual_service',
-      ];
-      const reached = await kit(dir, [
+      const base = [...onKubeconfig(local), '--only', 'get_virtual_service'];
+      const reached = await runKit(dir, [
         ...base,
         '--mesh-xds',
         local.istiod!.xdsAddress,
@@ -99,7 +74,7 @@ describe("the kit on a user's cluster with a mesh", () => {
         reachedJunit.match(/<system-out>[^<]*baseline, route a: \d+ requests, 0\.0 % failed, p50 [\d.]+ ms/g),
       ).toHaveLength(3);
 
-      const missing = await kit(dir, [...base, '--report', 'missing']);
+      const missing = await runKit(dir, [...base, '--report', 'missing']);
       expect(missing.code, missing.stderr).toBe(0);
       expect(missing.stderr).toMatch(
         /1 of 1 activities passed, 0 failed, 0 skipped \(3 scenario\(s\) skipped/,
@@ -112,7 +87,7 @@ describe("the kit on a user's cluster with a mesh", () => {
       const junit = await readFile(join(dir, 'missing', 'conformance.junit.xml'), 'utf8');
       expect(junit.match(/<skipped message="needs a mesh data plane: /g)).toHaveLength(3);
 
-      const wrong = await kit(dir, [...base, '--mesh-xds', '127.0.0.1:1', '--report', 'wrong']);
+      const wrong = await runKit(dir, [...base, '--mesh-xds', '127.0.0.1:1', '--report', 'wrong']);
       expect(wrong.code, wrong.stderr).toBe(0);
       expect(wrong.stderr).toMatch(
         /needs a mesh data plane: the istiod of --mesh-xds: the xDS server did not answer a request for a listener/,

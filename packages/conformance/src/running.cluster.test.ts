@@ -1,15 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type LocalCluster, start } from '@chaoskit/cluster';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceCase } from './case.js';
 import type { ClusterInfo } from './case-context.js';
 import { loadCases } from './cases/index.js';
-import { runningOn } from './running/cluster.js';
+import { onKubeconfig, runKit } from './kit/kit-command.js';
+import { localClusterInfo } from './running/cluster.js';
 import { describeCases } from './test-cases.js';
 
 // The scenarios on running containers, on a local cluster of its own with two real nodes
@@ -29,14 +28,7 @@ beforeAll(async () => {
   local = await start({ provider: 'local', nodes: 1, realNodes: 2, mesh: false });
   const kc = new KubeConfig();
   kc.loadFromString(local.kubeconfig);
-  Object.assign(cluster, {
-    kc,
-    server: local.credentials.server,
-    caFile: local.credentials.caFile,
-    auditLogPath: local.auditLogPath,
-    podLogFile: local.podLogFile,
-    ...runningOn(local),
-  } satisfies Partial<ClusterInfo>);
+  Object.assign(cluster, localClusterInfo(local, kc));
   console.log(
     `running: cluster with real nodes ${local.realNodes.join(', ') || '(none)'} ready in ${Date.now() - began} ms`,
   );
@@ -57,38 +49,19 @@ describe.concurrent('at once', () =>
 describeCases(cluster, cases.filter(drains));
 
 describe("the kit on a user's cluster whose pods run", () => {
-  const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-
   it('runs the scenarios on running containers through a kubeconfig, with the image it is given', async (ctx) => {
     if (!cluster.running) return ctx.skip(`needs real nodes: ${cluster.noRunning}`);
     const dir = await mkdtemp(join(tmpdir(), 'chaoskit-kit-running-'));
     try {
-      const args = [
-        '--provider',
-        'kubeconfig',
-        '--kubeconfig',
-        local.kubeconfigPath,
-        '--context',
-        local.context,
-      ];
-      const run = await new Promise<{ code: number; stderr: string }>((resolve) =>
-        execFile(
-          process.execPath,
-          [
-            cli,
-            ...args,
-            '--yes',
-            '--only',
-            'exec_in_pods',
-            '--toolbox-image',
-            local.images!.toolbox,
-            '--report',
-            dir,
-          ],
-          { cwd: dir, maxBuffer: 1 << 24 },
-          (err, _out, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
-        ),
-      );
+      const run = await runKit(dir, [
+        ...onKubeconfig(local),
+        '--only',
+        'exec_in_pods',
+        '--toolbox-image',
+        local.images!.toolbox,
+        '--report',
+        dir,
+      ]);
       expect(run.code, run.stderr.slice(-4000)).toBe(0);
       expect(run.stderr).toMatch(/1 of 1 activities passed, 0 failed, 0 skipped/);
       const junit = await readFile(join(dir, 'conformance.junit.xml'), 'utf8');

@@ -1,8 +1,5 @@
-import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import {
   AdmissionregistrationV1Api,
   CoreV1Api,
@@ -13,24 +10,15 @@ import { ISTIO_API_VERSION } from '../mesh.js';
 import { until } from '../testing/until.js';
 import type { IstiodInfo, XdsBootstrap, XdsBootstrapOptions } from '../types.js';
 import { ISTIO_VERSION } from './binaries.js';
+import { issueCa, issueCert } from './pki.js';
 import { freePorts } from './ports.js';
-import type { ProcessGroup } from './processes.js';
+import { httpOk, type ProcessGroup } from './processes.js';
 import { adsRequest, LISTENER_TYPE } from './xds.js';
-
-const execFileAsync = promisify(execFile);
 
 export const ISTIO_NAMESPACE = 'istio-system';
 export const VALIDATING_WEBHOOK_NAME = 'chaoskit-istiod-validator';
 const CLUSTER_ID = 'Kubernetes';
 const DOMAIN = 'cluster.local';
-
-async function openssl(args: string[], cwd: string): Promise<void> {
-  try {
-    await execFileAsync('openssl', args, { cwd });
-  } catch (err) {
-    throw new Error(`openssl ${args[0]} failed: ${(err as Error).message}`, { cause: err });
-  }
-}
 
 /**
  * istiod's serving certificate for its webhook port, from a throwaway CA: istiod's own
@@ -43,28 +31,7 @@ async function openssl(args: string[], cwd: string): Promise<void> {
 export async function issueServingCert(
   dir: string,
 ): Promise<{ caFile: string; certFile: string; keyFile: string }> {
-  await openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'ca.key'], dir);
-  await openssl(
-    [
-      'req',
-      '-x509',
-      '-new',
-      '-key',
-      'ca.key',
-      '-subj',
-      '/CN=chaoskit-istiod-ca',
-      '-days',
-      '2',
-      '-out',
-      'ca.crt',
-    ],
-    dir,
-  );
-  await openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'tls.key'], dir);
-  await openssl(
-    ['req', '-new', '-key', 'tls.key', '-subj', '/CN=istiod.istio-system.svc', '-out', 'tls.csr'],
-    dir,
-  );
+  await issueCa(dir, 'ca', '/CN=chaoskit-istiod-ca');
   await writeFile(
     join(dir, 'san.ext'),
     [
@@ -74,26 +41,7 @@ export async function issueServingCert(
       '',
     ].join('\n'),
   );
-  await openssl(
-    [
-      'x509',
-      '-req',
-      '-in',
-      'tls.csr',
-      '-CA',
-      'ca.crt',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-days',
-      '2',
-      '-extfile',
-      'san.ext',
-      '-out',
-      'tls.crt',
-    ],
-    dir,
-  );
+  await issueCert(dir, 'tls', '/CN=istiod.istio-system.svc', 'ca', 'san.ext');
   return { caFile: join(dir, 'ca.crt'), certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') };
 }
 
@@ -312,17 +260,4 @@ export async function webhookRefuses(kc: KubeConfig): Promise<boolean> {
     const body = String((err as { body?: unknown }).body ?? '');
     return body.includes('validation.istio.io') && body.includes('not in range');
   }
-}
-
-function httpOk(url: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = httpRequest(url, { timeout: 2000 });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
-    req.on('error', () => resolve(false));
-    req.on('timeout', () => req.destroy());
-    req.end();
-  });
 }

@@ -7,19 +7,18 @@ import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/t
 import {
   CoreV1Api,
   CustomObjectsApi,
-  Exec,
-  type KubeConfig,
   Log,
   PatchStrategy,
   PolicyV1Api,
   setHeaderOptions,
   type V1Pod,
-  type V1Status,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execText } from '../exec.js';
 import { start } from '../start.js';
 import { readAuditLog } from './audit.js';
 import { writePodLog } from './local-cluster.js';
+import { isAlive } from './processes.js';
 
 const execFileAsync = promisify(execFile);
 const { kc, kubectl, kubeconfigPath, nodes, auditLogPath, users } = sharedCluster();
@@ -148,17 +147,12 @@ describe('local provider: logs and exec on kwok pods', () => {
   beforeAll(async () => {
     await bareRunningPod('shell');
   });
+  /** kubectl's arguments for the test's namespace. */
+  const inNamespace = (...args: string[]) => ['--kubeconfig', kubeconfigPath, '-n', ns.name, ...args];
 
   it('serves kubectl logs and client-node Log from the pod log file', async () => {
     await writePodLog(sharedCluster(), [{ text: 'hello from the fake pod' }]);
-    const { stdout } = await execFileAsync(kubectl, [
-      '--kubeconfig',
-      kubeconfigPath,
-      '-n',
-      ns.name,
-      'logs',
-      'shell',
-    ]);
+    const { stdout } = await execFileAsync(kubectl, inNamespace('logs', 'shell'));
     expect(stdout).toContain('hello from the fake pod');
 
     let text = '';
@@ -180,18 +174,10 @@ describe('local provider: logs and exec on kwok pods', () => {
   // "... exit status N", in a generic Failure status, not as the ExitCode cause a real
   // kubelet sends. kubectl therefore exits 1, with the code in its message.
   it('runs kubectl exec with real stdout, stderr and the non-zero exit code in its error', async () => {
-    const result = await execFileAsync(kubectl, [
-      '--kubeconfig',
-      kubeconfigPath,
-      '-n',
-      ns.name,
-      'exec',
-      'shell',
-      '--',
-      'sh',
-      '-c',
-      'echo out; echo err >&2; exit 3',
-    ]).then(
+    const result = await execFileAsync(
+      kubectl,
+      inNamespace('exec', 'shell', '--', 'sh', '-c', 'echo out; echo err >&2; exit 3'),
+    ).then(
       () => ({ code: 0, stdout: '', stderr: '' }),
       (err: { code: number; stdout: string; stderr: string }) => err,
     );
@@ -202,27 +188,21 @@ describe('local provider: logs and exec on kwok pods', () => {
   });
 
   it("runs client-node's Exec with stdout, stderr and the exit status", async () => {
-    const result = await execIn(kc, ns.name, 'shell', ['sh', '-c', 'echo out; echo err >&2; exit 5']);
+    const result = await execText(kc, { namespace: ns.name, pod: 'shell', container: 'main' }, [
+      'sh',
+      '-c',
+      'echo out; echo err >&2; exit 5',
+    ]);
     expect(result.stdout).toBe('out\n');
     expect(result.stderr).toBe('err\n');
     expect(result.status.status).toBe('Failure');
     expect(result.status.message).toMatch(/exit status 5\b/);
-    const ok = await execIn(kc, ns.name, 'shell', ['echo', 'fine']);
+    const ok = await execText(kc, { namespace: ns.name, pod: 'shell', container: 'main' }, ['echo', 'fine']);
     expect(ok.status.status).toBe('Success');
   });
 
   it('keeps every connection of the control plane and of kubectl exec on loopback', async () => {
-    const child = spawn(kubectl, [
-      '--kubeconfig',
-      kubeconfigPath,
-      '-n',
-      ns.name,
-      'exec',
-      'shell',
-      '--',
-      'sleep',
-      '2',
-    ]);
+    const child = spawn(kubectl, inNamespace('exec', 'shell', '--', 'sleep', '2'));
     const exited = new Promise((r) => child.once('exit', r));
     await new Promise((r) => setTimeout(r, 1000));
     const pids = await clusterPids();
@@ -242,34 +222,6 @@ async function clusterPids(): Promise<number[]> {
     .split('\n')
     .filter((l) => l.includes(dir))
     .map((l) => Number.parseInt(l.trim(), 10));
-}
-
-async function execIn(kc: KubeConfig, namespace: string, pod: string, command: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const sink = (append: (s: string) => void) =>
-    new Writable({
-      write(chunk, _enc, cb) {
-        append(chunk.toString());
-        cb();
-      },
-    });
-  const status = await new Promise<V1Status>((resolve, reject) => {
-    new Exec(kc)
-      .exec(
-        namespace,
-        pod,
-        'main',
-        command,
-        sink((s) => (stdout += s)),
-        sink((s) => (stderr += s)),
-        null,
-        false,
-        resolve,
-      )
-      .catch(reject);
-  });
-  return { stdout, stderr, status };
 }
 
 describe('local provider: mesh CRDs', () => {
@@ -375,12 +327,3 @@ describe('local provider: lifecycle', () => {
     ).toBe(true);
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

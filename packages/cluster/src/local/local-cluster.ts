@@ -1,7 +1,5 @@
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
@@ -14,23 +12,11 @@ import { AUDIT_POLICY, criLogLine, kwokConfig } from './kwok-config.js';
 import { ADMIN_CERT_USER, ADMIN_USER, COMPONENTS_USER, issuePki, UNPRIVILEGED_USER } from './pki.js';
 import { freePorts } from './ports.js';
 import { preflight } from './preflight.js';
-import { ProcessGroup, waitFor } from './processes.js';
+import { httpOk, loopbackEnv, ProcessGroup, waitFor } from './processes.js';
 import { prepareRealNodes, type RealNodeKit, type RealNodes, startRealNodes } from './realnodes/index.js';
 import { KWOK_POD_CIDR, MAX_REAL_NODES, REAL_NODE_LABEL, SERVICE_CIDR } from './realnodes/plan.js';
 
 const CONTEXT = 'chaoskit-local';
-
-// Components talk to each other on loopback only; a proxy from the environment must not
-// capture those connections.
-const componentEnv = {
-  ...process.env,
-  NO_PROXY: '127.0.0.1,localhost',
-  no_proxy: '127.0.0.1,localhost',
-  HTTP_PROXY: '',
-  HTTPS_PROXY: '',
-  http_proxy: '',
-  https_proxy: '',
-};
 
 export async function startLocal(options: StartOptions = {}): Promise<LocalCluster> {
   const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -113,9 +99,9 @@ async function boot(
       '--unsafe-no-fsync=true',
       '--log-level=warn',
     ],
-    componentEnv,
+    loopbackEnv,
   );
-  await waitFor('etcd', 'etcd', group, () => get(`http://127.0.0.1:${etcdPort}/health`), 30_000);
+  await waitFor('etcd', 'etcd', group, () => httpOk(`http://127.0.0.1:${etcdPort}/health`), 30_000);
 
   group.start(
     'kube-apiserver',
@@ -151,7 +137,7 @@ async function boot(
       '--audit-log-maxsize=1048576',
       ...(options.apiserverArgs ?? []),
     ],
-    componentEnv,
+    loopbackEnv,
   );
   const apiserverReady = () =>
     waitFor(
@@ -160,7 +146,7 @@ async function boot(
       group,
       async () =>
         existsSync(caFile) &&
-        (await get(`${server}/readyz`, { ca: await readFile(caFile), token: pki.adminToken })),
+        (await httpOk(`${server}/readyz`, { ca: await readFile(caFile), token: pki.adminToken })),
       90_000,
     );
   await apiserverReady();
@@ -197,13 +183,13 @@ async function boot(
       `--root-ca-file=${caFile}`,
       '--node-monitor-period=5s',
     ],
-    componentEnv,
+    loopbackEnv,
   );
   group.start(
     'kube-scheduler',
     bin.kubeScheduler,
     [...componentAuth, `--secure-port=${schedPort}`],
-    componentEnv,
+    loopbackEnv,
   );
 
   const kwokConfigPath = join(dir, 'kwok.yaml');
@@ -224,7 +210,7 @@ async function boot(
       '--node-lease-duration-seconds=40',
       `--cidr=${KWOK_POD_CIDR}`,
     ],
-    componentEnv,
+    loopbackEnv,
   );
 
   const kc = new KubeConfig();
@@ -271,7 +257,7 @@ async function boot(
       caFile,
       apiPort,
       kc,
-      env: componentEnv,
+      env: loopbackEnv,
     });
   }
   const mesh = crds ? { source: crds.source, crds: await applyCrds(kc, crds.path) } : undefined;
@@ -283,7 +269,7 @@ async function boot(
           kc,
           kubeconfigPath: componentsKubeconfig,
           binary: istiodBinary,
-          env: componentEnv,
+          env: loopbackEnv,
           crdsPath: crds.path,
         })
       : undefined;
@@ -367,22 +353,6 @@ function nodeBody(spec: NodeSpec & { name: string }, common: Record<string, stri
 
 function isReady(node: V1Node): boolean {
   return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-}
-
-/** GET on loopback; true on a 200. Used only for start-up readiness checks. */
-function get(url: string, tls?: { ca: Buffer; token: string }): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = tls
-      ? httpsRequest(url, { ca: tls.ca, headers: { authorization: `Bearer ${tls.token}` }, timeout: 2000 })
-      : httpRequest(url, { timeout: 2000 });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
-    req.on('error', () => resolve(false));
-    req.on('timeout', () => req.destroy());
-    req.end();
-  });
 }
 
 /** Appends lines to the log every kwok pod serves (kubectl logs / read_pod_logs). */

@@ -43,6 +43,50 @@ async function openssl(args: string[], cwd: string): Promise<void> {
   }
 }
 
+// EC keys are fast to generate; certificates are valid for two days, enough for any test run.
+const ecKey = (dir: string, name: string) =>
+  openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
+
+/** A throwaway CA in `dir`: `<name>.key` and the self-signed `<name>.crt`. */
+export async function issueCa(dir: string, name: string, subject: string): Promise<void> {
+  await ecKey(dir, name);
+  await openssl(
+    ['req', '-x509', '-new', '-key', `${name}.key`, '-subj', subject, '-days', '2', '-out', `${name}.crt`],
+    dir,
+  );
+}
+
+/** `<name>.key` and `<name>.crt` signed by the CA `ca` of the same `dir`; `extfile` adds extensions. */
+export async function issueCert(
+  dir: string,
+  name: string,
+  subject: string,
+  ca: string,
+  extfile?: string,
+): Promise<void> {
+  await ecKey(dir, name);
+  await openssl(['req', '-new', '-key', `${name}.key`, '-subj', subject, '-out', `${name}.csr`], dir);
+  await openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      `${ca}.crt`,
+      '-CAkey',
+      `${ca}.key`,
+      '-CAcreateserial',
+      '-days',
+      '2',
+      ...(extfile ? ['-extfile', extfile] : []),
+      '-out',
+      `${name}.crt`,
+    ],
+    dir,
+  );
+}
+
 /**
  * Issues everything the control plane and the tests authenticate with: static bearer tokens
  * (admin, components, and one user with no RBAC bindings), a client certificate in
@@ -59,56 +103,8 @@ export async function issuePki(dir: string, realNodes: string[] = []): Promise<P
   await writeFile(serviceAccountKeyFile, sa.privateKey, { mode: 0o600 });
   await writeFile(serviceAccountPubFile, sa.publicKey);
 
-  // EC keys are fast to generate; the CA is valid for two days, enough for any test run.
-  await openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'client-ca.key'], dir);
-  await openssl(
-    [
-      'req',
-      '-x509',
-      '-new',
-      '-key',
-      'client-ca.key',
-      '-subj',
-      '/CN=chaoskit-client-ca',
-      '-days',
-      '2',
-      '-out',
-      'client-ca.crt',
-    ],
-    dir,
-  );
-  await openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'admin.key'], dir);
-  await openssl(
-    [
-      'req',
-      '-new',
-      '-key',
-      'admin.key',
-      '-subj',
-      `/O=system:masters/CN=${ADMIN_CERT_USER}`,
-      '-out',
-      'admin.csr',
-    ],
-    dir,
-  );
-  await openssl(
-    [
-      'x509',
-      '-req',
-      '-in',
-      'admin.csr',
-      '-CA',
-      'client-ca.crt',
-      '-CAkey',
-      'client-ca.key',
-      '-CAcreateserial',
-      '-days',
-      '2',
-      '-out',
-      'admin.crt',
-    ],
-    dir,
-  );
+  await issueCa(dir, 'client-ca', '/CN=chaoskit-client-ca');
+  await issueCert(dir, 'admin', `/O=system:masters/CN=${ADMIN_CERT_USER}`, 'client-ca');
 
   const adminToken = token();
   const componentsToken = token();

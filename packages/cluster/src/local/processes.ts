@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { until } from '../testing/until.js';
@@ -69,6 +71,16 @@ function installExitHook(): void {
  * logs go to `logDir`, the group's scratch directory: its owner removes it after stop(), and the
  * group's watchdog removes it if this process dies without stopping the group.
  */
+/** Whether a process with this pid exists (signal 0 checks without sending anything). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export class ProcessGroup {
   private readonly members: Member[] = [];
   private readonly watchdog: ChildProcess;
@@ -182,3 +194,31 @@ export async function waitFor(
     },
   );
 }
+
+/** GET on loopback; true on a 200. Used only for start-up readiness checks. */
+export function httpOk(url: string, tls?: { ca: Buffer; token: string }): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = tls
+      ? httpsRequest(url, { ca: tls.ca, headers: { authorization: `Bearer ${tls.token}` }, timeout: 2000 })
+      : httpRequest(url, { timeout: 2000 });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
+}
+
+// Components talk to each other on loopback only; a proxy from the environment must not
+// capture those connections.
+export const loopbackEnv = {
+  ...process.env,
+  NO_PROXY: '127.0.0.1,localhost',
+  no_proxy: '127.0.0.1,localhost',
+  HTTP_PROXY: '',
+  HTTPS_PROXY: '',
+  http_proxy: '',
+  https_proxy: '',
+};

@@ -1,40 +1,19 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sharedCluster } from '@chaoskit/cluster/testing';
 import { expect, it } from 'vitest';
+import { onKubeconfig, runKit } from '../kit/kit-command.js';
 import { scenarios } from './scenarios.js';
 
 // The kit's differential mode, as users run it: the Python originals (installed from PyPI into
 // a cached virtual environment) and chaoskit run the same experiments on the shared cluster.
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const shared = sharedCluster();
 
 it('finds no unexpected difference with the Python originals and explains every expected one', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'chaoskit-differential-'));
   try {
-    const run = await new Promise<{ code: number; stderr: string }>((resolve) =>
-      execFile(
-        process.execPath,
-        [
-          cli,
-          '--compare-python',
-          '--provider',
-          'kubeconfig',
-          '--kubeconfig',
-          shared.kubeconfigPath,
-          '--context',
-          shared.context,
-          '--yes',
-          '--report',
-          dir,
-        ],
-        { cwd: dir, maxBuffer: 1 << 24 },
-        (err, _out, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
-      ),
-    );
+    const run = await runKit(dir, ['--compare-python', ...onKubeconfig(shared), '--report', dir]);
     const report = await readFile(join(dir, 'differential.md'), 'utf8');
     console.log(report);
     expect(run.code, run.stderr.slice(-3000)).toBe(0);

@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { realNodeProblems } from '@chaoskit/cluster';
 import { expect, it } from 'vitest';
 import { loadCases } from '../cases/index.js';
+import { runKit } from './kit-command.js';
 
 const cases = await loadCases();
 const canRunRealNodes = (await realNodeProblems()).length === 0;
@@ -26,21 +25,12 @@ const ONLY = [
 ];
 
 // The kit, as a user runs it, on a disposable local cluster of its own.
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-
 it('passes one case of every group on the local provider and reports each of them', async () => {
   const chosen = cases.filter((c) => ONLY.includes(c.activity.name));
   expect(chosen.map((c) => c.activity.name).sort()).toEqual([...ONLY].sort());
   const dir = await mkdtemp(join(tmpdir(), 'chaoskit-kit-local-'));
   try {
-    const run = await new Promise<{ code: number; stderr: string }>((resolve) =>
-      execFile(
-        process.execPath,
-        [cli, '--report', dir, '--only', ONLY.join(',')],
-        { cwd: dir, maxBuffer: 1 << 26 },
-        (err, _out, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
-      ),
-    );
+    const run = await runKit(dir, ['--report', dir, '--only', ONLY.join(',')]);
     const report = await readFile(join(dir, 'conformance.md'), 'utf8');
     console.log(report.split('\n').slice(0, 5).join('\n'));
     expect(run.code, run.stderr.slice(-4000)).toBe(0);

@@ -1,8 +1,7 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
 import { kubeconfigYaml, serviceAccountToken, sharedCluster } from '@chaoskit/cluster/testing';
 import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
@@ -10,11 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_LABEL } from '../case-context.js';
 import { loadCases } from '../cases/index.js';
 import { KIT_RIGHTS } from './access.js';
+import { KIT_CLI, onKubeconfig, runKit } from './kit-command.js';
 
 const cases = await loadCases();
 
-// The kit's command as users run it (built by `./dev test` before the tests).
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const shared = sharedCluster();
 let dir: string;
 beforeAll(async () => {
@@ -24,24 +22,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The kit on the shared cluster, through its kubeconfig, as a user runs it on theirs. */
-const onShared = () => [
-  '--provider',
-  'kubeconfig',
-  '--kubeconfig',
-  shared.kubeconfigPath,
-  '--context',
-  shared.context,
-  '--yes',
-];
-
-function kit(args: string[]): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { cwd: dir, maxBuffer: 1 << 24 }, (err, _stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
-    );
-  });
-}
+const onShared = () => onKubeconfig(shared);
+const kit = (args: string[]) => runKit(dir, args);
 
 /** Everything still in the shared cluster with the given label selector (namespaces being deleted included). */
 async function labelled(labelSelector: string): Promise<string[]> {
@@ -236,7 +218,7 @@ describe('interrupting the kit', () => {
   it('removes every namespace, role and node it created when it receives SIGINT', async () => {
     const child: ChildProcess = spawn(
       process.execPath,
-      [cli, ...onShared(), '--only', 'node,pod', '--report', join(dir, 'interrupted')],
+      [KIT_CLI, ...onShared(), '--only', 'node,pod', '--report', join(dir, 'interrupted')],
       { cwd: dir },
     );
     let stderr = '';

@@ -1,6 +1,7 @@
+import { execText } from '@chaoskit/cluster';
 import type { V1Container, V1Pod, V1Toleration } from '@kubernetes/client-node';
 import { type CaseContext, ScenarioSkipped } from '../case-context.js';
-import { ANSWERED, execText, Traffic } from './traffic.js';
+import { ANSWERED, Traffic } from './traffic.js';
 
 // The fixture of the scenarios on running containers: a web Deployment of busybox httpd pods
 // behind a Service, and a client pod that sends requests through the Service's ClusterIP all

@@ -23,6 +23,20 @@ export function runningOn(local: LocalCluster): Pick<ClusterInfo, 'running' | 'n
   };
 }
 
+/** A local cluster as the cases see it: the audit log, kwok's nodes and pod log, its real nodes. */
+export function localClusterInfo(local: LocalCluster, kc: KubeConfig): ClusterInfo {
+  return {
+    provider: 'local',
+    kc,
+    server: local.server,
+    caFile: local.credentials.caFile,
+    auditLogPath: local.auditLogPath,
+    fakeNodes: true,
+    podLogFile: local.podLogFile,
+    ...runningOn(local),
+  };
+}
+
 /**
  * A user's cluster: its Ready, schedulable, untainted nodes that kwok does not fake run the pods,
  * from `image` (a busybox any cluster can pull by default; --toolbox-image names another). A

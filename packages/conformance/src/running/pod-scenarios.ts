@@ -7,11 +7,12 @@ import type {
   readPodLogsActivity,
   terminatePodsActivity,
 } from '@chaoskit/chaoscluster-pod';
+import { execText } from '@chaoskit/cluster';
 import type { Scenario } from '../case.js';
 import type { CaseContext } from '../case-context.js';
 import { activityFailure } from '../cases/shared-fixtures.js';
 import { placement, runningPods, webApp, webPods } from './app.js';
-import { describeWindow, execText } from './traffic.js';
+import { describeWindow } from './traffic.js';
 
 // The pod activities on containers that really run: each scenario sends requests through a
 // Service's ClusterIP while the activity acts, and logs what they met (`running: …` lines).

@@ -55,6 +55,19 @@ function kubeconfigFile(
   });
 }
 
+/** Two contexts, `token` (current) and `cert`, each its own user. */
+const tokenAndCertContexts = () =>
+  kubeconfigFile(
+    [
+      { name: 'token', user: { token: credentials.token } },
+      {
+        name: 'cert',
+        user: { 'client-certificate': credentials.clientCertFile, 'client-key': credentials.clientKeyFile },
+      },
+    ],
+    'token',
+  );
+
 const noFiles = { KUBECONFIG: '/nonexistent/kubeconfig', HOME: '/nonexistent-home' };
 
 describe('explicit credentials in the secrets', () => {
@@ -176,22 +189,7 @@ describe('username and password', () => {
 describe('kubeconfig files', () => {
   it('chooses between two contexts with CLUSTER_CONTEXT (secrets first, then the environment)', async () => {
     const path = join(dir, 'two-contexts.yaml');
-    await writeFile(
-      path,
-      kubeconfigFile(
-        [
-          { name: 'token', user: { token: credentials.token } },
-          {
-            name: 'cert',
-            user: {
-              'client-certificate': credentials.clientCertFile,
-              'client-key': credentials.clientKeyFile,
-            },
-          },
-        ],
-        'token',
-      ),
-    );
+    await writeFile(path, tokenAndCertContexts());
     const env = { ...noFiles, KUBECONFIG: path };
     expect(await whoami(createClusterClient({}, { env }))).toBe(users.token);
     expect(await whoami(createClusterClient({}, { env: { ...env, CLUSTER_CONTEXT: 'cert' } }))).toBe(
@@ -206,22 +204,7 @@ describe('kubeconfig files', () => {
 
   it("honours Chaos Toolkit's KUBERNETES_CONTEXT and KUBERNETES_HOST in the environment (chaoskit's names win)", async () => {
     const path = join(dir, 'ctk-contexts.yaml');
-    await writeFile(
-      path,
-      kubeconfigFile(
-        [
-          { name: 'token', user: { token: credentials.token } },
-          {
-            name: 'cert',
-            user: {
-              'client-certificate': credentials.clientCertFile,
-              'client-key': credentials.clientKeyFile,
-            },
-          },
-        ],
-        'token',
-      ),
-    );
+    await writeFile(path, tokenAndCertContexts());
     const env = { ...noFiles, KUBECONFIG: path, KUBERNETES_CONTEXT: 'cert' };
     expect(await whoami(createClusterClient({}, { env }))).toBe(users.clientCert);
     const both = { ...env, CLUSTER_CONTEXT: 'token' };

@@ -2,21 +2,13 @@ import { rmSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheDir } from '../cache.js';
+import { isAlive } from '../processes.js';
 import { cgroupRoots } from './cgroups.js';
 import { type NetworkPlan, netnsName, networkPlan, RANGE, SLOTS } from './plan.js';
 import { ip, run, runQuietlySync } from './run.js';
 import { killPodsAndShims } from './teardown.js';
 
 const ownerFile = (slot: number) => join(cacheDir(), 'slots', String(slot));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Claims a free slot: `ip netns add` of the slot's namespace fails when another cluster holds
@@ -36,7 +28,7 @@ export async function claimSlot(): Promise<number> {
       } catch (err) {
         if (!/File exists/.test((err as Error).message)) throw err;
         const owner = Number(await readFile(ownerFile(slot), 'utf8').catch(() => '0'));
-        if (attempt > 0 || owner === 0 || alive(owner)) break;
+        if (attempt > 0 || owner === 0 || isAlive(owner)) break;
         await reclaim(slot);
       }
     }

@@ -72,15 +72,13 @@ describe('local provider: workloads', () => {
     const [first, second] = await runningPods('app=guarded');
 
     // Without a budget, eviction goes through and the pod starts terminating.
-    await core.createNamespacedPodEviction({
-      name: first!.metadata!.name!,
-      namespace: ns.name,
-      body: {
-        apiVersion: 'policy/v1',
-        kind: 'Eviction',
-        metadata: { name: first!.metadata!.name!, namespace: ns.name },
-      },
-    });
+    const evict = (name: string) =>
+      core.createNamespacedPodEviction({
+        name,
+        namespace: ns.name,
+        body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: ns.name } },
+      });
+    await evict(first!.metadata!.name!);
     await until('evicted pod to go', async () => {
       const list = await core.listNamespacedPod({
         namespace: ns.name,
@@ -103,20 +101,10 @@ describe('local provider: workloads', () => {
       const pdb = await policy.readNamespacedPodDisruptionBudget({ name: 'guarded', namespace: ns.name });
       return pdb.status?.observedGeneration === pdb.metadata?.generation;
     });
-    const refusal = await core
-      .createNamespacedPodEviction({
-        name: second!.metadata!.name!,
-        namespace: ns.name,
-        body: {
-          apiVersion: 'policy/v1',
-          kind: 'Eviction',
-          metadata: { name: second!.metadata!.name!, namespace: ns.name },
-        },
-      })
-      .then(
-        () => undefined,
-        (err: { code?: number; body?: string }) => err,
-      );
+    const refusal = await evict(second!.metadata!.name!).then(
+      () => undefined,
+      (err: { code?: number; body?: string }) => err,
+    );
     expect(refusal?.code).toBe(429);
     expect(JSON.parse(refusal!.body!).message).toMatch(/disruption budget/i);
   });

@@ -94,31 +94,26 @@ export const scenarios: DiffScenario[] = [
   {
     name: 'pods: terminate, count, phases',
     setup: (kc, ns) => barePods(kc, ns, ['web-a', 'web-b', 'web-c', 'web-d'], { app: 'web' }),
-    experiment: (ns) => ({
-      title: 'pods',
-      description: 'terminate two pods, then read them',
-      method: [
-        python('probe', 'count-before', 'chaosk8s.pod.probes', 'count_pods', {
-          label_selector: 'app=web',
-          ns,
-        }),
-        python('probe', 'all-running', 'chaosk8s.pod.probes', 'pods_in_phase', {
-          label_selector: 'app=web',
-          ns,
-        }),
-        python('probe', 'none-pending', 'chaosk8s.pod.probes', 'pods_not_in_phase', {
-          label_selector: 'app=web',
-          phase: 'Pending',
-          ns,
-        }),
-        python('action', 'terminate-two', 'chaosk8s.pod.actions', 'terminate_pods', {
-          label_selector: 'app=web',
-          qty: 2,
-          grace_period: 0,
-          ns,
-        }),
-      ],
-    }),
+    experiment: (ns) => {
+      const web = { label_selector: 'app=web', ns };
+      return {
+        title: 'pods',
+        description: 'terminate two pods, then read them',
+        method: [
+          python('probe', 'count-before', 'chaosk8s.pod.probes', 'count_pods', web),
+          python('probe', 'all-running', 'chaosk8s.pod.probes', 'pods_in_phase', web),
+          python('probe', 'none-pending', 'chaosk8s.pod.probes', 'pods_not_in_phase', {
+            ...web,
+            phase: 'Pending',
+          }),
+          python('action', 'terminate-two', 'chaosk8s.pod.actions', 'terminate_pods', {
+            ...web,
+            qty: 2,
+            grace_period: 0,
+          }),
+        ],
+      };
+    },
   },
   {
     name: 'pods: delete_pods by the name label',
@@ -170,26 +165,24 @@ export const scenarios: DiffScenario[] = [
         'deployment',
       );
     },
-    experiment: (ns) => ({
-      title: 'deployments',
-      description: 'check then scale',
-      method: [
-        python('probe', 'healthy', 'chaosk8s.deployment.probes', 'deployment_available_and_healthy', {
-          name: 'web',
-          ns,
-        }),
-        python('probe', 'fully-available', 'chaosk8s.deployment.probes', 'deployment_fully_available', {
-          name: 'web',
-          ns,
-          timeout: 10,
-        }),
-        python('action', 'scale', 'chaosk8s.deployment.actions', 'scale_deployment', {
-          name: 'web',
-          replicas: 1,
-          ns,
-        }),
-      ],
-    }),
+    experiment: (ns) => {
+      const web = { name: 'web', ns };
+      return {
+        title: 'deployments',
+        description: 'check then scale',
+        method: [
+          python('probe', 'healthy', 'chaosk8s.deployment.probes', 'deployment_available_and_healthy', web),
+          python('probe', 'fully-available', 'chaosk8s.deployment.probes', 'deployment_fully_available', {
+            ...web,
+            timeout: 10,
+          }),
+          python('action', 'scale', 'chaosk8s.deployment.actions', 'scale_deployment', {
+            ...web,
+            replicas: 1,
+          }),
+        ],
+      };
+    },
   },
   {
     name: 'networking: deny ingress, allow DNS, a policy from a spec',
@@ -218,51 +211,41 @@ export const scenarios: DiffScenario[] = [
   {
     name: 'mesh: read, add an abort, remove an abort next to a delay',
     setup: createVirtualService,
-    experiment: (ns) => ({
-      title: 'mesh',
-      description: 'faults on web',
-      method: [
-        python('probe', 'read', 'chaosistio.fault.probes', 'get_virtual_service', {
-          virtual_service_name: 'web',
-          ns,
-        }),
-        python('action', 'abort-v1', 'chaosistio.fault.actions', 'add_abort_fault', {
-          virtual_service_name: 'web',
-          http_status: 503,
-          percentage: 50,
-          routes: [{ destination: { host: 'web', subset: 'v1' } }],
-          ns,
-        }),
-        python('action', 'remove-abort-v2', 'chaosistio.fault.actions', 'remove_abort_fault', {
-          virtual_service_name: 'web',
-          routes: [{ destination: { host: 'web', subset: 'v2' } }],
-          ns,
-        }),
-      ],
-    }),
+    experiment: (ns) => {
+      const web = { virtual_service_name: 'web', ns };
+      return {
+        title: 'mesh',
+        description: 'faults on web',
+        method: [
+          python('probe', 'read', 'chaosistio.fault.probes', 'get_virtual_service', web),
+          python('action', 'abort-v1', 'chaosistio.fault.actions', 'add_abort_fault', {
+            ...web,
+            http_status: 503,
+            percentage: 50,
+            routes: [{ destination: { host: 'web', subset: 'v1' } }],
+          }),
+          python('action', 'remove-abort-v2', 'chaosistio.fault.actions', 'remove_abort_fault', {
+            ...web,
+            routes: [{ destination: { host: 'web', subset: 'v2' } }],
+          }),
+        ],
+      };
+    },
   },
   {
     name: 'custom objects: get and list',
     setup: createVirtualService,
-    experiment: (ns) => ({
-      title: 'custom objects',
-      description: 'read a VirtualService as a custom object',
-      method: [
-        python('probe', 'get', 'chaosk8s.crd.probes', 'get_custom_object', {
-          group: 'networking.istio.io',
-          version: 'v1alpha3',
-          plural: 'virtualservices',
-          name: 'web',
-          ns,
-        }),
-        python('probe', 'list', 'chaosk8s.crd.probes', 'list_custom_objects', {
-          group: 'networking.istio.io',
-          version: 'v1alpha3',
-          plural: 'virtualservices',
-          ns,
-        }),
-      ],
-    }),
+    experiment: (ns) => {
+      const kind = { group: 'networking.istio.io', version: 'v1alpha3', plural: 'virtualservices', ns };
+      return {
+        title: 'custom objects',
+        description: 'read a VirtualService as a custom object',
+        method: [
+          python('probe', 'get', 'chaosk8s.crd.probes', 'get_custom_object', { ...kind, name: 'web' }),
+          python('probe', 'list', 'chaosk8s.crd.probes', 'list_custom_objects', kind),
+        ],
+      };
+    },
   },
 ];
 

@@ -25,6 +25,10 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts'],
           exclude: ['packages/*/src/**/*.cluster.test.ts', '**/node_modules/**'],
+          // A timeout bounds a hang; it is not a speed check. Tests that load every activity
+          // package and case transform hundreds of files, which on a shared, loaded CI machine
+          // takes longer than vitest's 5 s default (coverage.test.ts timed out at load 37).
+          testTimeout: 60_000,
         },
       },
       {
@@ -46,6 +50,7 @@ export default defineConfig({
           name: 'repo',
           // Checks of the repository as a whole (e.g. that it points at nothing outside it).
           include: ['test/*.test.ts'],
+          testTimeout: 60_000,
         },
       },
       {

@@ -14,6 +14,7 @@ import {
   serviceAccountToken,
   sharedCluster,
   testNamespace,
+  tokenEnv,
 } from '@chaoskit/cluster/testing';
 import { CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
@@ -33,17 +34,7 @@ let runner: { token: string; identity: string };
 /** An identity that may run the experiment, and not keep its record. */
 let recordless: { token: string; identity: string };
 
-const envOf = (token: string): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    CLUSTER_HOST: cluster.credentials.server,
-    CLUSTER_API_KEY: token,
-    CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
-    KUBECONFIG: '/nonexistent',
-  };
-  delete env.CLUSTERCONFIG;
-  return env;
-};
+const envOf = (token: string) => tokenEnv(cluster.credentials, token);
 
 const podUids = async () =>
   (await core.listNamespacedPod({ namespace: ns.name, labelSelector: 'app=web' })).items

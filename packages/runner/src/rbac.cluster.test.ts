@@ -5,7 +5,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
-import { deploy, serviceAccountToken, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import {
+  deploy,
+  serviceAccountToken,
+  sharedCluster,
+  testNamespace,
+  tokenEnv,
+} from '@chaoskit/cluster/testing';
 import { LEDGER_LABEL } from '@chaoskit/core/runner';
 import { CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
@@ -75,14 +81,7 @@ it('an identity bound to exactly what chaoskit rbac prints runs the experiment a
     'experimenter',
     [role!, ledger!].map((r) => ({ role: r.metadata!.name!, kind: 'Role' as const })),
   );
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    CLUSTER_HOST: cluster.credentials.server,
-    CLUSTER_API_KEY: token,
-    CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
-    KUBECONFIG: '/nonexistent',
-  };
-  delete env.CLUSTERCONFIG;
+  const env = tokenEnv(cluster.credentials, token);
   const journal = join(dir, 'journal.json');
   const run = await chaoskit(['run', file, '--ledger-namespace', ns.name, '--journal-path', journal], env);
   expect(run.code, run.stderr).toBe(0);

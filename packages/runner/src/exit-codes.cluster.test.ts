@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
 import {
   deploy,
+  fileNamespace,
   serviceAccountToken,
   sharedCluster,
-  testNamespace,
   tokenEnv,
   until,
 } from '@chaoskit/cluster/testing';
@@ -27,7 +27,7 @@ const core = cluster.kc.makeApiClient(CoreV1Api);
 const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
 const unique = `exit-codes-${process.pid}`;
 let dir: string;
-let ns: Awaited<ReturnType<typeof testNamespace>>;
+const ns = fileNamespace(cluster.kc, 'exit');
 /** The run's identity (the rights `chaoskit rbac` prints for the activities used here). */
 let operator: { env: NodeJS.ProcessEnv; identity: string };
 /** An identity that may read pods but not delete them (the record's rights it has). */
@@ -112,7 +112,6 @@ const replicas = async (name: string) =>
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-exit-'));
-  ns = await testNamespace(cluster.kc, 'exit');
   await deploy(cluster.kc, ns.name, 'web', 3);
   operator = await identityFor('operator', [
     'chaoscluster.deployment.actions.scale_deployment',
@@ -151,7 +150,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rbac.deleteClusterRoleBinding({ name: unique }).catch(() => undefined);
   await rbac.deleteClusterRole({ name: unique }).catch(() => undefined);
-  await ns.remove();
   await rm(dir, { recursive: true, force: true });
 });
 

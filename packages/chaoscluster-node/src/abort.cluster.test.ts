@@ -7,38 +7,24 @@
 import {
   adminSecrets,
   deploy,
-  type OwnNode,
+  fileNamespace,
   ownKwokNode,
   sharedCluster,
-  testNamespace,
   until,
 } from '@chaoskit/cluster/testing';
 import { type Aborted, isChaosError } from '@chaoskit/core';
 import { CoreV1Api, PolicyV1Api, type V1Pod } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { drainNodes } from './drain-nodes.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
 const NODE = `abort-drain-${process.pid}`;
 const secrets = adminSecrets();
-let ns: Awaited<ReturnType<typeof testNamespace>>;
-let own: OwnNode;
-beforeAll(async () => {
-  own = await ownKwokNode(cluster.kc, NODE, 'chaoskit.io/abort-drain');
-  ns = await testNamespace(cluster.kc, 'abort-drain');
-});
-afterAll(async () => {
-  await ns.remove();
-  await own.remove();
-});
+const own = ownKwokNode(cluster.kc, NODE, 'chaoskit.io/abort-drain');
+const ns = fileNamespace(cluster.kc, 'abort-drain');
 
-const onNode = {
-  nodeSelector: { 'kubernetes.io/hostname': NODE },
-  get tolerations() {
-    return [own.toleration];
-  },
-};
+const onNode = { nodeSelector: { 'kubernetes.io/hostname': NODE }, tolerations: [own.toleration] };
 const key = (p: V1Pod) => `${p.metadata!.namespace}/${p.metadata!.name}`;
 const podsOf = async (app: string) =>
   (await core.listNamespacedPod({ namespace: ns.name, labelSelector: `app=${app}` })).items;

@@ -6,32 +6,17 @@
 // waiting for it when the test puts a second pod on the node by name (past the scheduler and its
 // cordon); only then is the finalizer lifted. On a kwok node of its own, tainted so that only this
 // file's pods land there.
-import {
-  adminSecrets,
-  type OwnNode,
-  ownKwokNode,
-  sharedCluster,
-  testNamespace,
-  until,
-} from '@chaoskit/cluster/testing';
+import { adminSecrets, fileNamespace, ownKwokNode, sharedCluster, until } from '@chaoskit/cluster/testing';
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1Pod } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { drainNodes } from './drain-nodes.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
 const NODE = `landed-drain-${process.pid}`;
 const HOLD = 'chaoskit.io/test-hold';
-let ns: Awaited<ReturnType<typeof testNamespace>>;
-let own: OwnNode;
-beforeAll(async () => {
-  own = await ownKwokNode(cluster.kc, NODE, 'chaoskit.io/landed-drain');
-  ns = await testNamespace(cluster.kc, 'landed-drain');
-});
-afterAll(async () => {
-  await ns.remove();
-  await own.remove();
-});
+const own = ownKwokNode(cluster.kc, NODE, 'chaoskit.io/landed-drain');
+const ns = fileNamespace(cluster.kc, 'landed-drain');
 
 /** A pod on the node by name, managed (its controller a ConfigMap, so nothing re-creates it). */
 async function podOnNode(name: string, owner: { uid: string }, finalizers: string[] = []): Promise<void> {

@@ -3,27 +3,21 @@
 import {
   adminSecrets,
   deploy,
+  fileNamespace,
   processesWith,
   sharedCluster,
-  testNamespace,
   until,
 } from '@chaoskit/cluster/testing';
 import { type Aborted, isChaosError } from '@chaoskit/core';
 import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execInPods } from './exec-in-pods.js';
 import { terminatePods } from './terminate-pods.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
 const secrets = adminSecrets();
-let ns: Awaited<ReturnType<typeof testNamespace>>;
-beforeAll(async () => {
-  ns = await testNamespace(cluster.kc, 'abort-pod');
-});
-afterAll(async () => {
-  await ns.remove();
-});
+const ns = fileNamespace(cluster.kc, 'abort-pod');
 
 const podsOf = async (app: string): Promise<V1Pod[]> =>
   (await core.listNamespacedPod({ namespace: ns.name, labelSelector: `app=${app}` })).items;

@@ -1,7 +1,9 @@
 // Test-only helpers (`@chaoskit/cluster/testing`): the shared cluster, namespaces, workloads and
 // identities on it, and the checks activity packages repeat in their tests.
 export * from './testing/activities.js';
+export * from './testing/custom-objects.js';
 export * from './testing/etcd.js';
+export * from './testing/file-namespace.js';
 export * from './testing/identities.js';
 export * from './testing/namespaces.js';
 export * from './testing/nodes.js';

@@ -3,15 +3,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAuditLog } from '@chaoskit/cluster';
-import { serviceAccountToken, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import { fileNamespace, serviceAccountToken, sharedCluster } from '@chaoskit/cluster/testing';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
 import { runCli } from './test-cli.js';
+import { python } from './test-experiments.js';
 
 const cluster = sharedCluster();
 let dir: string;
-let ns: Awaited<ReturnType<typeof testNamespace>>;
+const ns = fileNamespace(cluster.kc, 'bad-experiments');
 let identity: string;
 let env: NodeJS.ProcessEnv;
 const began = new Date();
@@ -34,11 +35,12 @@ const base = () => ({
       type: 'action',
       name: 'kill',
       provider: {
-        type: 'python',
-        module: 'chaoscluster.pod.actions',
-        func: 'terminate_pods',
+        ...python('chaoscluster.pod.actions', 'terminate_pods', {
+          ns: 'NS',
+          label_selector: 'app=web',
+          grace_period: 0,
+        }),
         secrets: ['k8s'],
-        arguments: { ns: 'NS', label_selector: 'app=web', grace_period: 0 },
       },
     },
   ],
@@ -241,7 +243,6 @@ const cases: Array<[string, string | Experiment, RegExp, string?]> = [
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-bad-'));
-  ns = await testNamespace(cluster.kc, 'bad-experiments');
   const experimenter = await serviceAccountToken(cluster.kc, ns.name, 'experimenter', [{ role: 'edit' }]);
   identity = experimenter.identity;
   env = {
@@ -256,7 +257,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
-  await ns.remove();
 });
 
 const withNamespace = (e: string | Experiment) =>

@@ -7,7 +7,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
-import { deploy, serviceAccountToken, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
+import {
+  deploy,
+  fileNamespace,
+  serviceAccountToken,
+  sharedCluster,
+  tokenEnv,
+  until,
+} from '@chaoskit/cluster/testing';
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,23 +27,13 @@ const core = cluster.kc.makeApiClient(CoreV1Api);
 const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
 const unique = `exit-codes-${process.pid}`;
 let dir: string;
-let ns: Awaited<ReturnType<typeof testNamespace>>;
+const ns = fileNamespace(cluster.kc, 'exit');
 /** The run's identity (the rights `chaoskit rbac` prints for the activities used here). */
 let operator: { env: NodeJS.ProcessEnv; identity: string };
 /** An identity that may read pods but not delete them (the record's rights it has). */
 let viewer: { env: NodeJS.ProcessEnv; identity: string };
 
-const envOf = (token: string): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    CLUSTER_HOST: cluster.credentials.server,
-    CLUSTER_API_KEY: token,
-    CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
-    KUBECONFIG: '/nonexistent',
-  };
-  delete env.CLUSTERCONFIG;
-  return env;
-};
+const envOf = (token: string) => tokenEnv(cluster.credentials, token);
 
 /** A service account bound, in the test's namespace, to what `chaoskit rbac <activities>` prints. */
 async function identityFor(name: string, activities: string[]) {
@@ -84,21 +81,30 @@ async function experiment(name: string, body: Record<string, unknown>): Promise<
 const journalPath = (name: string) => join(dir, `${name}.journal.json`);
 const journalOf = async (name: string) => JSON.parse(await readFile(journalPath(name), 'utf8'));
 
+/** `run` of experiment `name`, its journal and record in the test's places. */
+const runArgs = (name: string, args: string[]) => [
+  'run',
+  join(dir, `${name}.yaml`),
+  '--journal-path',
+  journalPath(name),
+  '--ledger-namespace',
+  ns.name,
+  ...args,
+];
+
 async function run(name: string, args: string[] = [], env = operator.env) {
-  const out = await runCli(
-    [
-      'run',
-      join(dir, `${name}.yaml`),
-      '--journal-path',
-      journalPath(name),
-      '--ledger-namespace',
-      ns.name,
-      ...args,
-    ],
-    { env, cwd: dir },
-  );
+  const out = await runCli(runArgs(name, args), { env, cwd: dir });
   process.stdout.write(`exit-codes: ${name}: ${out.code}\n`);
   return out;
+}
+
+/** `chaoskit revert` of a run that left its change in place; it succeeds. */
+async function revertRun(runId: string) {
+  const reverted = await runCli(['revert', runId, '--ledger-namespace', ns.name], {
+    env: operator.env,
+    cwd: dir,
+  });
+  expect(reverted.code, reverted.stderr).toBe(0);
 }
 
 const replicas = async (name: string) =>
@@ -106,7 +112,6 @@ const replicas = async (name: string) =>
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-exit-'));
-  ns = await testNamespace(cluster.kc, 'exit');
   await deploy(cluster.kc, ns.name, 'web', 3);
   operator = await identityFor('operator', [
     'chaoscluster.deployment.actions.scale_deployment',
@@ -145,7 +150,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rbac.deleteClusterRoleBinding({ name: unique }).catch(() => undefined);
   await rbac.deleteClusterRole({ name: unique }).catch(() => undefined);
-  await ns.remove();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -261,11 +265,7 @@ describe('chaoskit run exit codes (D89)', () => {
     const journal = await journalOf('left');
     expect(journal.status).toBe('completed');
     expect(journal.left_in_place).toEqual([expect.stringMatching(/^deployment 'web'/)]);
-    const reverted = await runCli(['revert', journal.run_id, '--ledger-namespace', ns.name], {
-      env: operator.env,
-      cwd: dir,
-    });
-    expect(reverted.code, reverted.stderr).toBe(0);
+    await revertRun(journal.run_id);
     expect(await replicas('web')).toBe(3);
 
     await experiment('rollback-failed', {
@@ -306,31 +306,17 @@ describe('chaoskit run exit codes (D89)', () => {
     const journal = await journalOf(name);
     expect(journal.status).toBe('interrupted');
     expect(journal.left_in_place).toEqual([expect.stringMatching(/^deployment 'web'/)]);
-    const reverted = await runCli(['revert', journal.run_id, '--ledger-namespace', ns.name], {
-      env: operator.env,
-      cwd: dir,
-    });
-    expect(reverted.code, reverted.stderr).toBe(0);
+    await revertRun(journal.run_id);
     expect(await replicas('web')).toBe(3);
   });
 });
 
 /** Runs experiment `name` until its first action is done, then sends `signal`. */
 async function interruptedRun(name: string, signal: NodeJS.Signals, args: string[] = []) {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      cli,
-      'run',
-      join(dir, `${name}.yaml`),
-      '--journal-path',
-      journalPath(name),
-      '--ledger-namespace',
-      ns.name,
-      ...args,
-    ],
-    { env: operator.env, cwd: dir },
-  );
+  const child: ChildProcess = spawn(process.execPath, [cli, ...runArgs(name, args)], {
+    env: operator.env,
+    cwd: dir,
+  });
   let stderr = '';
   child.stderr?.on('data', (d) => {
     stderr += d;

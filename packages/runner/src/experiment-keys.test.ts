@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidExperiment } from './errors.js';
 import { prepareExperiment } from './experiment.js';
 import { keyFindings } from './experiment-keys.js';
+import { python } from './test-experiments.js';
 
 type Json = Record<string, unknown>;
 
@@ -18,10 +19,7 @@ const kill = (extra: Json = {}, provider: Json = {}): Json => ({
   type: 'action',
   name: 'kill',
   provider: {
-    type: 'python',
-    module: 'chaosk8s.pod.actions',
-    func: 'terminate_pods',
-    arguments: { label_selector: 'app=web', ns: 'shop' },
+    ...python('chaosk8s.pod.actions', 'terminate_pods', { label_selector: 'app=web', ns: 'shop' }),
     ...provider,
   },
   ...extra,

@@ -11,6 +11,7 @@ import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseValue } from './init.js';
 import { cli, runCli } from './test-cli.js';
+import { activity } from './test-experiments.js';
 
 let dir: string;
 // Every test starts the command a few times: on 2 shared cores, that takes seconds.
@@ -69,14 +70,9 @@ describe('chaoskit init from flags', () => {
     const experiment = load(await readFile(path, 'utf8')) as Written;
     expect(experiment['steady-state-hypothesis'].probes).toEqual([
       {
-        type: 'probe',
-        name: 'count-pods',
-        provider: {
-          type: 'python',
-          module: 'chaosk8s.pod.probes',
-          func: 'count_pods',
-          arguments: { label_selector: 'app=web' },
-        },
+        ...activity('probe', 'count-pods', 'chaosk8s.pod.probes', 'count_pods', {
+          label_selector: 'app=web',
+        }),
         tolerance: 3,
       },
     ]);
@@ -207,16 +203,10 @@ describe('chaoskit init on a terminal', () => {
       title: 'Web survives',
       description: 'two pods killed',
       method: [
-        {
-          type: 'probe',
-          name: 'count-pods',
-          provider: {
-            type: 'python',
-            module: 'chaosk8s.pod.probes',
-            func: 'count_pods',
-            arguments: { label_selector: 'app=web', ns: 'shop' },
-          },
-        },
+        activity('probe', 'count-pods', 'chaosk8s.pod.probes', 'count_pods', {
+          label_selector: 'app=web',
+          ns: 'shop',
+        }),
       ],
     });
     expect((await chaoskit(['validate', path])).code).toBe(0);

@@ -9,17 +9,19 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import {
-  ApiextensionsV1Api,
-  AppsV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  NetworkingV1Api,
-} from '@kubernetes/client-node';
+  createVirtualService,
+  deploy,
+  installCrd,
+  sharedCluster,
+  testNamespace,
+  until,
+} from '@chaoskit/cluster/testing';
+import { AppsV1Api, CoreV1Api, CustomObjectsApi, NetworkingV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, runCli } from './test-cli.js';
+import { python } from './test-experiments.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
@@ -40,13 +42,6 @@ const comparable = (o: Obj | undefined) => {
   const { resourceVersion: _r, managedFields: _m, generation: _g, ...metadata } = o.metadata ?? {};
   return JSON.parse(JSON.stringify({ ...rest, metadata }));
 };
-
-const python = (module: string, func: string, args: Record<string, unknown>) => ({
-  type: 'python',
-  module,
-  func,
-  arguments: args,
-});
 
 interface Family {
   name: string;
@@ -211,20 +206,9 @@ const families: Family[] = [
   {
     name: 'mesh fault',
     async setup(ns) {
-      await custom.createNamespacedCustomObject({
-        group: 'networking.istio.io',
-        version: 'v1',
-        namespace: ns,
-        plural: 'virtualservices',
-        body: {
-          apiVersion: 'networking.istio.io/v1',
-          kind: 'VirtualService',
-          metadata: { name: 'reviews' },
-          spec: {
-            hosts: ['reviews'],
-            http: [{ route: [{ destination: { host: 'reviews', subset: 'v1' } }] }],
-          },
-        },
+      await createVirtualService(cluster.kc, ns, 'reviews', {
+        hosts: ['reviews'],
+        http: [{ route: [{ destination: { host: 'reviews', subset: 'v1' } }] }],
       });
       const routes = [{ destination: { host: 'reviews' } }];
       return {
@@ -261,43 +245,10 @@ const families: Family[] = [
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-interrupt-'));
-  const ext = cluster.kc.makeApiClient(ApiextensionsV1Api);
-  await ext
-    .createCustomResourceDefinition({
-      body: {
-        metadata: { name: `widgets.${CRD_GROUP}` },
-        spec: {
-          group: CRD_GROUP,
-          scope: 'Namespaced',
-          names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-          versions: [
-            {
-              name: 'v1',
-              served: true,
-              storage: true,
-              schema: {
-                openAPIV3Schema: {
-                  type: 'object',
-                  properties: {
-                    spec: {
-                      type: 'object',
-                      properties: { size: { type: 'integer' }, color: { type: 'string' } },
-                    },
-                  },
-                },
-              },
-            },
-          ],
-        },
-      },
-    })
-    .catch((err: { code?: number }) => {
-      if (err.code !== 409) throw err;
-    });
-  await until('the widgets CRD', async () =>
-    (await ext.readCustomResourceDefinition({ name: `widgets.${CRD_GROUP}` })).status?.conditions?.some(
-      (c) => c.type === 'Established' && c.status === 'True',
-    ),
+  await installCrd(
+    cluster.kc,
+    { group: CRD_GROUP, plural: 'widgets', kind: 'Widget' },
+    { size: { type: 'integer' }, color: { type: 'string' } },
   );
 });
 afterAll(async () => {

@@ -10,16 +10,18 @@ import { join } from 'node:path';
 import { readAuditLog } from '@chaoskit/cluster';
 import {
   deploy,
+  fileNamespace,
   kubeconfigYaml,
   serviceAccountToken,
   sharedCluster,
-  testNamespace,
+  tokenEnv,
 } from '@chaoskit/cluster/testing';
 import { CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
 import { cli, exec, runCli } from './test-cli.js';
+import { activity } from './test-experiments.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
@@ -27,23 +29,13 @@ const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
 const OLD_JOURNAL = '{"an":"earlier journal"}';
 let dir: string;
 let file: string;
-let ns: Awaited<ReturnType<typeof testNamespace>>;
+const ns = fileNamespace(cluster.kc, 'preflight');
 /** The run's identity: it may run the experiment and keep its record. */
 let runner: { token: string; identity: string };
 /** An identity that may run the experiment, and not keep its record. */
 let recordless: { token: string; identity: string };
 
-const envOf = (token: string): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    CLUSTER_HOST: cluster.credentials.server,
-    CLUSTER_API_KEY: token,
-    CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
-    KUBECONFIG: '/nonexistent',
-  };
-  delete env.CLUSTERCONFIG;
-  return env;
-};
+const envOf = (token: string) => tokenEnv(cluster.credentials, token);
 
 const podUids = async () =>
   (await core.listNamespacedPod({ namespace: ns.name, labelSelector: 'app=web' })).items
@@ -58,7 +50,6 @@ const requestsOf = async (identity: string, since: Date) =>
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-preflight-'));
-  ns = await testNamespace(cluster.kc, 'preflight');
   await deploy(cluster.kc, ns.name, 'web', 3);
   file = join(dir, 'experiment.yaml');
   await writeFile(
@@ -70,29 +61,21 @@ beforeAll(async () => {
         title: 'web runs',
         probes: [
           {
-            type: 'probe',
-            name: 'web-pods',
+            ...activity('probe', 'web-pods', 'chaoscluster.pod.probes', 'count_pods', {
+              ns: ns.name,
+              label_selector: 'app=web',
+            }),
             tolerance: [1, 10],
-            provider: {
-              type: 'python',
-              module: 'chaoscluster.pod.probes',
-              func: 'count_pods',
-              arguments: { ns: ns.name, label_selector: 'app=web' },
-            },
           },
         ],
       },
       method: [
-        {
-          type: 'action',
-          name: 'kill',
-          provider: {
-            type: 'python',
-            module: 'chaoscluster.pod.actions',
-            func: 'terminate_pods',
-            arguments: { ns: ns.name, label_selector: 'app=web', qty: 1, grace_period: 0 },
-          },
-        },
+        activity('action', 'kill', 'chaoscluster.pod.actions', 'terminate_pods', {
+          ns: ns.name,
+          label_selector: 'app=web',
+          qty: 1,
+          grace_period: 0,
+        }),
       ],
     }),
   );
@@ -115,7 +98,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await ns.remove();
   await rm(dir, { recursive: true, force: true });
 });
 

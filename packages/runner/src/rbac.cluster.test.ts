@@ -5,28 +5,33 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
-import { deploy, serviceAccountToken, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import {
+  deploy,
+  fileNamespace,
+  serviceAccountToken,
+  sharedCluster,
+  tokenEnv,
+} from '@chaoskit/cluster/testing';
 import { LEDGER_LABEL } from '@chaoskit/core/runner';
 import { CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from './test-cli.js';
+import { activity } from './test-experiments.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
 const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
 let dir: string;
-let ns: Awaited<ReturnType<typeof testNamespace>>;
+const ns = fileNamespace(cluster.kc, 'rbac');
 
 const chaoskit = (args: string[], env: NodeJS.ProcessEnv = process.env) => runCli(args, { env, cwd: dir });
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-rbac-'));
-  ns = await testNamespace(cluster.kc, 'rbac');
   await deploy(cluster.kc, ns.name, 'web', 3);
 });
 afterAll(async () => {
-  await ns.remove();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -38,28 +43,18 @@ it('an identity bound to exactly what chaoskit rbac prints runs the experiment a
       title: 'one web pod goes',
       description: 'rbac',
       method: [
-        {
-          type: 'action',
-          name: 'kill',
-          provider: {
-            type: 'python',
-            module: 'chaoscluster.pod.actions',
-            func: 'terminate_pods',
-            arguments: { ns: ns.name, label_selector: 'app=web', grace_period: 0 },
-          },
-        },
+        activity('action', 'kill', 'chaoscluster.pod.actions', 'terminate_pods', {
+          ns: ns.name,
+          label_selector: 'app=web',
+          grace_period: 0,
+        }),
       ],
       rollbacks: [
-        {
-          type: 'action',
-          name: 'back',
-          provider: {
-            type: 'python',
-            module: 'chaoscluster.deployment.actions',
-            func: 'scale_deployment',
-            arguments: { ns: ns.name, name: 'web', replicas: 3 },
-          },
-        },
+        activity('action', 'back', 'chaoscluster.deployment.actions', 'scale_deployment', {
+          ns: ns.name,
+          name: 'web',
+          replicas: 3,
+        }),
       ],
     }),
   );
@@ -75,14 +70,7 @@ it('an identity bound to exactly what chaoskit rbac prints runs the experiment a
     'experimenter',
     [role!, ledger!].map((r) => ({ role: r.metadata!.name!, kind: 'Role' as const })),
   );
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    CLUSTER_HOST: cluster.credentials.server,
-    CLUSTER_API_KEY: token,
-    CLUSTER_CA_CERT_FILE: cluster.credentials.caFile,
-    KUBECONFIG: '/nonexistent',
-  };
-  delete env.CLUSTERCONFIG;
+  const env = tokenEnv(cluster.credentials, token);
   const journal = join(dir, 'journal.json');
   const run = await chaoskit(['run', file, '--ledger-namespace', ns.name, '--journal-path', journal], env);
   expect(run.code, run.stderr).toBe(0);

@@ -20,7 +20,8 @@ import {
 import { CoreV1Api, CustomObjectsApi, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './test-cli.js';
-import { killedAfter, python } from './test-runs.js';
+import { python } from './test-experiments.js';
+import { killedAfter } from './test-runs.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);

@@ -11,7 +11,8 @@ import { readAuditLog } from '@chaoskit/cluster';
 import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { python, startRun } from './test-runs.js';
+import { python } from './test-experiments.js';
+import { startRun } from './test-runs.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);

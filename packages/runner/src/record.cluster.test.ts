@@ -11,7 +11,8 @@ import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/t
 import { AppsV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runOnTerminal } from './test-cli.js';
-import { killedAfter, python, startRun } from './test-runs.js';
+import { python } from './test-experiments.js';
+import { killedAfter, startRun } from './test-runs.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);

@@ -8,29 +8,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   deploy,
+  fileNamespace,
   kubeconfigYaml,
   serviceAccountToken,
   sharedCluster,
-  testNamespace,
 } from '@chaoskit/cluster/testing';
 import { RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
 import { runCli } from './test-cli.js';
+import { activity } from './test-experiments.js';
 
 const cluster = sharedCluster();
 const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
 let dir: string;
-let ns: Awaited<ReturnType<typeof testNamespace>>;
+const ns = fileNamespace(cluster.kc, 'redaction');
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-redaction-'));
-  ns = await testNamespace(cluster.kc, 'redaction');
   await deploy(cluster.kc, ns.name, 'web', 2);
 });
 afterAll(async () => {
-  await ns.remove();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -67,16 +66,11 @@ it('a Forbidden keeps the identity whole; the context `sa` is masked where named
       title: 'usage of the sa context in the sandbox',
       description: 'the runner kills a pod',
       method: [
-        {
-          type: 'action',
-          name: 'kill-one',
-          provider: {
-            type: 'python',
-            module: 'chaoscluster.pod.actions',
-            func: 'terminate_pods',
-            arguments: { ns: ns.name, label_selector: 'app=web', qty: 1 },
-          },
-        },
+        activity('action', 'kill-one', 'chaoscluster.pod.actions', 'terminate_pods', {
+          ns: ns.name,
+          label_selector: 'app=web',
+          qty: 1,
+        }),
       ],
     }),
   );

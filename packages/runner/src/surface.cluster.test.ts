@@ -124,6 +124,18 @@ interface Step {
 /** The fixtures of one namespace, and the steps that call every name of the surface there. */
 async function fixtures(ns: string, stuckNs: string, files: string): Promise<Step[]> {
   const labels = (name: string) => ({ app: name, name });
+  const template = (
+    podLabels: Record<string, string>,
+    container: string,
+    nodeSelector?: Record<string, string>,
+  ) => ({
+    metadata: { labels: podLabels },
+    spec: {
+      terminationGracePeriodSeconds: 1,
+      containers: [{ name: container, image: `example.invalid/${container}:1` }],
+      ...(nodeSelector ? { nodeSelector } : {}),
+    },
+  });
   const deployment = (name: string, replicas: number, nodeSelector?: Record<string, string>) => ({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -131,14 +143,7 @@ async function fixtures(ns: string, stuckNs: string, files: string): Promise<Ste
     spec: {
       replicas,
       selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: labels(name) },
-        spec: {
-          terminationGracePeriodSeconds: 1,
-          containers: [{ name: 'app', image: 'example.invalid/app:1' }],
-          ...(nodeSelector ? { nodeSelector } : {}),
-        },
-      },
+      template: template(labels(name), 'app', nodeSelector),
     },
   });
   const service = (name: string) => ({
@@ -155,14 +160,7 @@ async function fixtures(ns: string, stuckNs: string, files: string): Promise<Ste
       replicas: 1,
       serviceName: name,
       selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: {
-          terminationGracePeriodSeconds: 1,
-          containers: [{ name: 'db', image: 'example.invalid/db:1' }],
-          ...(nodeSelector ? { nodeSelector } : {}),
-        },
-      },
+      template: template({ app: name }, 'db', nodeSelector),
     },
   });
   const replicaSet = (name: string) => ({
@@ -170,13 +168,7 @@ async function fixtures(ns: string, stuckNs: string, files: string): Promise<Ste
     spec: {
       replicas: 1,
       selector: { matchLabels: { rs: name } },
-      template: {
-        metadata: { labels: { rs: name } },
-        spec: {
-          terminationGracePeriodSeconds: 1,
-          containers: [{ name: 'app', image: 'example.invalid/app:1' }],
-        },
-      },
+      template: template({ rs: name }, 'app'),
     },
   });
   await apps.createNamespacedDeployment({ namespace: ns, body: deployment('web', 1) });

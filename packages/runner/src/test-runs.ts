@@ -82,11 +82,3 @@ export async function killedAfter(
   await run.exited;
   return runId;
 }
-
-/** A python provider of a chaoskit activity. */
-export const python = (module: string, func: string, args: Record<string, unknown>) => ({
-  type: 'python',
-  module,
-  func,
-  arguments: args,
-});

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { isDryRun, isMutation, readAuditLog } from '@chaoskit/cluster';
 import {
   deploy,
+  fileNamespace,
   kubeconfigYaml,
   serviceAccountToken,
   sharedCluster,
-  testNamespace,
   until,
 } from '@chaoskit/cluster/testing';
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
@@ -20,6 +20,7 @@ import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
 import { runCli } from './test-cli.js';
+import { activity } from './test-experiments.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
@@ -29,7 +30,7 @@ const unique = `workflow-${process.pid}`;
 // Names that select the cluster are masked in every line: they must not be words of the output.
 const CONTEXT = `ctx-${unique}`;
 let dir: string;
-let ns: Awaited<ReturnType<typeof testNamespace>>;
+const ns = fileNamespace(cluster.kc, 'workflow');
 let identity: string;
 let token: string;
 let kubeconfig: string;
@@ -81,32 +82,23 @@ async function experimentFile(body: Record<string, unknown>) {
 }
 
 const countPods = (args: Record<string, unknown> = {}) => ({
-  type: 'probe',
-  name: 'web-pods',
+  ...activity('probe', 'web-pods', 'chaoscluster.pod.probes', 'count_pods', {
+    label_selector: 'app=web',
+    ...args,
+  }),
   tolerance: 3,
-  provider: {
-    type: 'python',
-    module: 'chaoscluster.pod.probes',
-    func: 'count_pods',
-    arguments: { label_selector: 'app=web', ...args },
-  },
 });
-const killOne = (args: Record<string, unknown> = {}) => ({
-  type: 'action',
-  name: 'kill-one-web-pod',
-  provider: {
-    type: 'python',
-    module: 'chaoscluster.pod.actions',
-    func: 'terminate_pods',
-    arguments: { label_selector: 'app=web', qty: 1, ...args },
-  },
-});
+const killOne = (args: Record<string, unknown> = {}) =>
+  activity('action', 'kill-one-web-pod', 'chaoscluster.pod.actions', 'terminate_pods', {
+    label_selector: 'app=web',
+    qty: 1,
+    ...args,
+  });
 
 const onCluster = () => ['--kubeconfig', kubeconfig, '--context', CONTEXT];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-workflow-'));
-  ns = await testNamespace(cluster.kc, 'workflow');
   ({ token, identity } = await serviceAccountToken(cluster.kc, ns.name, 'operator', [
     { role: 'cluster-admin', clusterBinding: unique },
   ]));
@@ -129,7 +121,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rbac.deleteClusterRoleBinding({ name: unique }).catch(() => undefined);
-  await ns.remove();
   await rm(dir, { recursive: true, force: true });
 });
 

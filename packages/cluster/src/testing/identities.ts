@@ -69,3 +69,19 @@ export function kubeconfigYaml(
     'current-context': current,
   });
 }
+
+/**
+ * The environment of a process (the `chaoskit` command) that reaches the cluster at `server` as
+ * `token` and nothing else: no kubeconfig of the machine's.
+ */
+export function tokenEnv(cluster: { server: string; caFile: string }, token: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CLUSTER_HOST: cluster.server,
+    CLUSTER_API_KEY: token,
+    CLUSTER_CA_CERT_FILE: cluster.caFile,
+    KUBECONFIG: '/nonexistent',
+  };
+  delete env.CLUSTERCONFIG;
+  return env;
+}

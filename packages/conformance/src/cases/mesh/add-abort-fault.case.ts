@@ -23,7 +23,7 @@ import {
 import { assertAbortedShare, assertAllAborted, assertAllServed, trafficScenarios } from './traffic.js';
 
 const abort418 = { httpStatus: 418, percentage: { value: 50 } };
-const abort503 = { abort: { httpStatus: 503, percentage: { value: 100 } } };
+const abortAll503 = { abort: { httpStatus: 503, percentage: { value: 100 } } };
 
 export default defineCase({
   activity: addAbortFaultActivity,
@@ -40,7 +40,7 @@ export default defineCase({
     editScenario(
       'a destination without subset matches by host (subsets or none); percentage as {value}',
       { http_status: 503, percentage: { value: 100.0 }, routes: [to('reviews'), to('ratings')] },
-      { [ROUTE.jason]: abort503, [ROUTE.split]: abort503, [ROUTE.ratings]: abort503 },
+      { [ROUTE.jason]: abortAll503, [ROUTE.split]: abortAll503, [ROUTE.ratings]: abortAll503 },
     ),
     editScenario(
       'replaces an existing abort and keeps the delay beside it; no percentage is written as 100 (D85)',

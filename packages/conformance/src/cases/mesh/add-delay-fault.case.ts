@@ -49,7 +49,7 @@ const DURATIONS = [
   'PT5S',
 ];
 
-const delay = { fixedDelay: '1.5s', percentage: { value: 20 } };
+const editDelay = { fixedDelay: '1.5s', percentage: { value: 20 } };
 
 export default defineCase({
   activity: addDelayFaultActivity,
@@ -58,7 +58,10 @@ export default defineCase({
     ...editScenarios(
       'sets the delay on the named routes only: an existing abort is kept, an existing delay replaced',
       { fixed_delay: '1.5s', percentage: 20, routes: [to('reviews', 'v1'), to('orders', 'v1')] },
-      { [ROUTE.split]: { delay }, [ROUTE.broken]: { abort: EXISTING_BROKEN.abort, delay } },
+      {
+        [ROUTE.split]: { delay: editDelay },
+        [ROUTE.broken]: { abort: EXISTING_BROKEN.abort, delay: editDelay },
+      },
     ),
     editScenario(
       'a destination without subset matches by host; no percentage is written as 100 (D85)',

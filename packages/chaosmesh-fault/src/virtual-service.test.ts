@@ -1,4 +1,4 @@
-import { ApiError, isChaosError } from '@chaoskit/core';
+import { ApiError, type ApiErrorCode, isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import { type RouteSelector, removeFaultKind, setFaultKind } from './routes.js';
 import {
@@ -27,13 +27,11 @@ function vs(): VirtualService {
   };
 }
 
-const conflict = () =>
-  new ApiError('Conflict', {
-    status: 409,
-    reason: 'Conflict',
-    serverMessage: 'the object has been modified',
-    body: {},
-  });
+/** A request the API server refused, as core's client reports it. */
+const apiError = (code: ApiErrorCode, status: number, reason: string, serverMessage: string) =>
+  new ApiError(code, { status, reason, serverMessage, body: {} });
+
+const conflict = () => apiError('Conflict', 409, 'Conflict', 'the object has been modified');
 
 /** An in-memory API server for one object: PUT is refused unless the resourceVersion is current. */
 class FakeStore implements VirtualServiceStore {
@@ -56,6 +54,13 @@ class FakeStore implements VirtualServiceStore {
     return structuredClone(this.object);
   }
 
+  /** Every write from now on fails with `error`. */
+  failWrites(error: unknown) {
+    this.replace = async () => {
+      throw error;
+    };
+  }
+
   commit(next: VirtualService) {
     this.object = structuredClone(next);
     this.object.metadata.resourceVersion = String(Number(this.object.metadata.resourceVersion) + 1);
@@ -75,16 +80,7 @@ const abort503 = (store: VirtualServiceStore, options: Partial<EditOptions> = {}
 describe('editVirtualService', () => {
   it('writes the edit with the resourceVersion it read and returns what was stored', async () => {
     const store = new FakeStore();
-    const result = await editVirtualService(
-      store,
-      target,
-      reviewsV2,
-      setFaultKind('abort', { httpStatus: 503 }),
-      {
-        what: 'abort',
-        ...quiet,
-      },
-    );
+    const result = await abort503(store);
     expect(store.writes).toHaveLength(1);
     expect(store.writes[0]!.metadata.resourceVersion).toBe('1');
     expect(result).toEqual(store.object);
@@ -105,17 +101,7 @@ describe('editVirtualService', () => {
       s.commit(other);
     };
     const logs: string[] = [];
-    const result = await editVirtualService(
-      store,
-      target,
-      reviewsV2,
-      setFaultKind('abort', { httpStatus: 503 }),
-      {
-        what: 'abort',
-        log: (m) => logs.push(m),
-        backoffMs: () => 0,
-      },
-    );
+    const result = await abort503(store, { log: (m) => logs.push(m) });
     expect(store.reads).toBe(2);
     expect(store.writes.map((w) => w.metadata.resourceVersion)).toEqual(['1', '2']);
     expect(result.metadata.resourceVersion).toBe('3');
@@ -128,17 +114,7 @@ describe('editVirtualService', () => {
   it('gives up after the bounded number of attempts with ActivityFailed', async () => {
     const store = new FakeStore();
     store.beforeWrite = (s) => s.commit(s.object);
-    const err = await editVirtualService(
-      store,
-      target,
-      reviewsV2,
-      setFaultKind('abort', { httpStatus: 503 }),
-      {
-        what: 'abort',
-        attempts: 3,
-        ...quiet,
-      },
-    ).catch((e: unknown) => e);
+    const err = await abort503(store, { attempts: 3 }).catch((e: unknown) => e);
     expect(isChaosError(err, 'ActivityFailed')).toBe(true);
     expect((err as Error).message).toMatch(/kept changing: 3 attempts/);
     expect(store.writes).toHaveLength(3);
@@ -183,20 +159,11 @@ describe('editVirtualService', () => {
 
   it('deleted between read and write: ActivityFailed; other API errors pass through unchanged', async () => {
     const store = new FakeStore();
-    store.replace = async () => {
-      throw new ApiError('NotFound', { status: 404, reason: 'NotFound', serverMessage: 'gone', body: {} });
-    };
+    store.failWrites(apiError('NotFound', 404, 'NotFound', 'gone'));
     const gone = await abort503(store).catch((e: unknown) => e);
     expect((gone as Error).message).toMatch(/was deleted while being edited/);
-    const forbidden = new ApiError('Forbidden', {
-      status: 403,
-      reason: 'Forbidden',
-      serverMessage: 'no',
-      body: {},
-    });
-    store.replace = async () => {
-      throw forbidden;
-    };
+    const forbidden = apiError('Forbidden', 403, 'Forbidden', 'no');
+    store.failWrites(forbidden);
     const err = await abort503(store).catch((e: unknown) => e);
     expect(err).toBe(forbidden);
   });
@@ -222,15 +189,8 @@ describe('editVirtualService', () => {
 
   it('a failure other than a conflict is not retried here: core has retried it already', async () => {
     const store = new FakeStore();
-    const unavailable = new ApiError('Unavailable', {
-      status: 503,
-      reason: '',
-      serverMessage: 'down',
-      body: {},
-    });
-    store.replace = async () => {
-      throw unavailable;
-    };
+    const unavailable = apiError('Unavailable', 503, '', 'down');
+    store.failWrites(unavailable);
     const err = await abort503(store).catch((e: unknown) => e);
     expect(err).toBe(unavailable);
     expect(store.reads).toBe(1);

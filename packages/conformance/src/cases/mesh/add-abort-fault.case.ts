@@ -4,22 +4,26 @@ import { defineCase } from '../../case.js';
 import {
   ALL,
   assertOnlyFaultsChanged,
-  concurrentEditScenario,
   createBookinfo,
   EXISTING_BROKEN,
   EXISTING_DELAY,
-  editScenarios,
-  expectCommonRefusals,
-  failureScenarios,
   ROUTE,
   readVs,
   to,
   updatesSince,
   VS_NAME,
 } from './fixtures.js';
+import {
+  concurrentEditScenario,
+  editScenario,
+  editScenarios,
+  failureScenarios,
+  refusalScenario,
+} from './scenarios.js';
 import { assertAbortedShare, assertAllAborted, assertAllServed, trafficScenarios } from './traffic.js';
 
 const abort418 = { httpStatus: 418, percentage: { value: 50 } };
+const abortAll503 = { abort: { httpStatus: 503, percentage: { value: 100 } } };
 
 export default defineCase({
   activity: addAbortFaultActivity,
@@ -28,48 +32,21 @@ export default defineCase({
     ...editScenarios(
       'sets the abort on the named routes only: one of two destinations matches its entry, an existing delay is kept',
       { http_status: 418, percentage: 50, routes: [to('reviews', 'v3'), to('details', 'v1')] },
-      () => ({
+      {
         [ROUTE.split]: { abort: abort418 },
         [ROUTE.slow]: { delay: EXISTING_DELAY, abort: abort418 },
-      }),
+      },
     ),
-    {
-      name: 'a destination without subset matches by host (subsets or none); percentage as {value}',
-      async run(t) {
-        await createBookinfo(t);
-        const before = await readVs(t, 'networking.istio.io/v1alpha3');
-        const result = await t.call({
-          virtual_service_name: VS_NAME,
-          ns: t.ns,
-          http_status: 503,
-          percentage: { value: 100.0 },
-          routes: [to('reviews'), to('ratings')],
-        });
-        const abort = { abort: { httpStatus: 503, percentage: { value: 100 } } };
-        assertOnlyFaultsChanged(before, result, {
-          [ROUTE.jason]: abort,
-          [ROUTE.split]: abort,
-          [ROUTE.ratings]: abort,
-        });
-      },
-    },
-    {
-      name: 'replaces an existing abort and keeps the delay beside it; no percentage is written as 100 (D85)',
-      async run(t) {
-        await createBookinfo(t);
-        const before = await readVs(t, 'networking.istio.io/v1');
-        const result = await t.call({
-          virtual_service_name: VS_NAME,
-          ns: t.ns,
-          version: 'networking.istio.io/v1',
-          http_status: 500,
-          routes: [to('orders', 'v1')],
-        });
-        assertOnlyFaultsChanged(before, result, {
-          [ROUTE.broken]: { abort: { httpStatus: 500, percentage: ALL }, delay: EXISTING_BROKEN.delay },
-        });
-      },
-    },
+    editScenario(
+      'a destination without subset matches by host (subsets or none); percentage as {value}',
+      { http_status: 503, percentage: { value: 100.0 }, routes: [to('reviews'), to('ratings')] },
+      { [ROUTE.jason]: abortAll503, [ROUTE.split]: abortAll503, [ROUTE.ratings]: abortAll503 },
+    ),
+    editScenario(
+      'replaces an existing abort and keeps the delay beside it; no percentage is written as 100 (D85)',
+      { version: 'networking.istio.io/v1', http_status: 500, routes: [to('orders', 'v1')] },
+      { [ROUTE.broken]: { abort: { httpStatus: 500, percentage: ALL }, delay: EXISTING_BROKEN.delay } },
+    ),
     concurrentEditScenario({
       args: { http_status: 503, routes: [to('reviews', 'v2')] },
       faults: { [ROUTE.jason]: { abort: { httpStatus: 503, percentage: ALL } } },
@@ -152,17 +129,10 @@ export default defineCase({
       },
     ),
     ...failureScenarios({ http_status: 503 }),
-    {
-      name: 'invalid http_status and percentage values, and bad common arguments, are refused before any request',
-      async run(t) {
-        await createBookinfo(t);
-        const before = await readVs(t, 'networking.istio.io/v1');
-        const good = {
-          virtual_service_name: VS_NAME,
-          ns: t.ns,
-          http_status: 503,
-          routes: [to('reviews', 'v2')],
-        };
+    refusalScenario(
+      'invalid http_status and percentage values, and bad common arguments, are refused before any request',
+      { http_status: 503 },
+      async (t, good) => {
         for (const http_status of [199, 600, 0, 503.5, '503', null]) {
           await t.expectRefused({ ...good, http_status }, 'http_status');
         }
@@ -179,9 +149,7 @@ export default defineCase({
         ]) {
           await t.expectRefused({ ...good, percentage }, 'percentage');
         }
-        await expectCommonRefusals(t, { http_status: 503 });
-        assert.deepEqual(await readVs(t, 'networking.istio.io/v1'), before);
       },
-    },
+    ),
   ],
 });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { type Fault, getVirtualServiceActivity, parseGoDuration } from '@chaoskit/chaosmesh-fault';
 import type { RouteStats } from '@chaoskit/cluster';
 import { defineCase } from '../../case.js';
-import { activityFailure, createBookinfo, onEveryVersion, readVs, VS_NAME } from './fixtures.js';
+import { activityFailure } from '../shared-fixtures.js';
+import { createBookinfo, onEveryVersion, readVs, VS_NAME } from './fixtures.js';
 import {
   ABORT_ALL,
   ABORTED,

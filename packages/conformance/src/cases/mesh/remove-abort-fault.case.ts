@@ -2,20 +2,22 @@ import assert from 'node:assert/strict';
 import { removeAbortFaultActivity } from '@chaoskit/chaosmesh-fault';
 import { defineCase } from '../../case.js';
 import {
-  concurrentEditScenario,
   createBookinfo,
   EXISTING_BROKEN,
-  editScenarios,
-  expectCommonRefusals,
-  failureScenarios,
   ROUTE,
   readVs,
   replaceVs,
   to,
-  updatesSince,
   VS_NAME,
   withoutServerFields,
 } from './fixtures.js';
+import {
+  concurrentEditScenario,
+  editScenarios,
+  failureScenarios,
+  noWriteScenario,
+  refusalScenario,
+} from './scenarios.js';
 import { ABORT_ALL, assertAllAborted, assertAllServed, trafficScenarios } from './traffic.js';
 
 export default defineCase({
@@ -25,7 +27,7 @@ export default defineCase({
     ...editScenarios(
       'removes only the abort of the named routes: the delay beside it stays; a named route with only a delay keeps it',
       { routes: [to('orders', 'v1'), to('details', 'v1')] },
-      () => ({ [ROUTE.broken]: { delay: EXISTING_BROKEN.delay } }),
+      { [ROUTE.broken]: { delay: EXISTING_BROKEN.delay } },
     ),
     {
       name: 'a route whose only fault was an abort loses its fault key; routes not named keep their abort',
@@ -51,26 +53,10 @@ export default defineCase({
         assert.deepEqual(withoutServerFields(result), withoutServerFields(expected));
       },
     },
-    {
-      name: 'nothing to remove on the matched routes (a rollback run twice): no write, the object returned as it is',
-      async run(t) {
-        await createBookinfo(t);
-        const before = await readVs(t, 'networking.istio.io/v1alpha3');
-        const since = new Date(Date.now() - 1000);
-        const result = await t.call({
-          virtual_service_name: VS_NAME,
-          ns: t.ns,
-          routes: [to('reviews'), to('details', 'v1')],
-        });
-        assert.deepEqual(result, before);
-        assert.equal(
-          (await readVs(t, 'networking.istio.io/v1alpha3')).metadata.resourceVersion,
-          before.metadata.resourceVersion,
-        );
-        const updates = await updatesSince(t, since);
-        if (updates) assert.deepEqual(updates, []);
-      },
-    },
+    noWriteScenario(
+      'nothing to remove on the matched routes (a rollback run twice): no write, the object returned as it is',
+      { routes: [to('reviews'), to('details', 'v1')] },
+    ),
     concurrentEditScenario({
       args: { routes: [to('orders', 'v1')] },
       // The other client changes the delay of the same route: the new delay stays, the abort goes.
@@ -99,17 +85,10 @@ export default defineCase({
       },
     ),
     ...failureScenarios({}),
-    {
-      name: 'bad arguments are refused before any request',
-      async run(t) {
-        await createBookinfo(t);
-        await expectCommonRefusals(t, {});
-        await t.expectRefused({ virtual_service_name: VS_NAME, ns: t.ns }, 'routes');
-        await t.expectRefused(
-          { virtual_service_name: VS_NAME, routes: [to('a')], http_status: 503 },
-          'http_status',
-        );
-      },
-    },
+    refusalScenario('bad arguments are refused before any request', {}, async (t, good) => {
+      const { routes: _, ...withoutRoutes } = good;
+      await t.expectRefused(withoutRoutes, 'routes');
+      await t.expectRefused({ ...good, http_status: 503 }, 'http_status');
+    }),
   ],
 });

@@ -1,19 +1,15 @@
 import assert from 'node:assert/strict';
 import { unsetFaultActivity } from '@chaoskit/chaosmesh-fault';
 import { defineCase } from '../../case.js';
+import { ROUTE, to } from './fixtures.js';
 import {
-  assertOnlyFaultsChanged,
   concurrentEditScenario,
-  createBookinfo,
+  editScenario,
   editScenarios,
-  expectCommonRefusals,
   failureScenarios,
-  ROUTE,
-  readVs,
-  to,
-  updatesSince,
-  VS_NAME,
-} from './fixtures.js';
+  noWriteScenario,
+  refusalScenario,
+} from './scenarios.js';
 import {
   ABORT_ALL,
   assertAllAborted,
@@ -32,38 +28,17 @@ export default defineCase({
     ...editScenarios(
       'removes the whole fault (abort and delay) of the named routes; routes not named keep theirs',
       { routes: [to('orders', 'v1')] },
-      () => ({ [ROUTE.broken]: undefined }),
+      { [ROUTE.broken]: undefined },
     ),
-    {
-      name: 'a destination without subset matches by host: every route of those hosts loses its fault',
-      async run(t) {
-        await createBookinfo(t);
-        const before = await readVs(t, 'networking.istio.io/v1alpha3');
-        const result = await t.call({
-          virtual_service_name: VS_NAME,
-          ns: t.ns,
-          routes: [to('details'), to('orders')],
-        });
-        assertOnlyFaultsChanged(before, result, { [ROUTE.slow]: undefined, [ROUTE.broken]: undefined });
-      },
-    },
-    {
-      name: 'no fault on the matched routes: no write, the object returned as it is',
-      async run(t) {
-        await createBookinfo(t);
-        const before = await readVs(t, 'networking.istio.io/v1');
-        const since = new Date(Date.now() - 1000);
-        const result = await t.call({
-          virtual_service_name: VS_NAME,
-          ns: t.ns,
-          version: 'networking.istio.io/v1',
-          routes: [to('reviews', 'v1'), to('productpage')],
-        });
-        assert.deepEqual(result, before);
-        const updates = await updatesSince(t, since);
-        if (updates) assert.deepEqual(updates, []);
-      },
-    },
+    editScenario(
+      'a destination without subset matches by host: every route of those hosts loses its fault',
+      { routes: [to('details'), to('orders')] },
+      { [ROUTE.slow]: undefined, [ROUTE.broken]: undefined },
+    ),
+    noWriteScenario('no fault on the matched routes: no write, the object returned as it is', {
+      version: 'networking.istio.io/v1',
+      routes: [to('reviews', 'v1'), to('productpage')],
+    }),
     concurrentEditScenario({
       args: { routes: [to('orders', 'v1')] },
       // The other client adds a delay on a route not named: it stays.
@@ -97,13 +72,8 @@ export default defineCase({
       },
     ),
     ...failureScenarios({}),
-    {
-      name: 'bad arguments are refused before any request',
-      async run(t) {
-        await createBookinfo(t);
-        await expectCommonRefusals(t, {});
-        await t.expectRefused({ virtual_service_name: VS_NAME, routes: [to('a')], fault: {} }, 'fault');
-      },
-    },
+    refusalScenario('bad arguments are refused before any request', {}, async (t, good) => {
+      await t.expectRefused({ ...good, fault: {} }, 'fault');
+    }),
   ],
 });

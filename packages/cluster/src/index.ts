@@ -1,3 +1,4 @@
+export { type CustomResourceType, customResourceDefinition } from './custom-resource.js';
 export {
   containerEngineAvailable,
   DEFAULT_K3S_IMAGE,

@@ -2,6 +2,7 @@
 // identities on it, and the checks activity packages repeat in their tests.
 export * from './testing/activities.js';
 export * from './testing/etcd.js';
+export * from './testing/files.js';
 export * from './testing/identities.js';
 export * from './testing/namespaces.js';
 export * from './testing/nodes.js';

@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { argumentSignatures, refusals } from '@chaoskit/cluster/testing';
+import { argumentSignatures, refusals, scratchFiles } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   activities,
   createClusterCustomObjectActivity,
@@ -13,13 +11,7 @@ import {
   replaceCustomObjectActivity,
 } from './index.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'chaoskit-crd-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const file = (name: string, text: string) => {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-};
+const { dir, write: file } = scratchFiles('chaoskit-crd-');
 
 const refusal = refusals(isChaosError);
 

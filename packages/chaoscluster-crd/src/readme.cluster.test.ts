@@ -2,6 +2,7 @@
 // what README.md shows (`npm run docs` copies it there). The example runs at the top level, as
 // in a reader's script; the test below checks what it did to the cluster, from a watch on the
 // namespace's PodChaos objects opened before it ran.
+import { customResourceDefinition } from '@chaoskit/cluster';
 import { readmeNamespace, sharedCluster } from '@chaoskit/cluster/testing';
 import { ApiextensionsV1Api, CustomObjectsApi, Watch } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -25,46 +26,28 @@ afterAll(async () => {
 });
 await readmeNamespace(NS);
 await extensions.createCustomResourceDefinition({
-  body: {
-    metadata: { name: CRD },
+  body: customResourceDefinition({
+    group: 'chaos-mesh.org',
+    version: 'v1alpha1',
+    scope: 'Namespaced',
+    plural: 'podchaos',
+    kind: 'PodChaos',
     spec: {
-      group: 'chaos-mesh.org',
-      scope: 'Namespaced',
-      names: { plural: 'podchaos', singular: 'podchaos', kind: 'PodChaos', listKind: 'PodChaosList' },
-      versions: [
-        {
-          name: 'v1alpha1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  properties: {
-                    action: { type: 'string', _enum: ['pod-kill', 'pod-failure', 'container-kill'] },
-                    mode: {
-                      type: 'string',
-                      _enum: ['one', 'all', 'fixed', 'fixed-percent', 'random-max-percent'],
-                    },
-                    duration: { type: 'string' },
-                    selector: {
-                      type: 'object',
-                      properties: {
-                        namespaces: { type: 'array', items: { type: 'string' } },
-                        labelSelectors: { type: 'object', additionalProperties: { type: 'string' } },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
+      action: { type: 'string', _enum: ['pod-kill', 'pod-failure', 'container-kill'] },
+      mode: {
+        type: 'string',
+        _enum: ['one', 'all', 'fixed', 'fixed-percent', 'random-max-percent'],
+      },
+      duration: { type: 'string' },
+      selector: {
+        type: 'object',
+        properties: {
+          namespaces: { type: 'array', items: { type: 'string' } },
+          labelSelectors: { type: 'object', additionalProperties: { type: 'string' } },
         },
-      ],
+      },
     },
-  },
+  }),
 });
 await vi.waitFor(
   async () => {

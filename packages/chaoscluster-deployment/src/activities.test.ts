@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { argumentSignatures, refusals } from '@chaoskit/cluster/testing';
+import { argumentSignatures, refusals, scratchFiles } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   activities,
   createDeploymentActivity,
@@ -11,10 +9,11 @@ import {
   scaleDeploymentActivity,
 } from './index.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'chaoskit-activities-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, write } = scratchFiles('chaoskit-activities-');
 
 const refusal = refusals(isChaosError);
+// The arguments of both availability probes (fully and not fully available), as in 0.25.1.
+const availabilityProbe = ['name*', 'ns="default"', 'label_selector=null', 'timeout=30'];
 
 describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
   it('declares every operation with its arguments and defaults, exactly as in 0.25.1', () => {
@@ -31,18 +30,8 @@ describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
         'ns="default"',
         'label_selector=null',
       ],
-      'chaoscluster.deployment.probes.deployment_fully_available': [
-        'name*',
-        'ns="default"',
-        'label_selector=null',
-        'timeout=30',
-      ],
-      'chaoscluster.deployment.probes.deployment_not_fully_available': [
-        'name*',
-        'ns="default"',
-        'label_selector=null',
-        'timeout=30',
-      ],
+      'chaoscluster.deployment.probes.deployment_fully_available': availabilityProbe,
+      'chaoscluster.deployment.probes.deployment_not_fully_available': availabilityProbe,
     });
     for (const a of activities) {
       expect(a.kind).toBe(a.module.endsWith('.actions') ? 'action' : 'probe');
@@ -64,11 +53,6 @@ describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
 });
 
 describe('create_deployment validation (no cluster involved)', () => {
-  const write = (name: string, text: string) => {
-    const path = join(dir, name);
-    writeFileSync(path, text);
-    return path;
-  };
   const doc = (ns?: string) =>
     JSON.stringify({
       apiVersion: 'apps/v1',

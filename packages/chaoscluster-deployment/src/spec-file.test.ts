@@ -1,17 +1,10 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { scratchFiles } from '@chaoskit/cluster/testing';
+import { describe, expect, it } from 'vitest';
 import { loadDeploymentSpec, parseDeploymentSpec, SpecFileError, specFormat } from './spec-file.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'chaoskit-spec-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const { dir, write: file } = scratchFiles('chaoskit-spec-');
 
 const deployment = {
   apiVersion: 'apps/v1',

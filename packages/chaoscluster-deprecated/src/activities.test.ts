@@ -1,27 +1,26 @@
 // The deprecated modules: their activities as in 0.25.1, their reuse of the modern argument schemas, the
 // warning given once, and the refusals reported under the deprecated activity's name.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   createDeploymentActivity,
   deleteDeploymentActivity,
-  deploymentAvailableAndHealthyActivity,
+  activities as deploymentActivities,
   deploymentFullyAvailableActivity,
-  deploymentNotFullyAvailableActivity,
   scaleDeploymentActivity,
 } from '@chaoskit/chaoscluster-deployment';
 import {
-  allPodsHealthyActivity,
   deletePodsActivity,
-  podIsNotAvailableActivity,
+  activities as podActivities,
   readPodLogsActivity,
 } from '@chaoskit/chaoscluster-pod';
-import { deleteReplicaSetActivity } from '@chaoskit/chaoscluster-replicaset';
-import { deleteServiceActivity, serviceIsInitializedActivity } from '@chaoskit/chaoscluster-service';
-import { argumentSignatures, refusals } from '@chaoskit/cluster/testing';
+import {
+  deleteReplicaSetActivity,
+  activities as replicaSetActivities,
+} from '@chaoskit/chaoscluster-replicaset';
+import { activities as serviceActivities } from '@chaoskit/chaoscluster-service';
+import { argumentSignatures, refusals, scratchFiles } from '@chaoskit/cluster/testing';
 import { defineActivity, isChaosError, z } from '@chaoskit/core';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deploymentIsFullyAvailableActivity } from './deployment-is-fully-available.js';
 import { delegate, deprecationMessage, resetDeprecationWarnings, warnDeprecated } from './deprecation.js';
 import { activities, aliases } from './index.js';
@@ -31,8 +30,7 @@ import { scaleMicroserviceActivity } from './scale-microservice.js';
 import { serviceEndpointIsInitializedActivity } from './service-endpoint-is-initialized.js';
 import { startMicroserviceActivity } from './start-microservice.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'chaoskit-deprecated-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, write } = scratchFiles('chaoskit-deprecated-');
 afterEach(() => {
   vi.restoreAllMocks();
   resetDeprecationWarnings();
@@ -131,22 +129,28 @@ describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
 
 describe('the names 0.25.1 imports into chaosk8s.actions and chaosk8s.probes', () => {
   it('are aliases of the modern definitions, not copies', () => {
-    expect(Object.fromEntries(aliases.map((a) => [a.qualifiedName, a.activity]))).toEqual({
-      'chaoscluster.actions.create_deployment': createDeploymentActivity,
-      'chaoscluster.actions.delete_deployment': deleteDeploymentActivity,
-      'chaoscluster.actions.scale_deployment': scaleDeploymentActivity,
-      'chaoscluster.actions.delete_replica_set': deleteReplicaSetActivity,
-      'chaoscluster.actions.delete_pods': deletePodsActivity,
-      'chaoscluster.actions.delete_service': deleteServiceActivity,
-      'chaoscluster.probes.read_pod_logs': readPodLogsActivity,
-      'chaoscluster.probes.pod_is_not_available': podIsNotAvailableActivity,
-      'chaoscluster.probes.all_pods_healthy': allPodsHealthyActivity,
-      'chaoscluster.probes.deployment_available_and_healthy': deploymentAvailableAndHealthyActivity,
-      'chaoscluster.probes.deployment_not_fully_available': deploymentNotFullyAvailableActivity,
-      'chaoscluster.probes.deployment_fully_available': deploymentFullyAvailableActivity,
-      'chaoscluster.probes.service_is_initialized': serviceIsInitializedActivity,
+    expect(Object.fromEntries(aliases.map((a) => [a.qualifiedName, a.activity.qualifiedName]))).toEqual({
+      'chaoscluster.actions.create_deployment': 'chaoscluster.deployment.actions.create_deployment',
+      'chaoscluster.actions.delete_deployment': 'chaoscluster.deployment.actions.delete_deployment',
+      'chaoscluster.actions.scale_deployment': 'chaoscluster.deployment.actions.scale_deployment',
+      'chaoscluster.actions.delete_replica_set': 'chaoscluster.replicaset.actions.delete_replica_set',
+      'chaoscluster.actions.delete_pods': 'chaoscluster.pod.actions.delete_pods',
+      'chaoscluster.actions.delete_service': 'chaoscluster.service.actions.delete_service',
+      'chaoscluster.probes.read_pod_logs': 'chaoscluster.pod.probes.read_pod_logs',
+      'chaoscluster.probes.pod_is_not_available': 'chaoscluster.pod.probes.pod_is_not_available',
+      'chaoscluster.probes.all_pods_healthy': 'chaoscluster.pod.probes.all_pods_healthy',
+      'chaoscluster.probes.deployment_available_and_healthy':
+        'chaoscluster.deployment.probes.deployment_available_and_healthy',
+      'chaoscluster.probes.deployment_not_fully_available':
+        'chaoscluster.deployment.probes.deployment_not_fully_available',
+      'chaoscluster.probes.deployment_fully_available':
+        'chaoscluster.deployment.probes.deployment_fully_available',
+      'chaoscluster.probes.service_is_initialized': 'chaoscluster.service.probes.service_is_initialized',
     });
+    const modern = [...deploymentActivities, ...podActivities, ...replicaSetActivities, ...serviceActivities];
     for (const alias of aliases) {
+      // The very definition the modern package exports.
+      expect(alias.activity).toBe(modern.find((a) => a.qualifiedName === alias.activity.qualifiedName));
       expect(alias.name).toBe(alias.activity.name);
       expect(alias.activity.deprecated).toBe(false);
     }
@@ -172,14 +176,12 @@ describe('validation', () => {
       metadata: { name: 'web', ...(namespace ? { namespace } : {}) },
       spec: { selector: { matchLabels: { app: 'web' } }, template: {} },
     });
-    const good = join(dir, 'web.json');
-    writeFileSync(good, JSON.stringify(doc()));
+    const good = write('web.json', JSON.stringify(doc()));
     expect(startMicroserviceActivity.validate({ spec_path: good }).spec_path.body.metadata?.name).toBe('web');
     expect(
       refusal(() => startMicroserviceActivity.validate({ spec_path: join(dir, 'nope.json') })).argument,
     ).toBe('spec_path');
-    const elsewhere = join(dir, 'elsewhere.json');
-    writeFileSync(elsewhere, JSON.stringify(doc('other')));
+    const elsewhere = write('elsewhere.json', JSON.stringify(doc('other')));
     const err = refusal(() => startMicroserviceActivity.validate({ spec_path: elsewhere, ns: 'shop' }));
     expect(err.argument).toBe('ns');
     expect(err.message).toMatch(/^chaoscluster\.actions\.start_microservice: /);

@@ -2,6 +2,7 @@
 // activity, through the activity's log and stderr) and the delegation to the modern activity.
 
 import {
+  type Activity,
   type ActivityContext,
   type ActivityDefinition,
   type AnyActivity,
@@ -58,6 +59,24 @@ export function defineDeprecated<S extends ArgsShape, R>(definition: DeprecatedD
       warnDeprecated(replacement, ctx);
       return run(args, ctx);
     },
+  });
+}
+
+/**
+ * A deprecated activity that takes the modern one's arguments as they are and forwards them:
+ * its rules (cross-argument ones included), RBAC and result are the modern activity's.
+ */
+export function defineForwarding<S extends ArgsShape, R>(
+  modern: Activity<S, R>,
+  definition: Pick<ActivityDefinition<S, R>, 'name' | 'kind' | 'module' | 'doc' | 'returns'>,
+) {
+  return defineDeprecated({
+    ...definition,
+    args: { ...modern.schema.shape },
+    check: (args) => modernProblem(modern, args),
+    rbac: rulesOf(modern),
+    replacement: modern.qualifiedName,
+    run: (args, ctx) => delegate(modern, args, ctx),
   });
 }
 

@@ -1,25 +1,16 @@
 // The activities of chaoscluster.networking.actions, as in 0.25.1, and what is refused before any request.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { argumentSignature, refusals } from '@chaoskit/cluster/testing';
+import { argumentSignature, refusals, scratchFiles } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { dump } from 'js-yaml';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createNetworkPolicyActivity } from './create-network-policy.js';
 import { denyAllIngressActivity } from './deny-all-ingress.js';
 import { activities } from './index.js';
 import { parseNetworkPolicy } from './policy-spec.js';
 import { removeNetworkPolicyActivity } from './remove-network-policy.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'chaoskit-networking-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const { dir, write: file } = scratchFiles('chaoskit-networking-');
 
 const refusal = refusals(isChaosError);
 

@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { argumentSignatures, refusals } from '@chaoskit/cluster/testing';
+import { argumentSignatures, refusals, scratchFiles } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   activities,
   createStatefulsetActivity,
@@ -11,10 +8,11 @@ import {
   scaleStatefulsetActivity,
 } from './index.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'chaoskit-statefulset-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const files = scratchFiles('chaoskit-statefulset-');
 
 const refusal = refusals(isChaosError);
+// The arguments of both availability probes (fully and not fully available), as in 0.25.1.
+const availabilityProbe = ['name*', 'ns="default"', 'label_selector=null', 'timeout=30'];
 
 describe('the statefulset activities of chaostoolkit-kubernetes 0.25.1', () => {
   it('declares every operation with its arguments and defaults as in 0.25.1 (D77: remove_statefulset needs a name)', () => {
@@ -22,18 +20,8 @@ describe('the statefulset activities of chaostoolkit-kubernetes 0.25.1', () => {
       'chaoscluster.statefulset.actions.create_statefulset': ['spec_path*', 'ns="default"'],
       'chaoscluster.statefulset.actions.remove_statefulset': ['name*', 'ns="default"', 'label_selector=null'],
       'chaoscluster.statefulset.actions.scale_statefulset': ['name*', 'replicas*', 'ns="default"'],
-      'chaoscluster.statefulset.probes.statefulset_fully_available': [
-        'name*',
-        'ns="default"',
-        'label_selector=null',
-        'timeout=30',
-      ],
-      'chaoscluster.statefulset.probes.statefulset_not_fully_available': [
-        'name*',
-        'ns="default"',
-        'label_selector=null',
-        'timeout=30',
-      ],
+      'chaoscluster.statefulset.probes.statefulset_fully_available': availabilityProbe,
+      'chaoscluster.statefulset.probes.statefulset_not_fully_available': availabilityProbe,
     });
     for (const a of activities) {
       expect(a.kind).toBe(a.module.endsWith('.actions') ? 'action' : 'probe');
@@ -46,11 +34,7 @@ describe('the statefulset activities of chaostoolkit-kubernetes 0.25.1', () => {
 
 describe('argument checks', () => {
   it('create_statefulset reads its file while validating: one apps/v1 StatefulSet, in ns', () => {
-    const write = (name: string, doc: unknown) => {
-      const path = join(dir, name);
-      writeFileSync(path, JSON.stringify(doc));
-      return path;
-    };
+    const write = (name: string, doc: unknown) => files.write(name, JSON.stringify(doc));
     const sts = (namespace?: string) => ({
       kind: 'StatefulSet',
       metadata: { name: 'db', ...(namespace ? { namespace } : {}) },

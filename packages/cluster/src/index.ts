@@ -1,3 +1,4 @@
+export { type CustomResourceType, customResourceDefinition } from './custom-resource.js';
 export { execText } from './exec.js';
 export {
   containerEngineAvailable,

@@ -4,6 +4,7 @@ export * from './testing/activities.js';
 export * from './testing/custom-objects.js';
 export * from './testing/etcd.js';
 export * from './testing/file-namespace.js';
+export * from './testing/files.js';
 export * from './testing/identities.js';
 export * from './testing/namespaces.js';
 export * from './testing/nodes.js';

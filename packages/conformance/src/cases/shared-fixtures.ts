@@ -57,3 +57,19 @@ export async function activityFailure(promise: Promise<unknown>): Promise<string
   );
   return (outcome.error as Error).message;
 }
+
+/**
+ * The ActivityFailed message of a probe that fails only once its whole timeout (seconds) has
+ * passed: checks that it waited that long, and logs how long it took.
+ */
+export async function failureAfterTimeout(
+  t: CaseContext,
+  args: Record<string, unknown> & { timeout: number },
+): Promise<string> {
+  const started = Date.now();
+  const message = await activityFailure(t.call(args));
+  const elapsed = Date.now() - started;
+  assert.ok(elapsed >= args.timeout * 1000 - 100, `the probe waited its timeout (${elapsed} ms)`);
+  t.log(`${t.activity.name} with timeout ${args.timeout} failed after ${elapsed} ms`);
+  return message;
+}

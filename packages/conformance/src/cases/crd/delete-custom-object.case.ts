@@ -6,21 +6,14 @@ import {
   type Status,
 } from '@chaoskit/chaoscluster-crd';
 import { defineCase, type Scenario } from '../../case.js';
-import {
-  activityFailure,
-  callDryRun,
-  missingTypes,
-  otherScopeArgs,
-  type ScopeKind,
-  scopeOf,
-} from './fixtures.js';
+import { callDryRun, type ScopeKind, scopeOf } from './fixtures.js';
+import { missingDefinitionScenario, missingObjectScenario } from './scenarios.js';
 
 /** Both variants, namespaced and cluster-wide: `t.call` resolves to their common result type. */
 type DeleteActivity = typeof deleteCustomObjectActivity | typeof deleteClusterCustomObjectActivity;
 
 /** The scenarios of delete_custom_object and delete_cluster_custom_object. */
 export function deleteScenarios(kind: ScopeKind): Scenario<DeleteActivity>[] {
-  const otherVariant = kind === 'namespaced' ? 'delete_cluster_custom_object' : 'delete_custom_object';
   return [
     {
       name: 'deletes the object, only that one, and returns the Status of the server',
@@ -49,29 +42,8 @@ export function deleteScenarios(kind: ScopeKind): Scenario<DeleteActivity>[] {
         assert.ok((await s.read(name))?.metadata?.deletionTimestamp);
       },
     },
-    {
-      name: 'a missing object is ActivityFailed that says it does not exist',
-      async run(t) {
-        const s = await scopeOf(t, kind);
-        const message = await activityFailure(t.call({ ...s.args, name: s.name('ghost') }));
-        assert.match(
-          message,
-          new RegExp(`failed to delete custom object '${s.name('ghost')}' .*: it does not exist`),
-        );
-      },
-    },
-    {
-      name: 'a missing custom resource definition is ActivityFailed that says so; the other scope points at the other variant',
-      async run(t) {
-        const s = await scopeOf(t, kind);
-        for (const { args } of missingTypes(s)) {
-          const message = await activityFailure(t.call({ ...args, name: 'x' }));
-          assert.match(message, /the custom resource definition is missing/);
-        }
-        const message = await activityFailure(t.call({ ...otherScopeArgs(s), name: 'x' }));
-        assert.match(message, new RegExp(`use ${otherVariant}`));
-      },
-    },
+    missingObjectScenario('delete', kind),
+    missingDefinitionScenario('delete', kind),
     {
       name: 'in plan mode the delete is a server-side dry run: the object stays',
       async run(t) {

@@ -1,4 +1,5 @@
 import type { CustomObject, CustomObjectList } from '@chaoskit/chaoscluster-crd';
+import { customResourceDefinition } from '@chaoskit/cluster';
 import type { AnyActivity, ResultOf } from '@chaoskit/core';
 import { invokeActivity } from '@chaoskit/runner';
 import {
@@ -40,39 +41,14 @@ export interface Spec {
 }
 
 function definition(group: string, scope: ScopeKind): V1CustomResourceDefinition {
-  const { plural, kind } = TYPES[scope];
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.${group}`, labels: { 'chaoskit.io/conformance': 'crd' } },
-    spec: {
-      group,
-      scope: scope === 'namespaced' ? 'Namespaced' : 'Cluster',
-      names: { plural, kind, singular: kind.toLowerCase(), listKind: `${kind}List` },
-      versions: [
-        {
-          name: VERSION,
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  properties: {
-                    size: { type: 'integer' },
-                    color: { type: 'string' },
-                    mode: { type: 'string' },
-                  },
-                },
-              },
-            },
-          },
-        },
-      ],
-    },
-  };
+  return customResourceDefinition({
+    group,
+    version: VERSION,
+    scope: scope === 'namespaced' ? 'Namespaced' : 'Cluster',
+    ...TYPES[scope],
+    spec: { size: { type: 'integer' }, color: { type: 'string' }, mode: { type: 'string' } },
+    labels: { 'chaoskit.io/conformance': 'crd' },
+  });
 }
 
 const installed = new WeakMap<CaseContext, Promise<string>>();

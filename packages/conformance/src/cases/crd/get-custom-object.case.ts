@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { type getClusterCustomObjectActivity, getCustomObjectActivity } from '@chaoskit/chaoscluster-crd';
 import { defineCase, type Scenario } from '../../case.js';
-import { activityFailure, missingTypes, otherScopeArgs, type ScopeKind, scopeOf } from './fixtures.js';
+import { type ScopeKind, scopeOf } from './fixtures.js';
+import { missingDefinitionScenario, missingObjectScenario } from './scenarios.js';
 
 /** Both variants, namespaced and cluster-wide: `t.call` resolves to their common result type. */
 type GetActivity = typeof getCustomObjectActivity | typeof getClusterCustomObjectActivity;
 
 /** The scenarios of get_custom_object and get_cluster_custom_object. */
 export function getScenarios(kind: ScopeKind): Scenario<GetActivity>[] {
-  const otherVariant = kind === 'namespaced' ? 'get_cluster_custom_object' : 'get_custom_object';
   return [
     {
       name: 'returns the object as the server has it',
@@ -21,31 +21,8 @@ export function getScenarios(kind: ScopeKind): Scenario<GetActivity>[] {
         assert.deepEqual(result, created);
       },
     },
-    {
-      name: 'a missing object is ActivityFailed that says it does not exist',
-      async run(t) {
-        const s = await scopeOf(t, kind);
-        const message = await activityFailure(t.call({ ...s.args, name: s.name('ghost') }));
-        assert.match(
-          message,
-          new RegExp(`failed to get custom object '${s.name('ghost')}' .*: it does not exist`),
-        );
-      },
-    },
-    {
-      name: 'a missing custom resource definition is ActivityFailed that says so; the other scope points at the other variant',
-      async run(t) {
-        const s = await scopeOf(t, kind);
-        for (const { args } of missingTypes(s)) {
-          assert.match(
-            await activityFailure(t.call({ ...args, name: 'x' })),
-            /the custom resource definition is missing/,
-          );
-        }
-        const message = await activityFailure(t.call({ ...otherScopeArgs(s), name: 'x' }));
-        assert.match(message, new RegExp(`use ${otherVariant}`));
-      },
-    },
+    missingObjectScenario('get', kind),
+    missingDefinitionScenario('get', kind),
     {
       name: 'bad arguments are refused before any request',
       async run(t) {

@@ -4,7 +4,6 @@ import { dump } from 'js-yaml';
 import { defineCase, type Scenario } from '../../case.js';
 import {
   activityFailure,
-  callDryRun,
   fileMaker,
   missingTypes,
   otherScopeArgs,
@@ -13,13 +12,13 @@ import {
   scopeOf,
   specOwners,
 } from './fixtures.js';
+import { otherVariant, planLeavesObjectScenario, refusalsLeaveObject } from './scenarios.js';
 
 /** Both variants, namespaced and cluster-wide: `t.call` resolves to their common result type. */
 type PatchActivity = typeof patchCustomObjectActivity | typeof patchClusterCustomObjectActivity;
 
 /** The scenarios of patch_custom_object and patch_cluster_custom_object. */
 export function patchScenarios(kind: ScopeKind): Scenario<PatchActivity>[] {
-  const otherVariant = kind === 'namespaced' ? 'patch_cluster_custom_object' : 'patch_custom_object';
   return [
     {
       name: 'sets the fields resource names as field manager chaoskit; the other fields stay',
@@ -120,38 +119,19 @@ export function patchScenarios(kind: ScopeKind): Scenario<PatchActivity>[] {
         const message = await activityFailure(
           t.call({ ...otherScopeArgs(s), name: 'x', resource: { ...s.doc('x'), kind: s.other.kind } }),
         );
-        assert.match(message, new RegExp(`use ${otherVariant}`));
+        assert.match(message, new RegExp(`use ${otherVariant('patch', kind)}`));
       },
     },
-    {
-      name: 'in plan mode the apply is a server-side dry run: the object is unchanged',
-      async run(t) {
-        const s = await scopeOf(t, kind);
-        const name = s.name('plan');
-        await s.create(s.doc(name, { size: 1 }));
-        const result = await callDryRun(t, {
-          ...s.args,
-          name,
-          force: true,
-          resource: s.doc(name, { size: 2 }),
-        });
-        assert.deepEqual(result.spec, { size: 2 });
-        assert.deepEqual((await s.read(name))?.spec, { size: 1 });
-      },
-    },
+    planLeavesObjectScenario('apply', kind),
     {
       name: 'bad arguments are refused before any request',
-      async run(t) {
-        const s = await scopeOf(t, kind);
-        const name = s.name('keep');
-        const before = await s.create(s.doc(name, { size: 1 }));
-        const good = s.doc(name, { size: 2 });
-        await refuseBadBodies(t, s, { ...s.args, name }, good);
-        await t.expectRefused({ ...s.args, resource: good }, 'name');
-        await t.expectRefused({ ...s.args, name: s.name('other'), resource: good }, 'resource');
-        await t.expectRefused({ ...s.args, name, resource: good, force: 'yes' }, 'force');
-        assert.equal((await s.read(name))?.metadata?.resourceVersion, before.metadata?.resourceVersion);
-      },
+      run: (t) =>
+        refusalsLeaveObject(t, kind, async (s, name, good) => {
+          await refuseBadBodies(t, s, { ...s.args, name }, good);
+          await t.expectRefused({ ...s.args, resource: good }, 'name');
+          await t.expectRefused({ ...s.args, name: s.name('other'), resource: good }, 'resource');
+          await t.expectRefused({ ...s.args, name, resource: good, force: 'yes' }, 'force');
+        }),
     },
   ];
 }

@@ -6,7 +6,6 @@ import {
 import { defineCase, type Scenario } from '../../case.js';
 import {
   activityFailure,
-  callDryRun,
   fileMaker,
   missingTypes,
   otherScopeArgs,
@@ -15,6 +14,7 @@ import {
   type ScopeKind,
   scopeOf,
 } from './fixtures.js';
+import { otherVariant, planLeavesObjectScenario, refusalsLeaveObject } from './scenarios.js';
 
 /** An object whose first resourceVersion is stale: another writer changed it since. */
 async function changedSince(s: Scope, name: string): Promise<string> {
@@ -28,7 +28,6 @@ type ReplaceActivity = typeof replaceCustomObjectActivity | typeof replaceCluste
 
 /** The scenarios of replace_custom_object and replace_cluster_custom_object. */
 export function replaceScenarios(kind: ScopeKind): Scenario<ReplaceActivity>[] {
-  const otherVariant = kind === 'namespaced' ? 'replace_cluster_custom_object' : 'replace_custom_object';
   return [
     {
       name: 'replaces the whole object at the resourceVersion it names',
@@ -137,39 +136,23 @@ export function replaceScenarios(kind: ScopeKind): Scenario<ReplaceActivity>[] {
             resource: { ...s.doc('x'), kind: s.other.kind },
           }),
         );
-        assert.match(message, new RegExp(`use ${otherVariant}`));
+        assert.match(message, new RegExp(`use ${otherVariant('replace', kind)}`));
       },
     },
-    {
-      name: 'in plan mode the replace is a server-side dry run: the object is unchanged',
-      async run(t) {
-        const s = await scopeOf(t, kind);
-        const name = s.name('plan');
-        await s.create(s.doc(name, { size: 1 }));
-        const result = await callDryRun(t, {
-          ...s.args,
-          name,
-          force: true,
-          resource: s.doc(name, { size: 3 }),
-        });
-        assert.deepEqual(result.spec, { size: 3 });
-        assert.deepEqual((await s.read(name))?.spec, { size: 1 });
-      },
-    },
+    planLeavesObjectScenario('replace', kind),
     {
       name: 'bad arguments are refused before any request; without force a resourceVersion is required',
-      async run(t) {
-        const s = await scopeOf(t, kind);
-        const name = s.name('keep');
-        const before = await s.create(s.doc(name, { size: 1 }));
-        const good = s.doc(name, { size: 2 });
-        await t.expectRefused({ ...s.args, name, resource: good }, 'force');
-        await refuseBadBodies(t, s, { ...s.args, name, force: true }, good);
-        await t.expectRefused({ ...s.args, name: s.name('other'), force: true, resource: good }, 'resource');
-        await t.expectRefused({ ...s.args, name, resource: good, force: 1 }, 'force');
-        await t.expectRefused({ ...s.args, force: true, resource: good }, 'name');
-        assert.equal((await s.read(name))?.metadata?.resourceVersion, before.metadata?.resourceVersion);
-      },
+      run: (t) =>
+        refusalsLeaveObject(t, kind, async (s, name, good) => {
+          await t.expectRefused({ ...s.args, name, resource: good }, 'force');
+          await refuseBadBodies(t, s, { ...s.args, name, force: true }, good);
+          await t.expectRefused(
+            { ...s.args, name: s.name('other'), force: true, resource: good },
+            'resource',
+          );
+          await t.expectRefused({ ...s.args, name, resource: good, force: 1 }, 'force');
+          await t.expectRefused({ ...s.args, force: true, resource: good }, 'name');
+        }),
     },
   ];
 }

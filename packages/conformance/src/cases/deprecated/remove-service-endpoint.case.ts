@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { removeServiceEndpointActivity } from '@chaoskit/chaoscluster-deprecated';
 import { defineCase } from '../../case.js';
-import { planLeavesTheService } from '../service/fixtures.js';
+import { planLeavesTheService, serviceRefusals } from '../service/fixtures.js';
 import { callsWarnedOnce, createService, failureOf, resultOf, serviceNames } from './fixtures.js';
 
 export default defineCase({
@@ -25,16 +25,6 @@ export default defineCase({
       },
     },
     planLeavesTheService,
-    {
-      name: 'a missing or bad name, a bad namespace and unknown arguments are refused before any request',
-      async run(t) {
-        await createService(t, 'keep', {});
-        await t.expectRefused({ ns: t.ns }, 'name');
-        await t.expectRefused({ name: 'Keep_1', ns: t.ns }, 'name');
-        await t.expectRefused({ name: 'keep', ns: 'Not_A_Namespace' }, 'ns');
-        await t.expectRefused({ name: 'keep', ns: t.ns, label_selector: 'name=keep' }, 'label_selector');
-        assert.deepEqual(await serviceNames(t), ['keep']);
-      },
-    },
+    serviceRefusals,
   ],
 });

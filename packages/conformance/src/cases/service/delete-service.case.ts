@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { deleteServiceActivity } from '@chaoskit/chaoscluster-service';
 import { defineCase } from '../../case.js';
-import { activityFailure, createService, planLeavesTheService, serviceNames } from './fixtures.js';
+import {
+  activityFailure,
+  createService,
+  planLeavesTheService,
+  serviceNames,
+  serviceRefusals,
+} from './fixtures.js';
 
 export default defineCase({
   activity: deleteServiceActivity,
@@ -23,17 +29,6 @@ export default defineCase({
       },
     },
     planLeavesTheService,
-    {
-      name: 'a missing or bad name, a bad namespace and unknown arguments are refused before any request',
-      async run(t) {
-        await createService(t, 'keep', {});
-        await t.expectRefused({ ns: t.ns }, 'name');
-        await t.expectRefused({ name: 'Keep_1', ns: t.ns }, 'name');
-        await t.expectRefused({ name: '1keep', ns: t.ns }, 'name');
-        await t.expectRefused({ name: 'keep', ns: 'Not_A_Namespace' }, 'ns');
-        await t.expectRefused({ name: 'keep', ns: t.ns, label_selector: 'app=keep' }, 'label_selector');
-        assert.deepEqual(await serviceNames(t), ['keep']);
-      },
-    },
+    serviceRefusals,
   ],
 });

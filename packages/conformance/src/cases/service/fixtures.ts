@@ -59,3 +59,17 @@ export const planLeavesTheService: Scenario = {
     assert.deepEqual(await serviceNames(t), ['web']);
   },
 };
+
+/** delete_service and remove_service_endpoint: what they refuse, and the Service that stays. */
+export const serviceRefusals: Scenario = {
+  name: 'a missing or bad name, a bad namespace and unknown arguments are refused before any request',
+  async run(t) {
+    await createService(t, 'keep', {});
+    await t.expectRefused({ ns: t.ns }, 'name');
+    await t.expectRefused({ name: 'Keep_1', ns: t.ns }, 'name');
+    await t.expectRefused({ name: '1keep', ns: t.ns }, 'name');
+    await t.expectRefused({ name: 'keep', ns: 'Not_A_Namespace' }, 'ns');
+    await t.expectRefused({ name: 'keep', ns: t.ns, label_selector: 'app=keep' }, 'label_selector');
+    assert.deepEqual(await serviceNames(t), ['keep']);
+  },
+};

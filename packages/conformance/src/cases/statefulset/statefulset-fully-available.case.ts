@@ -3,6 +3,7 @@ import { statefulsetFullyAvailableActivity } from '@chaoskit/chaoscluster-statef
 import { sleep } from '@chaoskit/core';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
+import { failureAfterTimeout } from '../shared-fixtures.js';
 import { activityFailure, readyStatefulSet, replicasOf, stuckStatefulSet } from './fixtures.js';
 
 export default defineCase({
@@ -39,11 +40,8 @@ export default defineCase({
       name: 'fails after the timeout when it never becomes available, saying how many replicas are ready (D76)',
       async run(t) {
         await stuckStatefulSet(t, 'stuck', 3);
-        const started = Date.now();
-        const message = await activityFailure(t.call({ name: 'stuck', ns: t.ns, timeout: 2 }));
-        const elapsed = Date.now() - started;
+        const message = await failureAfterTimeout(t, { name: 'stuck', ns: t.ns, timeout: 2 });
         assert.equal(message, "stateful set 'stuck' failed to recover within 2s: 0 of 3 replicas ready");
-        assert.ok(elapsed >= 1900, `the probe waited its timeout (${elapsed} ms)`);
       },
     },
     {

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import type { CustomObject } from '@chaoskit/chaoscluster-crd';
+import type { AnyActivity } from '@chaoskit/core';
+import type { Scenario } from '../../case.js';
+import type { CaseContext } from '../../case-context.js';
+import {
+  activityFailure,
+  callDryRun,
+  missingTypes,
+  otherScopeArgs,
+  type Scope,
+  type ScopeKind,
+  scopeOf,
+} from './fixtures.js';
+
+// The scenarios that several crd activities share word for word: each takes the scope and the
+// verb of the activity (`get`, `delete`, `patch`, `replace`) it runs for.
+
+/** The name of the other scope's variant of `verb`, the one a wrong-scope failure points at. */
+export function otherVariant(verb: string, kind: ScopeKind): string {
+  return kind === 'namespaced' ? `${verb}_cluster_custom_object` : `${verb}_custom_object`;
+}
+
+/** get and delete of an object that does not exist. */
+export function missingObjectScenario(verb: string, kind: ScopeKind): Scenario {
+  return {
+    name: 'a missing object is ActivityFailed that says it does not exist',
+    async run(t) {
+      const s = await scopeOf(t, kind);
+      const message = await activityFailure(t.call({ ...s.args, name: s.name('ghost') }));
+      assert.match(
+        message,
+        new RegExp(`failed to ${verb} custom object '${s.name('ghost')}' .*: it does not exist`),
+      );
+    },
+  };
+}
+
+/** get and delete of an object whose resource is not served, or served in the other scope. */
+export function missingDefinitionScenario(verb: string, kind: ScopeKind): Scenario {
+  return {
+    name: 'a missing custom resource definition is ActivityFailed that says so; the other scope points at the other variant',
+    async run(t) {
+      const s = await scopeOf(t, kind);
+      for (const { args } of missingTypes(s)) {
+        const message = await activityFailure(t.call({ ...args, name: 'x' }));
+        assert.match(message, /the custom resource definition is missing/);
+      }
+      const message = await activityFailure(t.call({ ...otherScopeArgs(s), name: 'x' }));
+      assert.match(message, new RegExp(`use ${otherVariant(verb, kind)}`));
+    },
+  };
+}
+
+/** patch and replace (forced) in plan mode: the result is the server's dry run, the object stays. */
+export function planLeavesObjectScenario(operation: 'apply' | 'replace', kind: ScopeKind): Scenario {
+  return {
+    name: `in plan mode the ${operation} is a server-side dry run: the object is unchanged`,
+    async run(t) {
+      const s = await scopeOf(t, kind);
+      const name = s.name('plan');
+      await s.create(s.doc(name, { size: 1 }));
+      const result = (await callDryRun(t, {
+        ...s.args,
+        name,
+        force: true,
+        resource: s.doc(name, { size: 2 }),
+      })) as CustomObject;
+      assert.deepEqual(result.spec, { size: 2 });
+      assert.deepEqual((await s.read(name))?.spec, { size: 1 });
+    },
+  };
+}
+
+/**
+ * Calls `refuse` with an object that exists and a good body for it (patch and replace: each
+ * expects its own refusals), then checks that the object was not changed.
+ */
+export async function refusalsLeaveObject<A extends AnyActivity>(
+  t: CaseContext<A>,
+  kind: ScopeKind,
+  refuse: (s: Scope, name: string, good: CustomObject) => Promise<void>,
+): Promise<void> {
+  const s = await scopeOf(t, kind);
+  const name = s.name('keep');
+  const before = await s.create(s.doc(name, { size: 1 }));
+  await refuse(s, name, s.doc(name, { size: 2 }));
+  assert.equal((await s.read(name))?.metadata?.resourceVersion, before.metadata?.resourceVersion);
+}

@@ -6,6 +6,7 @@ import {
   type KubeConfig,
   type V1JSONSchemaProps,
 } from '@kubernetes/client-node';
+import { customResourceDefinition } from '../custom-resource.js';
 import { until } from './until.js';
 
 export interface CrdNames {
@@ -28,27 +29,14 @@ export async function installCrd(
   const name = `${plural}.${group}`;
   await ext
     .createCustomResourceDefinition({
-      body: {
-        metadata: { name },
-        spec: {
-          group,
-          scope: 'Namespaced',
-          names: { plural, singular: kind.toLowerCase(), kind },
-          versions: [
-            {
-              name: version,
-              served: true,
-              storage: true,
-              schema: {
-                openAPIV3Schema: {
-                  type: 'object',
-                  properties: { spec: { type: 'object', properties: specProperties } },
-                },
-              },
-            },
-          ],
-        },
-      },
+      body: customResourceDefinition({
+        group,
+        version,
+        scope: 'Namespaced',
+        plural,
+        kind,
+        spec: specProperties,
+      }),
     })
     .catch((err: { code?: number }) => {
       if (err.code !== 409) throw err;

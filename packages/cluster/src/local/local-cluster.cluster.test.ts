@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
+import { deploy, ownKwokNode, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import {
   CoreV1Api,
   CustomObjectsApi,
@@ -24,6 +24,8 @@ const execFileAsync = promisify(execFile);
 const { kc, kubectl, kubeconfigPath, nodes, auditLogPath, users } = sharedCluster();
 const core = kc.makeApiClient(CoreV1Api);
 
+// A node of this file's own to cordon: other files compare the shared nodes before and after.
+const cordoned = ownKwokNode(kc, 'foundation-cordon', 'chaoskit.io/foundation-test');
 let ns: Awaited<ReturnType<typeof testNamespace>>;
 beforeAll(async () => {
   ns = await testNamespace(kc, 'foundation');
@@ -55,7 +57,7 @@ describe('local provider: workloads', () => {
   });
 
   it('cordons a node, evicts a pod, and refuses an eviction a PodDisruptionBudget forbids with 429', async () => {
-    const node = nodes[0]!;
+    const node = cordoned.name;
     // client-node sends JSON Patch unless told otherwise; this body is a merge patch.
     await core.patchNode(
       { name: node, body: { spec: { unschedulable: true } } },

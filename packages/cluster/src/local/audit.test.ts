@@ -27,6 +27,33 @@ it('reads complete lines only, as the apiserver may be halfway through writing t
   }
 });
 
+it("finds one user's events without mistaking a longer name or another field for it", async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'chaoskit-audit-'));
+  try {
+    const path = join(dir, 'audit.log');
+    const impersonating = JSON.stringify({
+      ...JSON.parse(event('patch', 'admin')),
+      impersonatedUser: { username: 'u' },
+    });
+    await writeFile(
+      path,
+      [
+        event('get', 'u'),
+        event('list', 'u2'),
+        impersonating,
+        event('watch', 'a&b'),
+        event('delete', 'u'),
+        '',
+      ].join('\n'),
+    );
+    expect((await readAuditLog(path, { user: 'u' })).map((e) => e.verb)).toEqual(['get', 'delete']);
+    expect((await readAuditLog(path, { user: 'a&b' })).map((e) => e.verb)).toEqual(['watch']);
+    expect((await readAuditLog(path, { user: 'nobody' })).map((e) => e.verb)).toEqual([]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 it('counts writes as mutations, and reviews (a create that stores nothing) not', () => {
   const of = (verb: string, resource: string) => ({ ...JSON.parse(event(verb)), objectRef: { resource } });
   expect(isMutation(of('delete', 'pods'))).toBe(true);

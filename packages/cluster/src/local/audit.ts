@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 
 export interface AuditEvent {
   auditID: string;
@@ -21,12 +21,17 @@ export interface AuditEvent {
 const NEWLINE = 0x0a;
 const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
-/** Events of the apiserver's JSON audit log, optionally only those of one user after a time. */
+/**
+ * Events of the apiserver's JSON audit log, optionally only those of one user after a time, or
+ * written after byte `fromByte` (an `auditLogSize` taken earlier: only what came since is read).
+ */
 export async function readAuditLog(
   path: string,
-  filter: { user?: string; since?: Date } = {},
+  filter: { user?: string; since?: Date; fromByte?: number } = {},
 ): Promise<AuditEvent[]> {
-  const log = await readFile(path).catch(() => Buffer.alloc(0));
+  const log = await (filter.fromByte ? readFrom(path, filter.fromByte) : readFile(path)).catch(() =>
+    Buffer.alloc(0),
+  );
   // The apiserver appends while we read: a last line without its newline is still being written.
   const complete = log.subarray(0, log.lastIndexOf(NEWLINE) + 1);
   return linesOf(complete, filter.user)
@@ -34,6 +39,28 @@ export async function readAuditLog(
     .filter((e) => e.stage === 'ResponseComplete')
     .filter((e) => !filter.user || e.user.username === filter.user)
     .filter((e) => !filter.since || new Date(e.requestReceivedTimestamp) >= filter.since);
+}
+
+/** How long the audit log is now, in bytes (0 while there is none). */
+export async function auditLogSize(path: string): Promise<number> {
+  return (await stat(path).catch(() => ({ size: 0 }))).size;
+}
+
+/**
+ * The log from `offset` on, whole lines only: the size may have been taken while the apiserver
+ * was halfway through a line, whose rest (an event from before) is left out.
+ */
+async function readFrom(path: string, offset: number): Promise<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const start = offset - 1;
+    const length = Math.max(0, (await file.stat()).size - start);
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await file.read(buffer, 0, length, start);
+    return buffer.subarray(buffer.indexOf(NEWLINE) + 1, bytesRead);
+  } finally {
+    await file.close();
+  }
 }
 
 /**

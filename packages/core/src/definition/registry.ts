@@ -76,20 +76,12 @@ export class ActivityRegistry {
 
   /** Every activity, ordered by qualified name (or those of one module); aliases are not listed. */
   list(module?: string): AnyActivity[] {
-    const wanted = module === undefined ? undefined : canonicalModule(module);
-    return [...this.#byName.entries()]
-      .filter(([, activity]) => wanted === undefined || canonicalModule(activity.module) === wanted)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([, activity]) => activity);
+    return ordered(this.#byName, module);
   }
 
   /** Every alias, ordered by qualified name (or those of one module). */
   aliases(module?: string): ActivityAlias[] {
-    const wanted = module === undefined ? undefined : canonicalModule(module);
-    return [...this.#aliases.entries()]
-      .filter(([, alias]) => wanted === undefined || canonicalModule(alias.module) === wanted)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([, alias]) => alias);
+    return ordered(this.#aliases, module);
   }
 
   /** The function names a module offers: its activities' and its aliases', sorted. */
@@ -117,3 +109,12 @@ const holder = globalThis as { [GLOBAL_KEY]?: ActivityRegistry };
 /** The default, process-wide registry that activity packages register into. */
 export const registry: ActivityRegistry = holder[GLOBAL_KEY] ?? new ActivityRegistry();
 holder[GLOBAL_KEY] = registry;
+
+/** The values of `byName` ordered by their qualified name, or those of one module only. */
+function ordered<T extends { module: string }>(byName: Map<string, T>, module?: string): T[] {
+  const wanted = module === undefined ? undefined : canonicalModule(module);
+  return [...byName.entries()]
+    .filter(([, entry]) => wanted === undefined || canonicalModule(entry.module) === wanted)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, entry]) => entry);
+}

@@ -29,7 +29,25 @@ export interface Refusal {
 }
 
 interface StatusBody {
-  details?: { causes?: Array<{ message?: unknown }> };
+  details?: { causes?: Array<{ reason?: unknown; message?: unknown }> };
+}
+
+/** The server refuses every eviction in a namespace being deleted, with this cause (a StatusCause's type is sent as `reason`). */
+const inTerminatingNamespace = (err: unknown): boolean =>
+  isApiError(err, 'Forbidden') &&
+  ((err.body as StatusBody | undefined)?.details?.causes ?? []).some(
+    (c) => c.reason === 'NamespaceTerminating',
+  );
+
+/** Whether the pod is on its way out: gone, being deleted, or replaced by another of its name. */
+async function leaving(kube: KubeClient, pod: V1Pod): Promise<boolean> {
+  try {
+    const now = await kube.get<V1Pod>(Pods, pod.metadata?.name ?? '', pod.metadata?.namespace ?? null);
+    return Boolean(now.metadata?.deletionTimestamp) || now.metadata?.uid !== pod.metadata?.uid;
+  } catch (err) {
+    if (isApiError(err, 'NotFound')) return true;
+    throw err;
+  }
 }
 
 type Outcome = { pod: V1Pod; evicted: true } | { pod: V1Pod; gone: true } | ({ refused: true } & Refusal);
@@ -41,7 +59,7 @@ const evictionOf = (pod: V1Pod): EvictOp => ({
   namespace: pod.metadata?.namespace ?? '',
 });
 
-async function evictOnce(batch: Batch, op: EvictOp, pod: V1Pod): Promise<Outcome> {
+async function evictOnce(kube: KubeClient, batch: Batch, op: EvictOp, pod: V1Pod): Promise<Outcome> {
   const namespace = op.namespace ?? '';
   try {
     // In plan mode the batch sends a dry run, which the server passes on to the deletion.
@@ -49,6 +67,12 @@ async function evictOnce(batch: Batch, op: EvictOp, pod: V1Pod): Promise<Outcome
     return { pod, evicted: true };
   } catch (err) {
     if (isApiError(err, 'NotFound')) return { pod, gone: true };
+    // A namespace being deleted takes its pods with it: no eviction can go through there, and
+    // none is needed once the pod is being deleted. Until then, wait like for a budget.
+    if (inTerminatingNamespace(err)) {
+      if (await leaving(kube, pod)) return { pod, gone: true };
+      return { refused: true, pod, message: `namespace '${namespace}' is being deleted` };
+    }
     // 429: a disruption budget (or the server's rate limits) said no for now. 409: the budget
     // changed under concurrent evictions more often than the server retries; try again too.
     if (isApiError(err) && (err.status === 429 || err.status === 409)) {
@@ -109,7 +133,7 @@ export async function evictAll(
     const outcomes = await mapLimit(pending, DEFAULT_CONCURRENCY, (pod) =>
       signal?.aborted
         ? Promise.resolve(undefined)
-        : evictOnce(batch, ops.get(pod)!, pod).catch((err: unknown) => {
+        : evictOnce(kube, batch, ops.get(pod)!, pod).catch((err: unknown) => {
             if (signal?.aborted) underWay.push(pod);
             else failures.push(`${podKey(pod)}: ${(err as Error).message}`);
             return undefined;

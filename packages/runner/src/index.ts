@@ -37,3 +37,7 @@ export {
 export * from './run/index.js';
 export { validateTolerance, withinTolerance } from './tolerance.js';
 export { loadVarFiles, parseVar } from './vars.js';
+// Fleet runs: one experiment over several kubeconfig contexts, in canary waves.
+export type { ContextResult, FleetJournal } from './fleet/outcome.js';
+export { type FleetOptions, type FleetResult, runFleet } from './fleet/run-fleet.js';
+export { parseWaves, splitWaves, type WaveSize } from './fleet/waves.js';

@@ -20,17 +20,15 @@ beforeAll(async () => {
   server = createServer((_req, res) => {
     requests++;
     // Every request refused as an expired token would be.
-    res
-      .writeHead(401, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          kind: 'Status',
-          apiVersion: 'v1',
-          status: 'Failure',
-          reason: 'Unauthorized',
-          code: 401,
-        }),
-      );
+    res.writeHead(401, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        reason: 'Unauthorized',
+        code: 401,
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -3,7 +3,13 @@
 // them). A context's name selects a cluster: it is masked in every line and file, and the run
 // calls each context by its place instead, `context 2` (D114).
 
-import { contextCount, kubeconfigFiles, loadKubeconfig, registerTarget } from '@chaoskit/core/runner';
+import {
+  contextCount,
+  kubeconfigFiles,
+  loadKubeconfig,
+  maskEnvironmentTargets,
+  registerTarget,
+} from '@chaoskit/core/runner';
 import { clusterEnv } from '../commands/cluster-choice.js';
 import { Refusal } from '../errors.js';
 
@@ -69,9 +75,12 @@ export function fleetContexts(choice: ContextChoice, env: NodeJS.ProcessEnv = pr
         `${missing.map((m) => `context '${m}'`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the kubeconfig (${from}), which has ${contextCount(contexts.length)} (kubectl config get-contexts lists them)`,
       );
   }
-  return names.map((name, index) => ({
+  const fleet = names.map((name, index) => ({
     name,
     label: labelOf(index),
     env: clusterEnv({ context: name, ...(choice.kubeconfig ? { kubeconfig: choice.kubeconfig } : {}) }, env),
   }));
+  // Each context's server, user and files are masked before any line is said, not when its turn comes.
+  for (const context of fleet) maskEnvironmentTargets(context.env);
+  return fleet;
 }

@@ -153,6 +153,6 @@ describe('a fleet run refuses bad input before any request', () => {
     expect(existsSync(join(dir, 'journal.context-1.json'))).toBe(false);
     const shared = out.stderr + readFileSync(join(dir, 'journal.fleet.json'), 'utf8');
     for (const name of NAMES) expect(shared).not.toContain(name);
-    expect(shared).not.toContain(String((server.address() as AddressInfo).port));
+    expect(shared).not.toContain(`127.0.0.1:${(server.address() as AddressInfo).port}`);
   });
 });

@@ -8,7 +8,7 @@ import { redactValue, registerTarget } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
 import { Refusal } from '../errors.js';
 import { EXIT, worst } from '../exit-codes.js';
-import { type FleetContext, fleetContexts, parseContextList } from '../fleet/contexts.js';
+import { fleetContexts, parseContextList } from '../fleet/contexts.js';
 import { summaryLines } from '../fleet/outcome.js';
 import { runWaves } from '../fleet/run-fleet.js';
 import { parseWaves, splitWaves, type WaveSize } from '../fleet/waves.js';
@@ -161,7 +161,7 @@ export async function runFleetCommand(file: string, opts: FleetFlags): Promise<v
   const writers: JournalWriter[] = [];
   const interrupts = handleInterrupts((line) => reporter.warn(line));
   try {
-    const result = await runWaves(prepared, contexts as FleetContext[], waves, {
+    const result = await runWaves(prepared, contexts, waves, {
       ...(opts.parallel ? { parallel: opts.parallel } : {}),
       run: {
         rollbackStrategy: opts.rollbackStrategy,

@@ -21,6 +21,7 @@ import {
 import { AppsV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadExperiment, parseWaves, prepareExperiment, runFleet } from '../index.js';
 import { cli } from '../test-cli.js';
 import { activity } from '../test-experiments.js';
 
@@ -309,5 +310,28 @@ describe('a fleet run in canary waves', () => {
     ]);
     expect(aggregate.contexts[2].reason).toBe('the fleet run was interrupted before it started');
     expect(existsSync(join(dir, 'sigint.context-3.json'))).toBe(false);
+  }, 600_000);
+
+  it("runs from code: runFleet returns each context's result and the aggregate", async () => {
+    const file = await experiment('code');
+    // #region run-fleet
+    const prepared = await prepareExperiment(await loadExperiment(file));
+    const fleet = await runFleet(prepared, {
+      contexts: ['fleet-amber-eu', 'fleet-cedar-ap'],
+      kubeconfig,
+      waves: parseWaves('1'),
+      ledger: { namespace: 'default', ttlSeconds: 24 * 3600 },
+    });
+    for (const context of fleet.contexts)
+      console.log(context.label, context.wave, context.status, context.exitCode, context.reason ?? '');
+    // #endregion
+    expect(fleet.exitCode).toBe(0);
+    expect(fleet.contexts.map((c) => [c.label, c.wave, c.status, c.exitCode, c.journal?.status])).toEqual([
+      ['context 1', 1, 'ran', 0, 'completed'],
+      ['context 2', 2, 'ran', 0, 'completed'],
+    ]);
+    expect(fleet.aggregate.waves.map((w) => w.status)).toEqual(['completed', 'completed']);
+    expect(await replicasOf(members[0]!)).toBe(2);
+    expect(await replicasOf(members[2]!)).toBe(2);
   }, 600_000);
 });

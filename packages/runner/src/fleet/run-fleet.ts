@@ -6,7 +6,7 @@
 // stops every context not started yet: the rest of its wave and the waves after it.
 
 import { isChaosError } from '@chaoskit/core';
-import { newRunId, RunLedger, redact } from '@chaoskit/core/runner';
+import { newRunId, RunLedger, recordName, redact } from '@chaoskit/core/runner';
 import { runExitCode } from '../exit-codes.js';
 import type { Prepared } from '../experiment.js';
 import type { Reporter } from '../log.js';
@@ -98,7 +98,7 @@ export async function runWaves(
           result.reason = why;
           continue;
         }
-        options.reporter?.info(`${result.label} (wave ${w + 1} of ${waves.length}): starting`);
+        options.reporter?.info(`[${result.label}] wave ${w + 1} of ${waves.length}: starting`);
         await runContext(prepared, contexts[i]!, result, options);
         if (result.stopsWaves) stopper ??= result;
       }
@@ -148,9 +148,13 @@ async function runContext(
       stopsWaves: true,
       reason: `refused before any change: ${redact(message)}`,
     });
-    options.reporter?.warn(`${result.label}: ${result.reason}`);
+    options.reporter?.warn(`[${result.label}] ${result.reason}`);
     return;
   }
+  if (ledger)
+    options.reporter?.info(
+      `[${result.label}] run ${ledger.runId}: its changes are recorded in its cluster (ConfigMap ${recordName(ledger.runId)}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} with the context's --context find and undo them`,
+    );
   const journal = await runExperiment(prepared, {
     ...options.run,
     env: context.env,

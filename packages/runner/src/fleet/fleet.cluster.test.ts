@@ -18,7 +18,7 @@ import {
   sharedCluster,
   until,
 } from '@chaoskit/cluster/testing';
-import { AppsV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadExperiment, parseWaves, prepareExperiment, runFleet } from '../index.js';
@@ -109,11 +109,10 @@ afterAll(async () => {
     .makeApiClient(RbacAuthorizationV1Api)
     .deleteClusterRoleBinding({ name: binding })
     .catch(() => undefined);
-  for (const name of ['web', 'guard'])
-    await shared.kc
-      .makeApiClient(AppsV1Api)
-      .deleteNamespacedDeployment({ name, namespace: ns })
-      .catch(() => undefined);
+  await shared.kc
+    .makeApiClient(CoreV1Api)
+    .deleteNamespace({ name: ns })
+    .catch(() => undefined);
   for (const c of own) await c.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 300_000);

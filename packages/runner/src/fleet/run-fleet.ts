@@ -72,15 +72,12 @@ export async function runWaves(
 ): Promise<FleetResult> {
   const start = iso();
   const parallel = Math.max(1, options.parallel ?? 1);
-  const results: ContextResult[] = contexts.map((c) => ({
+  const results: ContextResult[] = contexts.map((c, i) => ({
     label: c.label,
-    wave: 0,
+    wave: waves.findIndex((members) => members.includes(i)) + 1,
     status: 'not-run',
     stopsWaves: false,
   }));
-  waves.forEach((members, w) => {
-    for (const i of members) (results[i] as { wave: number }).wave = w + 1;
-  });
   let stopper: ContextResult | undefined;
   const halted = () =>
     options.signal?.aborted
@@ -104,17 +101,14 @@ export async function runWaves(
       }
     };
     await Promise.all(Array.from({ length: Math.min(parallel, members.length) }, worker));
-    if (stopper && w + 1 < waves.length)
+    if (stopper?.wave === w + 1 && w + 1 < waves.length)
       options.reporter?.warn(
         `wave ${w + 1} stopped the waves after it: ${stopper.label}: ${stopper.reason}; ${waves.length - w - 1} wave(s) not run`,
       );
   }
-  const aggregate = aggregateJournal(
-    String(prepared.experiment.title),
-    start,
-    results,
-    options.journalPathOf,
-  );
+  // The title as the runs substituted it, when one ran.
+  const title = results.find((r) => r.journal)?.journal?.experiment.title ?? prepared.experiment.title;
+  const aggregate = aggregateJournal(String(title), start, results, options.journalPathOf);
   return { contexts: results, aggregate, exitCode: fleetExitCode(results) };
 }
 

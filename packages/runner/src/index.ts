@@ -19,6 +19,10 @@ export {
   prepareExperiment,
   type Vars,
 } from './experiment.js';
+// Fleet runs: one experiment over several kubeconfig contexts, in canary waves.
+export type { ContextResult, FleetJournal } from './fleet/outcome.js';
+export { type FleetOptions, type FleetResult, runFleet } from './fleet/run-fleet.js';
+export { parseWaves, splitWaves, type WaveSize } from './fleet/waves.js';
 export { CHAOSKIT_PACKAGES } from './known-packages.js';
 export { type PlannedActivity, planExperiment } from './plan.js';
 export { mergeRules, roleFor } from './rbac.js';

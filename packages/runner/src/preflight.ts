@@ -25,6 +25,8 @@ export interface PreflightOptions {
   /** Where the run's record of its changes is kept; absent: the run keeps none (--no-ledger). */
   ledgerNamespace?: string | undefined;
   dry?: DryMode | undefined;
+  /** The environment the clusters are chosen from (a fleet run's context); default the process's. */
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
 interface Reached {
@@ -37,7 +39,7 @@ interface Reached {
 const message = (err: unknown) => (isChaosError(err) ? err.message : ((err as Error).message ?? String(err)));
 
 /** The clusters the run's activities reach (those that declare RBAC rules and run), by connection. */
-function clustersOf(prepared: Prepared, dry: DryMode | undefined): Map<Connection, Reached> {
+function clustersOf(prepared: Prepared, { dry, env }: PreflightOptions): Map<Connection, Reached> {
   const reached = new Map<Connection, Reached>();
   // What --dry leaves out reaches no cluster.
   const runs = (activity: Activity) =>
@@ -50,7 +52,10 @@ function clustersOf(prepared: Prepared, dry: DryMode | undefined): Map<Connectio
     let connection: Connection;
     let source: string;
     try {
-      const client = createClusterClient(groups ? secretsFor(prepared.secrets, groups) : {});
+      const client = createClusterClient(
+        groups ? secretsFor(prepared.secrets, groups) : {},
+        env ? { env } : {},
+      );
       connection = connectionFor(client);
       source = client.source;
     } catch (err) {
@@ -70,7 +75,7 @@ function clustersOf(prepared: Prepared, dry: DryMode | undefined): Map<Connectio
  * right of the record (core's LEDGER_RULES) in the ledger namespace.
  */
 export async function checkClusters(prepared: Prepared, options: PreflightOptions): Promise<void> {
-  for (const [connection, reached] of clustersOf(prepared, options.dry)) {
+  for (const [connection, reached] of clustersOf(prepared, options)) {
     const kube = new Transport(connection);
     const which = `the cluster of ${reached.activities.length === 1 ? 'activity' : 'activities'} ${reached.activities.map((a) => `'${a}'`).join(', ')} (${reached.source})`;
     let identity: string | undefined;

@@ -13,6 +13,7 @@ import {
   statSync,
   writeSync,
 } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Refusal } from './errors.js';
 
@@ -117,4 +118,14 @@ export function openLogFile(option: string, path: string): number {
     refuse(option, path, `${REASONS.ENOSPC} (ENOSPC)`);
   }
   return fd;
+}
+
+/** Where a journal is written before it is renamed over the old one. */
+export const scratchOf = (path: string) => `${path}.${process.pid}.tmp`;
+
+/** Writes a journal whole or not at all (a new file renamed over the old one). */
+export async function writeJournal(path: string, text: string): Promise<void> {
+  const scratch = scratchOf(path);
+  await writeFile(scratch, text);
+  await rename(scratch, path);
 }

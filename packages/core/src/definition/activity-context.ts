@@ -51,6 +51,12 @@ export interface RunCallOptions extends CallOptions {
   ledger?: RunLedger;
   /** Seen before and after every request the call sends (tracing, counting). */
   middleware?: readonly TransportMiddleware[];
+  /**
+   * The environment the cluster is chosen from when the secrets do not choose it
+   * (`CLUSTER_CONTEXT`, `KUBECONFIG`…): a fleet run gives each context its own. Default: the
+   * process's.
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -106,7 +112,7 @@ export function buildContext(activity: ActivityIdentity, given: RunCallOptions =
   let client: ClusterClient | undefined;
   let kube: KubeClient | undefined;
   const resolved = () => {
-    client ??= createClusterClient(secrets);
+    client ??= createClusterClient(secrets, given.env ? { env: given.env } : {});
     return client;
   };
   const safety = safetyOf(given.safety);

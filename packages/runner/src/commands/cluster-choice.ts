@@ -16,7 +16,10 @@ import { Refusal } from '../errors.js';
 import type { Prepared } from '../experiment.js';
 
 /** The environment, with --kubeconfig and --context in place of its own choice of cluster. */
-function clusterEnv(opts: { context?: string; kubeconfig?: string }, env = process.env): NodeJS.ProcessEnv {
+export function clusterEnv(
+  opts: { context?: string; kubeconfig?: string },
+  env = process.env,
+): NodeJS.ProcessEnv {
   return {
     ...env,
     ...(opts.kubeconfig ? { CLUSTERCONFIG: opts.kubeconfig, KUBECONFIG: opts.kubeconfig } : {}),

@@ -1,4 +1,5 @@
 // The option groups that several commands take, each added by one function (`withVars(command)`).
+import { sinceSeconds } from '@chaoskit/core';
 import { registerTarget, SYSTEM_NAMESPACES } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger } from '../log.js';
@@ -106,3 +107,19 @@ export const ledgerNamespaceOption = () =>
   new Option('--ledger-namespace <namespace>', "where the runs' records are kept").default(
     process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
   );
+
+export interface LedgerFlags {
+  ledgerNamespace?: string;
+  ledgerTtl: string;
+}
+
+/** Where a run keeps its record and when it expires: --ledger-namespace and --ledger-ttl. */
+export function ledgerSettings(opts: LedgerFlags): { namespace: string; ttlSeconds: number } {
+  const ttlSeconds = sinceSeconds(opts.ledgerTtl);
+  if (!ttlSeconds)
+    throw new InvalidArgumentError(`--ledger-ttl takes a duration such as 24h or 90m, got ${opts.ledgerTtl}`);
+  return {
+    namespace: opts.ledgerNamespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
+    ttlSeconds,
+  };
+}

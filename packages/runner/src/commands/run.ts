@@ -1,9 +1,7 @@
 // `chaoskit run`: runs an experiment against the cluster and writes its journal as it goes.
-import { rename, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
-import { sinceSeconds } from '@chaoskit/core';
 import { newRunId, RunLedger, recordName, redact } from '@chaoskit/core/runner';
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { Refusal } from '../errors.js';
 import { EXIT, EXIT_SUMMARY, runExitCode, worst } from '../exit-codes.js';
 import { handleInterrupts } from '../interrupts.js';
@@ -18,33 +16,28 @@ import {
   type RollbackStrategy,
   runExperiment,
 } from '../run/index.js';
-import { checkJournalPath } from '../writable.js';
+import { checkJournalPath, scratchOf, writeJournal } from '../writable.js';
 import { choosingActivities, useCluster } from './cluster-choice.js';
-import { withCluster, withLogging, withNamespace, withRails, withVars } from './options.js';
+import { isFleet, runFleetCommand, withFleet } from './fleet.js';
+import {
+  type LedgerFlags,
+  ledgerSettings,
+  withCluster,
+  withLogging,
+  withNamespace,
+  withRails,
+  withVars,
+} from './options.js';
 import { prepareFrom } from './prepared-experiment.js';
 import { fail, session } from './session.js';
 
-function runLedger(opts: { ledgerNamespace?: string; ledgerTtl: string }, title: string): RunLedger {
-  const ttlSeconds = sinceSeconds(opts.ledgerTtl);
-  if (!ttlSeconds)
-    throw new InvalidArgumentError(`--ledger-ttl takes a duration such as 24h or 90m, got ${opts.ledgerTtl}`);
+function runLedger(opts: LedgerFlags, title: string): RunLedger {
   return new RunLedger({
     runId: newRunId(),
-    namespace: opts.ledgerNamespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
-    ttlSeconds,
+    ...ledgerSettings(opts),
     title,
     started: new Date().toISOString(),
   });
-}
-
-/** Where the journal is written before it is renamed over the old one. */
-const scratchOf = (path: string) => `${path}.${process.pid}.tmp`;
-
-/** Writes the journal whole or not at all (a new file renamed over the old one). */
-async function writeJournal(path: string, text: string): Promise<void> {
-  const scratch = scratchOf(path);
-  await writeFile(scratch, text);
-  await rename(scratch, path);
 }
 
 /** Asks on the terminal, once, before the run's first change. */
@@ -59,7 +52,7 @@ async function confirmOnTerminal(change: string): Promise<boolean> {
 }
 
 export function register(program: Command): void {
-  withCluster(withNamespace(withLogging(withRails(withVars(program.command('run'))))))
+  withFleet(withCluster(withNamespace(withLogging(withRails(withVars(program.command('run')))))))
     .description('run an experiment (a .json, .yaml or .yml file, or an http(s) URL) and write its journal')
     .argument('<experiment>', 'the experiment file or URL')
     .option('--journal-path <path>', 'where to write the journal', './journal.json')
@@ -111,6 +104,7 @@ export function register(program: Command): void {
     )
     .addHelpText('after', `\nExit codes (D89): ${EXIT_SUMMARY}`)
     .action(async (file: string, opts) => {
+      if (isFleet(opts)) return runFleetCommand(file, opts);
       // Until the run starts, every refusal leaves everything as it was (exit 3).
       let started = false;
       try {

@@ -81,6 +81,7 @@ async function call(
           safety: state.safety,
           ...(signal ? { signal } : {}),
           ...(options.ledger ? { ledger: options.ledger } : {}),
+          ...(options.env ? { env: options.env } : {}),
         }),
       );
     run.status = 'succeeded';

@@ -60,7 +60,11 @@ async function checkHypothesis(state: RunState, when: HypothesisWhen): Promise<H
           try {
             const probed = withValue(toleranceProbe as Activity, value);
             return Boolean(
-              await callProvider(probed, prepared, { safety: state.safety, signal: state.signal }),
+              await callProvider(probed, prepared, {
+                safety: state.safety,
+                signal: state.signal,
+                ...(state.options.env ? { env: state.options.env } : {}),
+              }),
             );
           } catch {
             return false;

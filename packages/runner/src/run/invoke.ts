@@ -25,13 +25,15 @@ export interface Invocation {
   ledger?: RunLedger;
   /** `plan`: every change sent as a server-side dry run. */
   dryRun?: boolean;
+  /** The environment the cluster is chosen from (a fleet run's context); default the process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Calls a chaoskit activity with its arguments (as given: validated by the activity). */
 export function invokeActivity<A extends AnyActivity>(
   target: A,
   args: unknown,
-  { secrets = {}, configuration, log, safety, signal, ledger, dryRun }: Invocation = {},
+  { secrets = {}, configuration, log, safety, signal, ledger, dryRun, env }: Invocation = {},
 ): Promise<ResultOf<A>> {
   return target.call(args, {
     secrets,
@@ -41,6 +43,7 @@ export function invokeActivity<A extends AnyActivity>(
     ...(signal ? { signal } : {}),
     ...(ledger ? { ledger } : {}),
     ...(dryRun ? { dryRun: true } : {}),
+    ...(env ? { env } : {}),
   }) as Promise<ResultOf<A>>;
 }
 
@@ -63,7 +66,7 @@ export async function callProvider(
   invocation: Omit<Invocation, 'secrets' | 'configuration'> = {},
 ): Promise<unknown> {
   const { configuration, secrets } = prepared;
-  const { signal } = invocation;
+  const { signal, env } = invocation;
   const provider = activity.provider;
   switch (provider.type) {
     case 'python': {
@@ -77,7 +80,12 @@ export async function callProvider(
       return invokeActivity(target, bound.args, { ...invocation, secrets: bound.secrets, configuration });
     }
     case 'process':
-      return runProcess(provider, { configuration, secrets, ...(signal ? { signal } : {}) });
+      return runProcess(provider, {
+        configuration,
+        secrets,
+        ...(signal ? { signal } : {}),
+        ...(env ? { env } : {}),
+      });
     case 'http':
       return runHttp(provider, { configuration, secrets, ...(signal ? { signal } : {}) });
     default:

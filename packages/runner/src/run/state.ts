@@ -30,6 +30,11 @@ export interface RunOptions {
   rollbackSignal?: AbortSignal;
   /** The run's record in the cluster: every change is written to it before it is made. */
   ledger?: RunLedger;
+  /**
+   * The environment the activities' cluster is chosen from (`CLUSTER_CONTEXT`, `KUBECONFIG`),
+   * their process providers' too: a fleet run's context (runFleet). Default: the process's.
+   */
+  env?: NodeJS.ProcessEnv;
   /** `run --confirm`: asked once, before the run's first change, with what it is. */
   confirm?: (firstChange: string) => Promise<boolean>;
   /** `run --dry`: the activities not run (their output is null, their status succeeded). */

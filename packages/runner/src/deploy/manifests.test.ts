@@ -4,6 +4,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type {
+  KubernetesObject,
+  V1ConfigMap,
+  V1CronJob,
+  V1Job,
+  V1Role,
+  V1RoleBinding,
+} from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../test-cli.js';
@@ -15,7 +23,7 @@ import {
   ROLLBACK_SECONDS,
 } from './manifests.js';
 
-type Obj = Record<string, any>;
+type Obj = KubernetesObject & Record<string, unknown>;
 let dir: string;
 const chaoskit = (args: string[]) => runCli(args, { cwd: dir });
 
@@ -65,12 +73,12 @@ async function manifests(args: string[]): Promise<Obj[]> {
   return loadAll(out.stdout) as Obj[];
 }
 
-const byKind = (objects: Obj[], kind: string) => objects.filter((o) => o.kind === kind);
+const byKind = <T = Obj>(objects: Obj[], kind: string) => objects.filter((o) => o.kind === kind) as T[];
 
 describe('chaoskit deploy -o yaml', () => {
   it('prints a ServiceAccount, the Roles of chaoskit rbac bound to it, a ConfigMap and a locked-down Job', async () => {
     const objects = await manifests(['-n', 'chaos']);
-    expect(objects.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`)).toEqual([
+    expect(objects.map((o) => `${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`)).toEqual([
       'ServiceAccount/chaos/chaoskit-kill-web',
       'Role/chaos/chaoskit-kill-web',
       'RoleBinding/chaos/chaoskit-kill-web',
@@ -82,7 +90,7 @@ describe('chaoskit deploy -o yaml', () => {
       'Job/chaos/chaoskit-kill-web',
     ]);
     for (const o of objects)
-      expect(o.metadata.labels).toEqual({
+      expect(o.metadata?.labels).toEqual({
         'app.kubernetes.io/managed-by': 'chaoskit',
         'chaoskit.io/experiment': 'kill-web',
         'chaoskit.io/deployed-in': 'chaos',
@@ -91,47 +99,46 @@ describe('chaoskit deploy -o yaml', () => {
     // The rules are chaoskit rbac's for the same file, the record's Role included.
     const printed = await chaoskit(['rbac', 'kill-web.yaml']);
     expect(printed.code).toBe(0);
-    const [role, ledger] = loadAll(printed.stdout) as Obj[];
-    for (const r of byKind(objects, 'Role').filter((r) => !r.metadata.name.endsWith('-ledger')))
-      expect(r.rules).toEqual(role!.rules);
-    expect(byKind(objects, 'Role').find((r) => r.metadata.name.endsWith('-ledger'))!.rules).toEqual(
-      ledger!.rules,
-    );
-    for (const binding of byKind(objects, 'RoleBinding')) {
+    const [role, ledger] = loadAll(printed.stdout) as V1Role[];
+    const roles = byKind<V1Role>(objects, 'Role');
+    for (const r of roles.filter((r) => !r.metadata?.name?.endsWith('-ledger')))
+      expect(r.rules).toEqual(role?.rules);
+    expect(roles.find((r) => r.metadata?.name?.endsWith('-ledger'))?.rules).toEqual(ledger?.rules);
+    for (const binding of byKind<V1RoleBinding>(objects, 'RoleBinding')) {
       expect(binding.roleRef).toEqual({
         apiGroup: 'rbac.authorization.k8s.io',
         kind: 'Role',
-        name: binding.metadata.name,
+        name: binding.metadata?.name,
       });
       expect(binding.subjects).toEqual([
         { kind: 'ServiceAccount', name: 'chaoskit-kill-web', namespace: 'chaos' },
       ]);
     }
 
-    const job = byKind(objects, 'Job')[0]!;
-    expect(job.spec.backoffLimit).toBe(0);
-    const pod = job.spec.template.spec;
-    expect(pod.serviceAccountName).toBe('chaoskit-kill-web');
-    expect(pod.restartPolicy).toBe('Never');
-    expect(pod.securityContext).toEqual({
+    const job = byKind<V1Job>(objects, 'Job')[0];
+    expect(job?.spec?.backoffLimit).toBe(0);
+    const pod = job?.spec?.template.spec;
+    expect(pod?.serviceAccountName).toBe('chaoskit-kill-web');
+    expect(pod?.restartPolicy).toBe('Never');
+    expect(pod?.securityContext).toEqual({
       runAsNonRoot: true,
       runAsUser: 65532,
       runAsGroup: 65532,
       seccompProfile: { type: 'RuntimeDefault' },
     });
-    const [container] = pod.containers;
-    expect(container.securityContext).toEqual({
+    const container = pod?.containers[0];
+    expect(container?.securityContext).toEqual({
       runAsNonRoot: true,
       allowPrivilegeEscalation: false,
       readOnlyRootFilesystem: true,
       capabilities: { drop: ['ALL'] },
     });
-    expect(container.resources).toEqual({
+    expect(container?.resources).toEqual({
       requests: { cpu: '100m', memory: '128Mi' },
       limits: { cpu: '1', memory: '512Mi' },
     });
-    expect(container.env).toContainEqual({ name: 'RUNNER_IN_POD', value: 'true' });
-    expect(container.args).toEqual([
+    expect(container?.env).toContainEqual({ name: 'RUNNER_IN_POD', value: 'true' });
+    expect(container?.args).toEqual([
       'run',
       '/chaoskit/experiment/experiment.json',
       '--journal-path',
@@ -141,16 +148,16 @@ describe('chaoskit deploy -o yaml', () => {
       '-n',
       'chaos',
     ]);
-    expect(container.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
-    expect(pod.volumes).toContainEqual({ name: 'tmp', emptyDir: { sizeLimit: '64Mi' } });
-    expect(pod.volumes).toContainEqual({ name: 'experiment', configMap: { name: 'chaoskit-kill-web' } });
+    expect(container?.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
+    expect(pod?.volumes).toContainEqual({ name: 'tmp', emptyDir: { sizeLimit: '64Mi' } });
+    expect(pod?.volumes).toContainEqual({ name: 'experiment', configMap: { name: 'chaoskit-kill-web' } });
     // 30 after the run + the rollback's 20 s timeout and 2 + 5 s of pauses.
-    expect(pod.terminationGracePeriodSeconds).toBe(GRACE_MARGIN_SECONDS + 27);
+    expect(pod?.terminationGracePeriodSeconds).toBe(GRACE_MARGIN_SECONDS + 27);
   });
 
   it("puts the files the experiment references in the ConfigMap, and points the experiment's copy at them", async () => {
     const objects = await manifests([]);
-    const data = byKind(objects, 'ConfigMap')[0]!.data as Record<string, string>;
+    const data = byKind<V1ConfigMap>(objects, 'ConfigMap')[0]?.data ?? {};
     expect(Object.keys(data).sort()).toEqual(['experiment.json', 'file-1-web.yaml']);
     expect(data['file-1-web.yaml']).toContain('name: web2');
     const copy = JSON.parse(data['experiment.json']!);
@@ -161,12 +168,12 @@ describe('chaoskit deploy -o yaml', () => {
   it('makes a CronJob that never runs two at once with --schedule, and feeds the environment from --env-from-secret', async () => {
     const objects = await manifests(['--schedule', '*/5 * * * *', '--env-from-secret', 'chaos-env']);
     expect(byKind(objects, 'Job')).toEqual([]);
-    const cron = byKind(objects, 'CronJob')[0]!;
-    expect(cron.spec.schedule).toBe('*/5 * * * *');
-    expect(cron.spec.concurrencyPolicy).toBe('Forbid');
-    const container = cron.spec.jobTemplate.spec.template.spec.containers[0];
-    expect(container.envFrom).toEqual([{ secretRef: { name: 'chaos-env' } }]);
-    expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+    const cron = byKind<V1CronJob>(objects, 'CronJob')[0];
+    expect(cron?.spec?.schedule).toBe('*/5 * * * *');
+    expect(cron?.spec?.concurrencyPolicy).toBe('Forbid');
+    const container = cron?.spec?.jobTemplate.spec?.template.spec?.containers[0];
+    expect(container?.envFrom).toEqual([{ secretRef: { name: 'chaos-env' } }]);
+    expect(container?.securityContext?.readOnlyRootFilesystem).toBe(true);
   });
 
   it('makes a ClusterRole and its binding when an activity acts on cluster-wide resources', async () => {
@@ -181,11 +188,13 @@ describe('chaoskit deploy -o yaml', () => {
     const out = await chaoskit(['deploy', 'drain.json', '-n', 'chaos', '-o', 'yaml']);
     expect(out.code).toBe(0);
     const objects = loadAll(out.stdout) as Obj[];
-    const [clusterRole] = byKind(objects, 'ClusterRole');
-    expect(clusterRole!.metadata.name).toBe('chaoskit-chaos-drain');
-    const [role] = loadAll((await chaoskit(['rbac', 'drain.json'])).stdout) as Obj[];
-    expect(clusterRole!.rules).toEqual(role!.rules);
-    expect(byKind(objects, 'ClusterRoleBinding')[0]!.roleRef.name).toBe('chaoskit-chaos-drain');
+    const [clusterRole] = byKind<V1Role>(objects, 'ClusterRole');
+    expect(clusterRole?.metadata?.name).toBe('chaoskit-chaos-drain');
+    const [role] = loadAll((await chaoskit(['rbac', 'drain.json'])).stdout) as V1Role[];
+    expect(clusterRole?.rules).toEqual(role?.rules);
+    expect(byKind<V1RoleBinding>(objects, 'ClusterRoleBinding')[0]?.roleRef.name).toBe(
+      'chaoskit-chaos-drain',
+    );
   });
 });
 

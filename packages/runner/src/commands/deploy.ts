@@ -34,6 +34,8 @@ interface DeployOptions {
   envFromSecret?: string;
   dryRun?: 'client' | 'server';
   output?: 'yaml';
+  nodeSelector: string[];
+  tolerate: string[];
   context?: string;
   kubeconfig?: string;
 }
@@ -75,7 +77,27 @@ export async function manifestsFor(file: string, opts: DeployOptions): Promise<M
     actsIn: namespacesActedIn(raw, activities, opts.namespace),
     ...(opts.schedule ? { schedule: opts.schedule } : {}),
     ...(opts.envFromSecret ? { envFromSecret: opts.envFromSecret } : {}),
+    nodeSelector: Object.fromEntries(opts.nodeSelector.map((pair) => pair.split('=', 2) as [string, string])),
+    tolerate: opts.tolerate,
   });
+}
+
+const LABEL_KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+
+function nodeLabel(pair: string, previous: string[]): string[] {
+  const [key = '', value] = pair.split('=', 2);
+  if (value === undefined || !LABEL_KEY.test(key) || value.length > 63 || !LABEL_VALUE.test(value))
+    throw new InvalidArgumentError(
+      `--node-selector '${pair}': a node label as key=value (kubernetes.io/os=linux)`,
+    );
+  return [...previous, pair];
+}
+
+function taintKey(key: string, previous: string[]): string[] {
+  if (!LABEL_KEY.test(key))
+    throw new InvalidArgumentError(`--tolerate '${key}': a taint's key (node.kubernetes.io/unschedulable)`);
+  return [...previous, key];
 }
 
 export function register(program: Command): void {
@@ -92,7 +114,6 @@ export function register(program: Command): void {
     .option(
       '-n, --namespace <namespace>',
       'the namespace of the deployment, its record, and of activities given no ns',
-      checkNamespace,
       'default',
     )
     .option('--name <name>', "the experiment's name in the cluster (default: the file's name)")
@@ -101,6 +122,13 @@ export function register(program: Command): void {
       '--env-from-secret <secret>',
       "a Secret of the namespace whose keys are the pod's environment variables (what the experiment's type: env values read)",
       checkSecretName,
+    )
+    .option('--node-selector <key=value>', 'a node label the pod needs (repeatable)', nodeLabel, [])
+    .option(
+      '--tolerate <taint-key>',
+      'a taint the pod tolerates, whatever its value and effect (repeatable)',
+      taintKey,
+      [],
     )
     .addOption(
       new Option(

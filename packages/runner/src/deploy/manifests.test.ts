@@ -166,7 +166,16 @@ describe('chaoskit deploy -o yaml', () => {
   });
 
   it('makes a CronJob that never runs two at once with --schedule, and feeds the environment from --env-from-secret', async () => {
-    const objects = await manifests(['--schedule', '*/5 * * * *', '--env-from-secret', 'chaos-env']);
+    const objects = await manifests([
+      '--schedule',
+      '*/5 * * * *',
+      '--env-from-secret',
+      'chaos-env',
+      '--node-selector',
+      'kubernetes.io/os=linux',
+      '--tolerate',
+      'chaoskit.io/real-node',
+    ]);
     expect(byKind(objects, 'Job')).toEqual([]);
     const cron = byKind<V1CronJob>(objects, 'CronJob')[0];
     expect(cron?.spec?.schedule).toBe('*/5 * * * *');
@@ -174,6 +183,9 @@ describe('chaoskit deploy -o yaml', () => {
     const container = cron?.spec?.jobTemplate.spec?.template.spec?.containers[0];
     expect(container?.envFrom).toEqual([{ secretRef: { name: 'chaos-env' } }]);
     expect(container?.securityContext?.readOnlyRootFilesystem).toBe(true);
+    const pod = cron?.spec?.jobTemplate.spec?.template.spec;
+    expect(pod?.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
+    expect(pod?.tolerations).toEqual([{ key: 'chaoskit.io/real-node', operator: 'Exists' }]);
   });
 
   it('makes a ClusterRole and its binding when an activity acts on cluster-wide resources', async () => {
@@ -221,6 +233,7 @@ describe('bad input', () => {
     [['kill-web.yaml', '--name', 'Web'], 2, /--name 'Web': lower-case letters/],
     [['kill-web.yaml', '--dry-run', 'yes'], 2, /Allowed choices are client, server/],
     [['kill-web.yaml', '-o', 'json'], 2, /Allowed choices are yaml/],
+    [['kill-web.yaml', '--node-selector', 'os'], 2, /--node-selector 'os': a node label as key=value/],
     [['kill-web.yaml', '--env-from-secret', 'A B'], 2, /--env-from-secret 'A B' is not a Secret name/],
   ])('deploy %j is refused with exit %i', async (args, code, message) => {
     const out = await chaoskit(['deploy', ...args, '--kubeconfig', '/nonexistent']);

@@ -43,6 +43,9 @@ export interface DeployInput {
   schedule?: string;
   /** The Secret whose keys become the pod's environment variables. */
   envFromSecret?: string;
+  /** Where the pod may run: node labels it needs, taint keys it tolerates. */
+  nodeSelector?: Record<string, string>;
+  tolerate?: readonly string[];
 }
 
 /** The labels every object of the deployment carries: what `undeploy` selects. */
@@ -132,6 +135,12 @@ function podSpec(input: DeployInput, account: string, configMap: string): Json {
     serviceAccountName: account,
     automountServiceAccountToken: true,
     restartPolicy: 'Never',
+    ...(input.nodeSelector && Object.keys(input.nodeSelector).length
+      ? { nodeSelector: input.nodeSelector }
+      : {}),
+    ...(input.tolerate?.length
+      ? { tolerations: input.tolerate.map((key) => ({ key, operator: 'Exists' })) }
+      : {}),
     terminationGracePeriodSeconds: gracePeriodSeconds(input.experiment),
     securityContext: {
       runAsNonRoot: true,

@@ -93,7 +93,7 @@ it('a deployed Job runs an experiment in a pod with in-cluster credentials and t
     'the Job to end',
     async () => {
       const j: V1Job = await batch.readNamespacedJob({ name: 'chaoskit-count-web', namespace: 'chaos' });
-      return (j.status?.succeeded || j.status?.failed) && j;
+      return j.status?.succeeded || j.status?.failed ? j : undefined;
     },
     { timeoutMs: 600_000, intervalMs: 1000 },
   );

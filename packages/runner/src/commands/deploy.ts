@@ -59,15 +59,21 @@ async function activitiesByName(raw: Record<string, unknown>): Promise<Map<strin
   return found;
 }
 
-/** Every object of the deployment, from the file and the options; no request. */
-export async function manifestsFor(file: string, opts: DeployOptions): Promise<Manifest[]> {
+/**
+ * Every object of the deployment, from the file and the options, and the environment variables
+ * the experiment reads; no request.
+ */
+async function manifestsFor(
+  file: string,
+  opts: DeployOptions,
+): Promise<{ manifests: Manifest[]; env: string[] }> {
   // -n may stand before the command, where the program takes it as it is (shared-options.ts).
   checkNamespace(opts.namespace);
   const name = experimentName(file, opts.name);
   const raw = await loadExperiment(file);
   const { data } = experimentFiles(raw, file);
   const activities = await activitiesByName(raw);
-  return deployManifests({
+  const manifests = deployManifests({
     name,
     namespace: opts.namespace,
     image: opts.image,
@@ -80,6 +86,7 @@ export async function manifestsFor(file: string, opts: DeployOptions): Promise<M
     nodeSelector: Object.fromEntries(opts.nodeSelector.map((pair) => pair.split('=', 2) as [string, string])),
     tolerate: opts.tolerate,
   });
+  return { manifests, env: environmentKeys(raw) };
 }
 
 const LABEL_KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
@@ -144,16 +151,16 @@ export function register(program: Command): void {
     )
     .action(async (file: string, opts: DeployOptions) => {
       let manifests: Manifest[];
+      let env: string[];
       try {
-        manifests = await manifestsFor(file, opts);
+        ({ manifests, env } = await manifestsFor(file, opts));
       } catch (err) {
         session.exitCode = fail(err, err instanceof InvalidArgumentError ? EXIT.usage : EXIT.refused);
         return;
       }
-      const keys = environmentKeys(await loadExperiment(file));
-      if (keys.length && !opts.envFromSecret)
+      if (env.length && !opts.envFromSecret)
         process.stderr.write(
-          `chaoskit: the experiment reads ${keys.join(', ')} from the environment: give them in a Secret with --env-from-secret\n`,
+          `chaoskit: the experiment reads ${env.join(', ')} from the environment: give them in a Secret with --env-from-secret\n`,
         );
       if (opts.output === 'yaml') {
         process.stdout.write(manifests.map((m) => dump(m, { lineWidth: -1, noRefs: true })).join('---\n'));

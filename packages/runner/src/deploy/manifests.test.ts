@@ -165,6 +165,27 @@ describe('chaoskit deploy -o yaml', () => {
     expect(copy.method[0]).toEqual(experiment.method[0]);
   });
 
+  it("takes a js control given as a path, from the experiment's directory", async () => {
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(dir, 'sub', 'controls'), { recursive: true });
+    await writeFile(join(dir, 'sub', 'controls', 'audit.mjs'), 'export function configure_control() {}\n');
+    await writeFile(
+      join(dir, 'sub', 'audited.yaml'),
+      dump({
+        ...experiment,
+        method: [experiment.method[0]],
+        controls: [{ name: 'audit', provider: { type: 'js', module: './controls/audit.mjs' } }],
+      }),
+    );
+    const out = await chaoskit(['deploy', 'sub/audited.yaml', '-o', 'yaml']);
+    expect(out.code).toBe(0);
+    const data = byKind<V1ConfigMap>(loadAll(out.stdout) as Obj[], 'ConfigMap')[0]?.data ?? {};
+    expect(data['file-1-audit.mjs']).toContain('configure_control');
+    expect(JSON.parse(data['experiment.json'] ?? '{}').controls[0].provider.module).toBe(
+      '/chaoskit/experiment/file-1-audit.mjs',
+    );
+  });
+
   it('makes a CronJob that never runs two at once with --schedule, and feeds the environment from --env-from-secret', async () => {
     const objects = await manifests([
       '--schedule',

@@ -7,7 +7,7 @@ export {
   MissingK3sPackages,
   NoContainerEngine,
 } from './k3s-provider.js';
-export { type AuditEvent, isDryRun, isMutation, readAuditLog } from './local/audit.js';
+export { type AuditEvent, auditLogSize, isDryRun, isMutation, readAuditLog } from './local/audit.js';
 export {
   binaryPaths,
   ETCD_VERSION,

@@ -6,7 +6,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterInfo } from './case-context.js';
 import { discoverCases } from './cases/index.js';
-import { onKubeconfig, runKit } from './kit/kit-command.js';
+import { onKubeconfig, runKit } from './kit/test-kit-command.js';
 import { localClusterInfo } from './running/cluster.js';
 import { describeCases } from './test-cases.js';
 

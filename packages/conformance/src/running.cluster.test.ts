@@ -7,13 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceCase } from './case.js';
 import type { ClusterInfo } from './case-context.js';
 import { loadCases } from './cases/index.js';
-import { onKubeconfig, runKit } from './kit/kit-command.js';
+import { onKubeconfig, runKit } from './kit/test-kit-command.js';
 import { localClusterInfo } from './running/cluster.js';
 import { describeCases } from './test-cases.js';
 
 // The scenarios on running containers, on a local cluster of its own with two real nodes
 // (kubelet, containerd, runc, CNI bridge, kube-proxy, kube-router each): every other scenario
-// runs in cases.cluster.test.ts. Where this machine cannot run real nodes, each scenario is
+// runs in cases-*.cluster.test.ts. Where this machine cannot run real nodes, each scenario is
 // skipped with the reason. The evidence is printed (`running: <activity> …` lines).
 
 const cases: ConformanceCase[] = (await loadCases())

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedCluster } from '@chaoskit/cluster/testing';
 import { expect, it } from 'vitest';
-import { onKubeconfig, runKit } from '../kit/kit-command.js';
+import { onKubeconfig, runKit } from '../kit/test-kit-command.js';
 import { scenarios } from './scenarios.js';
 
 // The kit's differential mode, as users run it: the Python originals (installed from PyPI into

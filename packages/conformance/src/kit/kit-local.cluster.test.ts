@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { realNodeProblems } from '@chaoskit/cluster';
 import { expect, it } from 'vitest';
 import { loadCases } from '../cases/index.js';
-import { runKit } from './kit-command.js';
+import { runKit } from './test-kit-command.js';
 
 const cases = await loadCases();
 const canRunRealNodes = (await realNodeProblems()).length === 0;
 // One activity of each group, real mesh traffic included: the kit's own workings as a user
-// runs it (every case runs in cases.cluster.test.ts, the mesh traffic in
+// runs it (every case runs in cases-*.cluster.test.ts, the mesh traffic in
 // mesh-traffic.cluster.test.ts).
 const ONLY = [
   'terminate_pods',

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_LABEL } from '../case-context.js';
 import { loadCases } from '../cases/index.js';
 import { KIT_RIGHTS } from './access.js';
-import { KIT_CLI, onKubeconfig, runKit } from './kit-command.js';
+import { KIT_CLI, onKubeconfig, runKit } from './test-kit-command.js';
 
 const cases = await loadCases();
 

@@ -1,0 +1,3 @@
+import { describeSharedCases } from './test-shared-cases.js';
+
+await describeSharedCases('workloads');

@@ -151,7 +151,7 @@ describe('chaoskit deploy -o yaml', () => {
     expect(container?.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
     expect(pod?.volumes).toContainEqual({ name: 'tmp', emptyDir: { sizeLimit: '64Mi' } });
     expect(pod?.volumes).toContainEqual({ name: 'experiment', configMap: { name: 'chaoskit-kill-web' } });
-    // 30 after the run + the rollback's 20 s timeout and 2 + 5 s of pauses.
+    // 10 s for the end of the run + the rollback's 20 s timeout and 2 + 5 s of pauses.
     expect(pod?.terminationGracePeriodSeconds).toBe(GRACE_MARGIN_SECONDS + 27);
   });
 

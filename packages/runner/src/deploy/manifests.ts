@@ -21,7 +21,7 @@ export const GRACE_FLOOR_SECONDS = 30;
 /** What a rollback without a timeout is given. */
 export const ROLLBACK_SECONDS = 60;
 /** The end of a run after its rollbacks: its journal, its record. */
-export const GRACE_MARGIN_SECONDS = 30;
+export const GRACE_MARGIN_SECONDS = 10;
 
 /** The pod's user: not root, and no user of the image's (it has none). */
 export const RUNNER_UID = 65532;

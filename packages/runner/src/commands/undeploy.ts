@@ -1,25 +1,20 @@
 // `chaoskit undeploy`: removes what `chaoskit deploy` applied for one experiment, by its labels.
 import { type Command, InvalidArgumentError } from 'commander';
 import { removeDeployment } from '../deploy/apply.js';
-import { checkNamespace, MAX_NAME } from '../deploy/inputs.js';
+import { checkName, checkNamespace } from '../deploy/inputs.js';
 import { EXIT } from '../exit-codes.js';
 import { deployClient } from './cluster-choice.js';
 import { withCluster } from './options.js';
 import { fail, session } from './session.js';
-
-function checkName(name: string): string {
-  if (name.length <= MAX_NAME && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) return name;
-  throw new InvalidArgumentError(
-    `'${name}' is not the name of a deployed experiment: lower-case letters, digits and '-', at most ${MAX_NAME} characters (the chaoskit.io/experiment label)`,
-  );
-}
 
 export function register(program: Command): void {
   withCluster(program.command('undeploy'))
     .description(
       "remove a deployed experiment: every object labelled with its name in the namespace's deployment",
     )
-    .argument('<name>', "the experiment's name in the cluster (its chaoskit.io/experiment label)", checkName)
+    .argument('<name>', "the experiment's name in the cluster (its chaoskit.io/experiment label)", (name) =>
+      checkName(name, 'the name'),
+    )
     .option('-n, --namespace <namespace>', 'the namespace of the deployment', 'default')
     .action(async (name: string, opts: { namespace: string; context?: string; kubeconfig?: string }) => {
       try {

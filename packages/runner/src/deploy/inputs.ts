@@ -33,14 +33,17 @@ export function checkSecretName(value: string): string {
  */
 export const MAX_NAME = 52 - 'chaoskit-'.length;
 
+/** An experiment's name in the cluster (its chaoskit.io/experiment label), as `what` gives it. */
+export function checkName(name: string, what: string): string {
+  if (name.length <= MAX_NAME && DNS_LABEL.test(name)) return name;
+  throw new InvalidArgumentError(
+    `${what} '${name}' is not an experiment's name in the cluster: lower-case letters, digits and '-', starting and ending with a letter or digit, at most ${MAX_NAME} characters`,
+  );
+}
+
 /** The experiment's name in the cluster: --name, else the file's name made a DNS label. */
 export function experimentName(file: string, given?: string): string {
-  if (given !== undefined) {
-    if (given.length <= MAX_NAME && DNS_LABEL.test(given)) return given;
-    throw new InvalidArgumentError(
-      `--name '${given}': lower-case letters, digits and '-', starting and ending with a letter or digit, at most ${MAX_NAME} characters`,
-    );
-  }
+  if (given !== undefined) return checkName(given, '--name');
   const base = (file.split(/[\\/]/).pop() ?? '').replace(/\.(json|ya?ml)$/i, '');
   const name = base
     .toLowerCase()

@@ -251,7 +251,11 @@ describe('bad input', () => {
     [['kill-web.yaml', '--schedule', '61 * * * *'], 2, /'61' is not a minute \(0-59/],
     [['kill-web.yaml', '--schedule', 'TZ=UTC 0 * * * *'], 2, /a time zone is not accepted/],
     [['kill-web.yaml', '-n', 'Shop_1'], 2, /-n\/--namespace 'Shop_1' is not a namespace name/],
-    [['kill-web.yaml', '--name', 'Web'], 2, /--name 'Web': lower-case letters/],
+    [
+      ['kill-web.yaml', '--name', 'Web'],
+      2,
+      /--name 'Web' is not an experiment's name in the cluster: lower-case letters/,
+    ],
     [['kill-web.yaml', '--dry-run', 'yes'], 2, /Allowed choices are client, server/],
     [['kill-web.yaml', '-o', 'json'], 2, /Allowed choices are yaml/],
     [['kill-web.yaml', '--node-selector', 'os'], 2, /--node-selector 'os': a node label as key=value/],
@@ -292,7 +296,7 @@ describe('bad input', () => {
 
   it('undeploy refuses a name that no deployment can have', async () => {
     const out = await chaoskit(['undeploy', 'Not_A_Name', '--kubeconfig', '/nonexistent']);
-    expect(out.stderr).toMatch(/'Not_A_Name' is not the name of a deployed experiment/);
+    expect(out.stderr).toMatch(/the name 'Not_A_Name' is not an experiment's name in the cluster/);
     expect(out.code).toBe(2);
   });
 });

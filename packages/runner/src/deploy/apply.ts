@@ -3,7 +3,7 @@
 // as a server-side apply under the field manager `chaoskit`.
 
 import { isApiError, type KubeClient, type ResourceType } from '@chaoskit/core';
-import { deploySelector, type Manifest } from './manifests.js';
+import { deploySelector, EXPERIMENT_LABEL, type Manifest } from './manifests.js';
 
 const kind = (apiVersion: string, plural: string, kindName: string, namespaced: boolean): ResourceType => ({
   apiVersion,
@@ -47,11 +47,20 @@ export async function applyManifests(
   say: (line: string) => void,
 ): Promise<void> {
   for (const manifest of manifests) {
-    const namespace = (manifest.metadata.namespace as string | undefined) ?? null;
-    await kube.patch(typeOf(manifest), manifest.metadata.name, manifest, 'apply', {
-      namespace,
-      query: { fieldManager: FIELD_MANAGER, fieldValidation: 'Strict' },
-    });
+    const namespace = manifest.metadata.namespace ?? null;
+    try {
+      await kube.patch(typeOf(manifest), manifest.metadata.name, manifest, 'apply', {
+        namespace,
+        query: { fieldManager: FIELD_MANAGER, fieldValidation: 'Strict' },
+      });
+    } catch (err) {
+      // A Job's pod cannot change once created: say what to do about it.
+      if (manifest.kind === 'Job' && isApiError(err, 'Invalid') && /immutable/.test(err.message))
+        throw new Error(
+          `${err.message} — the Job exists with another pod: chaoskit undeploy ${manifest.metadata.labels?.[EXPERIMENT_LABEL] ?? ''} -n ${namespace} first`,
+        );
+      throw err;
+    }
     say(`${describe(manifest)} applied${kube.dryRun ? ' (server dry run)' : ''}`);
   }
 }

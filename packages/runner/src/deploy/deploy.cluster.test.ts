@@ -130,6 +130,10 @@ it('applies every object server-side under the field manager chaoskit', async ()
     ).toBe(true);
   // Applied again, nothing conflicts: the same manager owns the same fields.
   expect((await chaoskit(['deploy', 'kill.yaml', '-n', ns.name])).code).toBe(0);
+  // A Job's pod cannot change: the refusal says what to do.
+  const changed = await chaoskit(['deploy', 'kill.yaml', '-n', ns.name, '--image', 'elsewhere/runner:1']);
+  expect(changed.stderr).toMatch(/immutable.*chaoskit undeploy kill -n /s);
+  expect(changed.code).toBe(1);
 
   const cordon = await chaoskit(['deploy', 'cordon.yaml', '-n', ns.name, '--schedule', '@daily']);
   expect(cordon.code).toBe(0);

@@ -9,7 +9,11 @@ import { roleFor } from '../rbac.js';
 import { EXPERIMENT_DIR, EXPERIMENT_KEY } from './experiment-files.js';
 
 type Json = Record<string, unknown>;
-export type Manifest = Json & { apiVersion: string; kind: string; metadata: Json & { name: string } };
+export type Manifest = Json & {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+};
 
 export const MANAGED_BY = 'app.kubernetes.io/managed-by';
 export const EXPERIMENT_LABEL = 'chaoskit.io/experiment';

@@ -166,6 +166,6 @@ if (!tool) {
 say(`building ${IMAGE} with ${tool}`);
 build(tool);
 say(
-  `${IMAGE}: ${mib(content)} of files (Node ${mib(statSync(process.execPath).size)}, /app ${mib(duSize(join(rootfs, 'app')))}); archive ${archive} ${mib(statSync(archive).size)}`,
+  `${IMAGE}: ${mib(content)} of files (Node ${mib(statSync(join(rootfs, 'usr/local/bin/node')).size)}, /app ${mib(duSize(join(rootfs, 'app')))}); archive ${archive} ${mib(statSync(archive).size)}`,
 );
 process.stdout.write(`${JSON.stringify({ image: IMAGE, archive, bytes: content })}\n`);

@@ -102,6 +102,12 @@ export interface LocalCluster extends Cluster {
   readonly images?: NodeImages;
   /** Why real nodes were asked for and could not run on this machine. */
   readonly realNodesUnavailable?: string;
+  /**
+   * Imports an image archive (OCI or docker format: `npm run image` writes the runner's) into
+   * every real node's containerd, for pods that name it with imagePullPolicy IfNotPresent.
+   * Refused on a cluster without real nodes.
+   */
+  importImage(archive: string): Promise<void>;
   readonly pids: number[];
   readonly componentLogs: Record<string, string>;
   /**

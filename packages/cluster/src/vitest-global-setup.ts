@@ -38,6 +38,7 @@ export default async function setup(project: TestProject) {
     pids: _pids,
     componentLogs: _logs,
     restartApiserver: _restart,
+    importImage: _import,
     provider: _p,
     ...info
   } = cluster;

@@ -29,6 +29,8 @@ const commands = await Promise.all([
   import('./commands/status.js'),
   import('./commands/revert.js'),
   import('./commands/rbac.js'),
+  import('./commands/deploy.js'),
+  import('./commands/undeploy.js'),
   import('./commands/call.js'),
   import('./commands/init.js'),
   import('./commands/report.js'),

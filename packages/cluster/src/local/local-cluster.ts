@@ -313,6 +313,13 @@ async function boot(
     realNodes: real.nodes?.names ?? [],
     ...(real.nodes ? { images: real.nodes.images } : {}),
     ...(kit && 'unavailable' in kit ? { realNodesUnavailable: kit.unavailable } : {}),
+    importImage: async (archive: string) => {
+      if (!real.nodes)
+        throw new Error(
+          `importImage: this cluster has no real node to hold ${archive} (start it with realNodes)`,
+        );
+      await real.nodes.importImage(archive);
+    },
     ...(mesh ? { mesh } : {}),
     pids: group.pids,
     componentLogs: group.logFiles,

@@ -1,6 +1,7 @@
 // Which cluster a command reaches: the environment's, unless --context or --kubeconfig name
 // another, as kubectl's flags replace KUBECONFIG and the current context.
 import { existsSync } from 'node:fs';
+import { KubeClient } from '@chaoskit/core';
 import {
   connectionFor,
   contextCount,
@@ -30,6 +31,14 @@ export function clusterEnv(
 /** The cluster of `status` and `revert`: the environment's, with --context and --kubeconfig. */
 export function adminClient(opts: { context?: string; kubeconfig?: string }): Transport {
   return new Transport(connectionFor(createClusterClient({}, { env: clusterEnv(opts) })));
+}
+
+/**
+ * The client of `deploy` and `undeploy`: core's write chain without a run's record or rails
+ * (their writes are not chaos); with `dryRun`, every write a server-side dry run.
+ */
+export function deployClient(opts: { context?: string; kubeconfig?: string }, dryRun = false): KubeClient {
+  return new KubeClient(connectionFor(createClusterClient({}, { env: clusterEnv(opts) })), { dryRun });
 }
 
 /** The secrets that choose a cluster. */

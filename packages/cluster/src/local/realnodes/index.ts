@@ -45,6 +45,8 @@ export interface RealNodes {
   names: string[];
   images: NodeImages;
   plan: NetworkPlan;
+  /** Imports an image archive (OCI or docker) into every node's containerd. */
+  importImage(archive: string): Promise<void>;
   /** Kills every process the nodes started, removes their mounts, cgroups, namespaces, links and routes. */
   stop(): Promise<void>;
 }
@@ -150,7 +152,10 @@ export async function startRealNodes(o: StartRealNodes): Promise<RealNodes> {
           ),
         60_000,
       );
-    return { names, images: o.kit.images.refs, plan, stop };
+    const importImage = async (archive: string) => {
+      for (const n of running) await ctr(n.paths, 'images', 'import', archive);
+    };
+    return { names, images: o.kit.images.refs, plan, importImage, stop };
   } catch (err) {
     await stop();
     throw err;

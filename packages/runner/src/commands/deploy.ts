@@ -1,0 +1,180 @@
+// `chaoskit deploy`: an experiment as a Job (or a CronJob) in the cluster, with exactly the
+// rights it needs (deploy/).
+import type { AnyActivity } from '@chaoskit/core';
+import { redact } from '@chaoskit/core/runner';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { dump } from 'js-yaml';
+import { applyManifests, describe } from '../deploy/apply.js';
+import { environmentKeys, experimentFiles } from '../deploy/experiment-files.js';
+import {
+  checkNamespace,
+  checkSchedule,
+  checkSecretName,
+  experimentName,
+  namespacesActedIn,
+} from '../deploy/inputs.js';
+import { deployManifests, type Manifest } from '../deploy/manifests.js';
+import { EXIT } from '../exit-codes.js';
+import { loadExperiment, lookupFor } from '../experiment.js';
+import { activitiesOf, isObject } from '../raw-experiment.js';
+import { resolveActivity } from '../resolve-activity.js';
+import { RUNNER_VERSION } from '../version.js';
+import { deployClient } from './cluster-choice.js';
+import { withCluster } from './options.js';
+import { fail, session } from './session.js';
+
+/** The runner image `npm run image` builds, tagged with this runner's version. */
+export const DEFAULT_IMAGE = `chaoskit.local/runner:${RUNNER_VERSION}`;
+
+interface DeployOptions {
+  schedule?: string;
+  namespace: string;
+  name?: string;
+  image: string;
+  envFromSecret?: string;
+  dryRun?: 'client' | 'server';
+  output?: 'yaml';
+  nodeSelector: string[];
+  tolerate: string[];
+  context?: string;
+  kubeconfig?: string;
+}
+
+/** The chaoskit activities the experiment names, by `module.func` as it writes them. */
+async function activitiesByName(raw: Record<string, unknown>): Promise<Map<string, AnyActivity>> {
+  const found = new Map<string, AnyActivity>();
+  for (const activity of activitiesOf(raw)) {
+    const provider = activity.provider;
+    if (!isObject(provider) || provider.type !== 'python') continue;
+    if (typeof provider.module !== 'string' || typeof provider.func !== 'string') continue;
+    const key = `${provider.module}.${provider.func}`;
+    if (found.has(key)) continue;
+    const target = await resolveActivity(provider.module, provider.func, lookupFor(raw)).catch(
+      (err: Error) => {
+        throw new Error(`activity '${String(activity.name)}': module '${provider.module}' ${err.message}`);
+      },
+    );
+    found.set(key, target);
+  }
+  return found;
+}
+
+/**
+ * Every object of the deployment, from the file and the options, and the environment variables
+ * the experiment reads; no request.
+ */
+async function manifestsFor(
+  file: string,
+  opts: DeployOptions,
+): Promise<{ manifests: Manifest[]; env: string[] }> {
+  // -n may stand before the command, where the program takes it as it is (shared-options.ts).
+  checkNamespace(opts.namespace);
+  const name = experimentName(file, opts.name);
+  const raw = await loadExperiment(file);
+  const { data } = experimentFiles(raw, file);
+  const activities = await activitiesByName(raw);
+  const manifests = deployManifests({
+    name,
+    namespace: opts.namespace,
+    image: opts.image,
+    experiment: raw,
+    data,
+    activities: [...new Set(activities.values())],
+    actsIn: namespacesActedIn(raw, activities, opts.namespace),
+    ...(opts.schedule ? { schedule: opts.schedule } : {}),
+    ...(opts.envFromSecret ? { envFromSecret: opts.envFromSecret } : {}),
+    nodeSelector: Object.fromEntries(opts.nodeSelector.map((pair) => pair.split('=', 2) as [string, string])),
+    tolerate: opts.tolerate,
+  });
+  return { manifests, env: environmentKeys(raw) };
+}
+
+const LABEL_KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+
+function nodeLabel(pair: string, previous: string[]): string[] {
+  const [key = '', value] = pair.split('=', 2);
+  if (value === undefined || !LABEL_KEY.test(key) || value.length > 63 || !LABEL_VALUE.test(value))
+    throw new InvalidArgumentError(
+      `--node-selector '${pair}': a node label as key=value (kubernetes.io/os=linux)`,
+    );
+  return [...previous, pair];
+}
+
+function taintKey(key: string, previous: string[]): string[] {
+  if (!LABEL_KEY.test(key))
+    throw new InvalidArgumentError(`--tolerate '${key}': a taint's key (node.kubernetes.io/unschedulable)`);
+  return [...previous, key];
+}
+
+export function register(program: Command): void {
+  withCluster(program.command('deploy'))
+    .description(
+      'run an experiment in the cluster: a Job (or a CronJob with --schedule) under a ServiceAccount holding exactly the rights it needs',
+    )
+    .argument('<experiment>', 'the experiment file (JSON or YAML)')
+    .option(
+      '--schedule <cron>',
+      'a CronJob on this schedule (never two runs at once) instead of one Job',
+      checkSchedule,
+    )
+    .option(
+      '-n, --namespace <namespace>',
+      'the namespace of the deployment, its record, and of activities given no ns',
+      'default',
+    )
+    .option('--name <name>', "the experiment's name in the cluster (default: the file's name)")
+    .option('--image <image>', 'the runner image (npm run image builds it)', DEFAULT_IMAGE)
+    .option(
+      '--env-from-secret <secret>',
+      "a Secret of the namespace whose keys are the pod's environment variables (what the experiment's type: env values read)",
+      checkSecretName,
+    )
+    .option('--node-selector <key=value>', 'a node label the pod needs (repeatable)', nodeLabel, [])
+    .option(
+      '--tolerate <taint-key>',
+      'a taint the pod tolerates, whatever its value and effect (repeatable)',
+      taintKey,
+      [],
+    )
+    .addOption(
+      new Option(
+        '--dry-run <mode>',
+        'client: say what would be applied, no request; server: the apiserver checks every object, nothing changes',
+      ).choices(['client', 'server']),
+    )
+    .addOption(
+      new Option(
+        '-o, --output <format>',
+        'print the objects as multi-document YAML, applying nothing',
+      ).choices(['yaml']),
+    )
+    .action(async (file: string, opts: DeployOptions) => {
+      let manifests: Manifest[];
+      let env: string[];
+      try {
+        ({ manifests, env } = await manifestsFor(file, opts));
+      } catch (err) {
+        session.exitCode = fail(err, err instanceof InvalidArgumentError ? EXIT.usage : EXIT.refused);
+        return;
+      }
+      if (env.length && !opts.envFromSecret)
+        process.stderr.write(
+          `chaoskit: the experiment reads ${env.join(', ')} from the environment: give them in a Secret with --env-from-secret\n`,
+        );
+      if (opts.output === 'yaml') {
+        process.stdout.write(manifests.map((m) => dump(m, { lineWidth: -1, noRefs: true })).join('---\n'));
+        return;
+      }
+      const say = (line: string) => process.stdout.write(`${redact(line)}\n`);
+      if (opts.dryRun === 'client') {
+        for (const manifest of manifests) say(`${describe(manifest)} would be applied (client dry run)`);
+        return;
+      }
+      try {
+        await applyManifests(deployClient(opts, opts.dryRun === 'server'), manifests, say);
+      } catch (err) {
+        session.exitCode = fail(err);
+      }
+    });
+}

@@ -1,0 +1,221 @@
+// `chaoskit deploy` and `undeploy` on the shared cluster: the objects are applied server-side
+// by the field manager chaoskit, a server dry run changes nothing, undeploy removes exactly the
+// deployment's objects, and bad input makes no request at all.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isDryRun, isMutation, readAuditLog } from '@chaoskit/cluster';
+import {
+  fileNamespace,
+  serviceAccountToken,
+  sharedCluster,
+  tokenEnv,
+  until,
+} from '@chaoskit/cluster/testing';
+import {
+  CoreV1Api,
+  type KubernetesObject,
+  KubernetesObjectApi,
+  RbacAuthorizationV1Api,
+} from '@kubernetes/client-node';
+import { dump } from 'js-yaml';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runCli } from '../test-cli.js';
+import { activity } from '../test-experiments.js';
+
+const cluster = sharedCluster();
+const objects = KubernetesObjectApi.makeApiClient(cluster.kc);
+const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
+const ns = fileNamespace(cluster.kc, 'deploy');
+const target = fileNamespace(cluster.kc, 'deploy-target');
+let dir: string;
+let deployer: { token: string; identity: string };
+const binding = `chaoskit-deploy-test-${process.pid}`;
+
+const chaoskit = (args: string[]) =>
+  runCli(args, { cwd: dir, env: tokenEnv(cluster.credentials, deployer.token) });
+
+const KINDS: Array<[string, string, boolean]> = [
+  ['v1', 'ServiceAccount', true],
+  ['v1', 'ConfigMap', true],
+  ['batch/v1', 'Job', true],
+  ['batch/v1', 'CronJob', true],
+  ['rbac.authorization.k8s.io/v1', 'Role', true],
+  ['rbac.authorization.k8s.io/v1', 'RoleBinding', true],
+  ['rbac.authorization.k8s.io/v1', 'ClusterRole', false],
+  ['rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', false],
+];
+
+/** Every object labelled as chaoskit's deployment of `name` (from any namespace), as kind/ns/name. */
+async function deployed(name: string): Promise<Map<string, KubernetesObject>> {
+  const found = new Map<string, KubernetesObject>();
+  for (const [apiVersion, kind] of KINDS) {
+    const list = await objects.list(
+      apiVersion,
+      kind,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      `app.kubernetes.io/managed-by=chaoskit,chaoskit.io/experiment=${name}`,
+    );
+    for (const item of list.items)
+      found.set(`${kind}/${item.metadata?.namespace ?? ''}/${item.metadata?.name}`, item);
+  }
+  return found;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'chaoskit-deploy-'));
+  deployer = await serviceAccountToken(cluster.kc, ns.name, 'deployer', [
+    { role: 'cluster-admin', clusterBinding: binding },
+  ]);
+  await writeFile(
+    join(dir, 'kill.yaml'),
+    dump({
+      title: 'web pods go',
+      description: 'deploy',
+      method: [
+        activity('action', 'kill', 'chaoscluster.pod.actions', 'terminate_pods', {
+          ns: target.name,
+          label_selector: 'app=web',
+        }),
+      ],
+      rollbacks: [
+        activity('action', 'back', 'chaoscluster.deployment.actions', 'scale_deployment', {
+          name: 'web',
+          replicas: 1,
+        }),
+      ],
+    }),
+  );
+  await writeFile(
+    join(dir, 'cordon.yaml'),
+    dump({
+      title: 'a node is cordoned',
+      description: 'deploy',
+      method: [activity('action', 'cordon', 'chaoscluster.node.actions', 'cordon_node', { name: 'nowhere' })],
+    }),
+  );
+});
+afterAll(async () => {
+  await rbac.deleteClusterRoleBinding({ name: binding }).catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+});
+
+it('applies every object server-side under the field manager chaoskit', async () => {
+  const out = await chaoskit(['deploy', 'kill.yaml', '-n', ns.name]);
+  expect(out.stderr).toBe('');
+  expect(out.code).toBe(0);
+  const found = await deployed('kill');
+  expect([...found.keys()].sort()).toEqual(
+    [
+      `ConfigMap/${ns.name}/chaoskit-kill`,
+      `Job/${ns.name}/chaoskit-kill`,
+      `Role/${ns.name}/chaoskit-kill`,
+      `Role/${ns.name}/chaoskit-kill-ledger`,
+      `Role/${target.name}/chaoskit-${ns.name}-kill`,
+      `RoleBinding/${ns.name}/chaoskit-kill`,
+      `RoleBinding/${ns.name}/chaoskit-kill-ledger`,
+      `RoleBinding/${target.name}/chaoskit-${ns.name}-kill`,
+      `ServiceAccount/${ns.name}/chaoskit-kill`,
+    ].sort(),
+  );
+  for (const [key, object] of found)
+    expect(
+      object.metadata?.managedFields?.some((f) => f.manager === 'chaoskit' && f.operation === 'Apply'),
+      key,
+    ).toBe(true);
+  // Applied again, nothing conflicts: the same manager owns the same fields.
+  expect((await chaoskit(['deploy', 'kill.yaml', '-n', ns.name])).code).toBe(0);
+  // A Job's pod cannot change: the refusal says what to do.
+  const changed = await chaoskit(['deploy', 'kill.yaml', '-n', ns.name, '--image', 'elsewhere/runner:1']);
+  expect(changed.stderr).toMatch(/immutable.*chaoskit undeploy kill -n /s);
+  expect(changed.code).toBe(1);
+
+  const cordon = await chaoskit(['deploy', 'cordon.yaml', '-n', ns.name, '--schedule', '@daily']);
+  expect(cordon.code).toBe(0);
+  expect([...(await deployed('cordon')).keys()]).toEqual(
+    expect.arrayContaining([
+      `CronJob/${ns.name}/chaoskit-cordon`,
+      `ClusterRole//chaoskit-${ns.name}-cordon`,
+      `ClusterRoleBinding//chaoskit-${ns.name}-cordon`,
+    ]),
+  );
+});
+
+it('--dry-run=server sends every write as a dry run and changes nothing', async () => {
+  const since = new Date();
+  const out = await chaoskit(['deploy', 'kill.yaml', '-n', ns.name, '--name', 'dry', '--dry-run=server']);
+  expect(out.stderr).toBe('');
+  expect(out.code).toBe(0);
+  expect(out.stdout).toContain('(server dry run)');
+  const writes = await until('the dry run in the audit log', async () => {
+    const events = (await readAuditLog(cluster.auditLogPath, { user: deployer.identity, since })).filter(
+      isMutation,
+    );
+    return events.length >= 9 && events;
+  });
+  expect(writes.filter((e) => !isDryRun(e))).toEqual([]);
+  expect(writes.map((e) => e.verb)).toEqual(writes.map(() => 'patch'));
+  expect([...(await deployed('dry')).keys()]).toEqual([]);
+});
+
+it('undeploy deletes exactly the objects of the deployment', async () => {
+  // Not the deployment's: another experiment's, and one that only carries the experiment's label.
+  const core = cluster.kc.makeApiClient(CoreV1Api);
+  await core.createNamespacedConfigMap({
+    namespace: ns.name,
+    body: {
+      metadata: { name: 'bystander', labels: { 'chaoskit.io/experiment': 'kill' } },
+      data: {},
+    },
+  });
+  const before = await deployed('kill');
+  const since = new Date();
+  const out = await chaoskit(['undeploy', 'kill', '-n', ns.name]);
+  expect(out.stderr).toBe('');
+  expect(out.code).toBe(0);
+  expect([...(await deployed('kill')).keys()]).toEqual([]);
+  const deletes = await until('the deletes in the audit log', async () => {
+    const events = (await readAuditLog(cluster.auditLogPath, { user: deployer.identity, since })).filter(
+      isMutation,
+    );
+    return events.length >= before.size && events;
+  });
+  expect(deletes.map((e) => `${e.verb} ${e.objectRef?.namespace ?? ''}/${e.objectRef?.name}`).sort()).toEqual(
+    [...before.keys()].map((key) => `delete ${key.split('/').slice(1).join('/')}`).sort(),
+  );
+  expect((await core.readNamespacedConfigMap({ name: 'bystander', namespace: ns.name })).metadata?.name).toBe(
+    'bystander',
+  );
+  // The other deployment stands.
+  expect((await deployed('cordon')).size).toBeGreaterThan(0);
+  expect((await chaoskit(['undeploy', 'cordon', '-n', ns.name])).code).toBe(0);
+  expect([...(await deployed('cordon')).keys()]).toEqual([]);
+});
+
+it('bad input is refused before any request', async () => {
+  const since = new Date();
+  const refused = [
+    [['deploy', 'missing.yaml', '-n', ns.name], /missing\.yaml: cannot be read/],
+    [['deploy', 'kill.yaml', '-n', ns.name, '--schedule', '*/5 * *'], /--schedule '\*\/5 \* \*' has 3 field/],
+    [['deploy', 'kill.yaml', '-n', 'Not_A_Namespace'], /'Not_A_Namespace' is not a namespace name/],
+    [['undeploy', 'kill', '-n', 'Not_A_Namespace'], /'Not_A_Namespace' is not a namespace name/],
+  ] as const;
+  for (const [args, message] of refused) {
+    const out = await chaoskit([...args]);
+    expect(out.stderr).toMatch(message);
+    expect(out.code).not.toBe(0);
+  }
+  // A request after them, to know the log has caught up to this point.
+  await chaoskit(['undeploy', 'nothing', '-n', ns.name]);
+  const events = await until('the marker request in the audit log', async () => {
+    const all = await readAuditLog(cluster.auditLogPath, { user: deployer.identity, since });
+    return all.length > 0 && all;
+  });
+  expect(events.every((e) => e.verb === 'list')).toBe(true);
+  expect(events.length).toBe(8);
+});

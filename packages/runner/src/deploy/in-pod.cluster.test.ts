@@ -1,0 +1,110 @@
+// chaoskit inside a pod: the runner image (`npm run image`) imported into a real node of a local
+// cluster of its own, and `chaoskit deploy`'s Job running an experiment there with the pod's
+// service account token (RUNNER_IN_POD) and the Role deploy generated, and nothing more.
+// Where this machine cannot run real nodes, the test is skipped with the reason.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type LocalCluster, REAL_NODE_LABEL, start } from '@chaoskit/cluster';
+import { createNamespace, deploy, until } from '@chaoskit/cluster/testing';
+import { BatchV1Api, CoreV1Api, KubeConfig, type V1Job } from '@kubernetes/client-node';
+import { dump } from 'js-yaml';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { exec, runCli } from '../test-cli.js';
+import { activity } from '../test-experiments.js';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+let local: LocalCluster | undefined;
+let kc: KubeConfig;
+let image: { image: string; archive: string; bytes: number };
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'chaoskit-in-pod-'));
+  local = await start({ provider: 'local', nodes: 1, realNodes: 1, mesh: false });
+  if (local.realNodes.length === 0) return;
+  kc = new KubeConfig();
+  kc.loadFromString(local.kubeconfig);
+  const built = await exec(process.execPath, [join(root, 'scripts/image.mjs')], {
+    cwd: root,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (built.code !== 0) throw new Error(`npm run image failed: ${built.stderr.slice(-4000)}`);
+  image = JSON.parse(built.stdout.trim().split('\n').at(-1) ?? '{}');
+  console.log(`in-pod: ${built.stderr.trim().split('\n').at(-1)}`);
+  await local.importImage(image.archive);
+}, 1_800_000);
+
+afterAll(async () => {
+  await local?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+it('a deployed Job runs an experiment in a pod with in-cluster credentials and the Role deploy made', async (ctx) => {
+  if (!local || local.realNodes.length === 0)
+    return ctx.skip(`needs a real node: ${local?.realNodesUnavailable ?? 'none started'}`);
+  await createNamespace(kc, 'chaos');
+  // Pods kwok runs (on the kwok node): what the experiment counts.
+  await deploy(kc, 'chaos', 'web', 2);
+  const file = join(dir, 'count-web.yaml');
+  await writeFile(
+    file,
+    dump({
+      title: 'web has two pods',
+      description: 'in a pod',
+      'steady-state-hypothesis': {
+        title: 'two web pods',
+        probes: [
+          {
+            ...activity('probe', 'web-pods', 'chaoscluster.pod.probes', 'count_pods', {
+              label_selector: 'app=web',
+            }),
+            tolerance: 2,
+          },
+        ],
+      },
+      method: [],
+    }),
+  );
+  const out = await runCli(
+    [
+      'deploy',
+      file,
+      '-n',
+      'chaos',
+      '--kubeconfig',
+      local.kubeconfigPath,
+      '--image',
+      image.image,
+      '--node-selector',
+      `${REAL_NODE_LABEL}=true`,
+      '--tolerate',
+      REAL_NODE_LABEL,
+    ],
+    { cwd: dir },
+  );
+  expect(out.stderr).toBe('');
+  expect(out.code).toBe(0);
+
+  const batch = kc.makeApiClient(BatchV1Api);
+  const job = await until(
+    'the Job to end',
+    async () => {
+      const j: V1Job = await batch.readNamespacedJob({ name: 'chaoskit-count-web', namespace: 'chaos' });
+      return j.status?.succeeded || j.status?.failed ? j : undefined;
+    },
+    { timeoutMs: 600_000, intervalMs: 1000 },
+  );
+  const core = kc.makeApiClient(CoreV1Api);
+  const [pod] = (
+    await core.listNamespacedPod({ namespace: 'chaos', labelSelector: 'job-name=chaoskit-count-web' })
+  ).items;
+  const log = await core.readNamespacedPodLog({ name: pod!.metadata!.name!, namespace: 'chaos' });
+  console.log(`in-pod: the Job's pod on ${pod?.spec?.nodeName}:\n${log}`);
+  expect(job.status?.succeeded, log).toBe(1);
+  expect(pod?.spec?.nodeName).toBe(local.realNodes[0]);
+  expect(log).toMatch(/Steady state hypothesis is met/);
+  expect(log).toMatch(/Experiment ended with status: completed/);
+}, 900_000);

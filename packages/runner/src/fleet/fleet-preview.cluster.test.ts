@@ -140,3 +140,21 @@ it("validate --all-contexts: each context checked as a run's preflight, naming w
     new Set(['selfsubjectreviews', 'selfsubjectaccessreviews']),
   );
 });
+
+it('validate --context: the one cluster named, checked the same way', async () => {
+  const out = await chaoskit([
+    'validate',
+    'kill.yaml',
+    '--context',
+    CONTEXTS[0]!,
+    '--ledger-namespace',
+    ns.name,
+  ]);
+  expect(out.code, out.stderr).toBe(0);
+  expect(out.stdout).toBe(
+    'experiment syntax and semantic look valid\nthe cluster: ready: a run would start\n',
+  );
+  // Without a cluster named, validate stays offline.
+  const offline = await chaoskit(['validate', 'kill.yaml']);
+  expect(offline.stdout).toBe('experiment syntax and semantic look valid\n');
+});

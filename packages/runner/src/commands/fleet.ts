@@ -1,7 +1,8 @@
 // `chaoskit run --contexts a,b,c` (or `--all-contexts`): the run over a fleet of clusters, in
-// canary waves (fleet/, D113–D115); `plan` and `validate` take the same contexts (D125). Each context's journal is `--journal-path`'s name with the
-// context's place in it (journal.context-2.json), the aggregate journal.fleet.json; lines and
-// files call a context by its place, never by its name.
+// canary waves (fleet/, D113–D115); `plan` and `validate` take the same contexts (D125). Each
+// context's journal is `--journal-path`'s name with the context's place in it
+// (journal.context-2.json), the aggregate journal.fleet.json; lines and files call a context by
+// its place, never by its name.
 
 import { basename, dirname, extname, join } from 'node:path';
 import { redactValue, registerTarget } from '@chaoskit/core/runner';

@@ -5,6 +5,10 @@ import { type Command, Option } from 'commander';
 import { Refusal } from '../errors.js';
 import { EXIT, EXIT_SUMMARY, runExitCode, worst } from '../exit-codes.js';
 import { handleInterrupts } from '../interrupts.js';
+import { jobEvents, jobFromEnv } from '../journals/job-events.js';
+import { checkJournalRights, clusterJournal } from '../journals/keeper.js';
+import { journalName } from '../journals/labels.js';
+import type { Reporter } from '../log.js';
 import { checkClusters } from '../preflight.js';
 import {
   DRY_MODES,
@@ -14,10 +18,11 @@ import {
   jsonOutput,
   logEvents,
   type RollbackStrategy,
+  type RunListener,
   runExperiment,
 } from '../run/index.js';
 import { checkJournalPath, scratchOf, writeJournal } from '../writable.js';
-import { choosingActivities, useCluster } from './cluster-choice.js';
+import { choosingActivities, deployClient, useCluster } from './cluster-choice.js';
 import { isFleet, runFleetCommand, withFleet } from './fleet.js';
 import {
   type LedgerFlags,
@@ -30,6 +35,29 @@ import {
 } from './options.js';
 import { prepareFrom } from './prepared-experiment.js';
 import { fail, session } from './session.js';
+
+/**
+ * `--journal-to-cluster`: the listeners that keep the journal in the ledger namespace and write
+ * Events on the run's Job (when CHAOSKIT_JOB names one), once their rights are checked.
+ */
+async function keptInCluster(opts: LedgerFlags, runId: string, reporter: Reporter): Promise<RunListener[]> {
+  const namespace = ledgerSettings(opts).namespace;
+  const kube = deployClient({});
+  const job = jobFromEnv(process.env, namespace);
+  await checkJournalRights(kube, namespace, job !== undefined);
+  const journal = clusterJournal({
+    kube,
+    namespace,
+    runId,
+    experiment: process.env.CHAOSKIT_EXPERIMENT,
+    warn: (line) => reporter.warn(line),
+    job,
+  });
+  reporter.info(
+    `Run ${runId}: its journal is kept in ConfigMap ${journalName(runId)}, namespace ${namespace}`,
+  );
+  return [journal.listener, ...(job ? [jobEvents(kube, job, runId)] : [])];
+}
 
 function runLedger(opts: LedgerFlags, title: string): RunLedger {
   return new RunLedger({
@@ -97,6 +125,10 @@ export function register(program: Command): void {
       '--no-ledger',
       'keep no record of the changes in the cluster (a killed run then cannot be reverted)',
     )
+    .option(
+      '--journal-to-cluster',
+      'also keep the journal in the cluster, in the ledger namespace (chaoskit journals lists them), and write Events on the Job CHAOSKIT_JOB names',
+    )
     .option('--confirm', "ask on the terminal before the run's first change")
     .option(
       '--fail-on-deviation',
@@ -104,6 +136,13 @@ export function register(program: Command): void {
     )
     .addHelpText('after', `\nExit codes (D89): ${EXIT_SUMMARY}`)
     .action(async (file: string, opts) => {
+      if (isFleet(opts) && opts.journalToCluster) {
+        session.exitCode = fail(
+          new Error('--journal-to-cluster keeps the journal of one run in its cluster: not of a fleet run'),
+          EXIT.usage,
+        );
+        return;
+      }
       if (isFleet(opts)) return runFleetCommand(file, opts);
       // Until the run starts, every refusal leaves everything as it was (exit 3).
       let started = false;
@@ -119,6 +158,9 @@ export function register(program: Command): void {
         const reporter = session.logger;
         const ledger = opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title);
         await checkClusters(prepared, { ledgerNamespace: ledger?.run.namespace, dry: opts.dry });
+        const inCluster = opts.journalToCluster
+          ? await keptInCluster(opts, ledger?.runId ?? newRunId(), reporter)
+          : undefined;
         started = true;
         if (ledger) {
           reporter.info(
@@ -136,6 +178,7 @@ export function register(program: Command): void {
           listeners: [
             logEvents(reporter),
             journalFile.listener,
+            ...(inCluster ?? []),
             ...(opts.json ? [jsonOutput((text) => process.stdout.write(text))] : []),
           ],
           signal: interrupts.run,

@@ -86,6 +86,8 @@ describe('chaoskit deploy -o yaml', () => {
       'RoleBinding/shop/chaoskit-chaos-kill-web',
       'Role/chaos/chaoskit-kill-web-ledger',
       'RoleBinding/chaos/chaoskit-kill-web-ledger',
+      'Role/chaos/chaoskit-kill-web-journal',
+      'RoleBinding/chaos/chaoskit-kill-web-journal',
       'ConfigMap/chaos/chaoskit-kill-web',
       'Job/chaos/chaoskit-kill-web',
     ]);
@@ -96,14 +98,21 @@ describe('chaoskit deploy -o yaml', () => {
         'chaoskit.io/deployed-in': 'chaos',
       });
 
-    // The rules are chaoskit rbac's for the same file, the record's Role included.
-    const printed = await chaoskit(['rbac', 'kill-web.yaml']);
+    // The rules are chaoskit rbac's for the same file, the record's and the journal's Roles included.
+    const printed = await chaoskit(['rbac', 'kill-web.yaml', '--journal-to-cluster']);
     expect(printed.code).toBe(0);
-    const [role, ledger] = loadAll(printed.stdout) as V1Role[];
+    const [role, ledger, journal] = loadAll(printed.stdout) as V1Role[];
     const roles = byKind<V1Role>(objects, 'Role');
-    for (const r of roles.filter((r) => !r.metadata?.name?.endsWith('-ledger')))
+    const kept = /-(ledger|journal)$/;
+    for (const r of roles.filter((r) => !kept.test(r.metadata?.name ?? '')))
       expect(r.rules).toEqual(role?.rules);
     expect(roles.find((r) => r.metadata?.name?.endsWith('-ledger'))?.rules).toEqual(ledger?.rules);
+    expect(roles.find((r) => r.metadata?.name?.endsWith('-journal'))?.rules).toEqual(journal?.rules);
+    // The journal's: its ConfigMap written, and Events on the Job; nothing more.
+    expect(journal?.rules).toEqual([
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'update'] },
+      { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'] },
+    ]);
     for (const binding of byKind<V1RoleBinding>(objects, 'RoleBinding')) {
       expect(binding.roleRef).toEqual({
         apiGroup: 'rbac.authorization.k8s.io',
@@ -138,6 +147,12 @@ describe('chaoskit deploy -o yaml', () => {
       limits: { cpu: '1', memory: '512Mi' },
     });
     expect(container?.env).toContainEqual({ name: 'RUNNER_IN_POD', value: 'true' });
+    // The journal's labels and the Job its Events are on.
+    expect(container?.env).toContainEqual({ name: 'CHAOSKIT_EXPERIMENT', value: 'kill-web' });
+    expect(container?.env).toContainEqual({
+      name: 'CHAOSKIT_JOB',
+      valueFrom: { fieldRef: { fieldPath: "metadata.labels['batch.kubernetes.io/job-name']" } },
+    });
     expect(container?.args).toEqual([
       'run',
       '/chaoskit/experiment/experiment.json',
@@ -147,6 +162,7 @@ describe('chaoskit deploy -o yaml', () => {
       'chaos',
       '-n',
       'chaos',
+      '--journal-to-cluster',
     ]);
     expect(container?.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
     expect(pod?.volumes).toContainEqual({ name: 'tmp', emptyDir: { sizeLimit: '64Mi' } });

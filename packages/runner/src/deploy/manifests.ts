@@ -103,7 +103,11 @@ function rbacObjects(input: DeployInput, account: string): Manifest[] {
   // Outside the deployment's namespace, names carry it: two namespaces may deploy one experiment.
   const placed = `chaoskit-${input.namespace}-${input.name}`;
   const subjects = [{ kind: 'ServiceAccount', name: account, namespace: input.namespace }];
-  const { role, ledger } = roleFor(input.activities, own) as { role: Manifest; ledger?: Manifest };
+  const { role, ledger, journal } = roleFor(input.activities, own, { journal: true }) as {
+    role: Manifest;
+    ledger?: Manifest;
+    journal: Manifest;
+  };
   const out: Manifest[] = [];
   const bind = (kind: 'Role' | 'ClusterRole', roleName: string, namespace?: string): Manifest => ({
     apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -124,11 +128,10 @@ function rbacObjects(input: DeployInput, account: string): Manifest[] {
       }
     }
   }
-  if (ledger) {
-    // The run keeps its record in the deployment's namespace (--ledger-namespace).
-    const name = `${own}-ledger`;
-    out.push({ ...ledger, metadata: meta(name, input, input.namespace) });
-    out.push(bind('Role', name, input.namespace));
+  // The run keeps its record and its journal in the deployment's namespace (--ledger-namespace).
+  for (const kept of ledger ? [ledger, journal] : [journal]) {
+    out.push({ ...kept, metadata: meta(kept.metadata.name, input, input.namespace) });
+    out.push(bind('Role', kept.metadata.name, input.namespace));
   }
   return out;
 }
@@ -166,11 +169,21 @@ function podSpec(input: DeployInput, account: string, configMap: string): Json {
           input.namespace,
           '-n',
           input.namespace,
+          '--journal-to-cluster',
         ],
         workingDir: '/tmp',
         env: [
           { name: 'RUNNER_IN_POD', value: 'true' },
           { name: 'HOME', value: '/tmp' },
+          // What the journal is labelled with, and the Job its Events are on (the Job's own labels of its pod).
+          { name: 'CHAOSKIT_EXPERIMENT', value: input.name },
+          ...[
+            ['CHAOSKIT_JOB', 'job-name'],
+            ['CHAOSKIT_JOB_UID', 'controller-uid'],
+          ].map(([name, label]) => ({
+            name,
+            valueFrom: { fieldRef: { fieldPath: `metadata.labels['batch.kubernetes.io/${label}']` } },
+          })),
         ],
         ...(input.envFromSecret ? { envFrom: [{ secretRef: { name: input.envFromSecret } }] } : {}),
         securityContext: {

@@ -5,6 +5,7 @@ import { type Command, Option } from 'commander';
 import { Refusal } from '../errors.js';
 import { EXIT, EXIT_SUMMARY, runExitCode, worst } from '../exit-codes.js';
 import { handleInterrupts } from '../interrupts.js';
+import { leftoversFirst, ownPod } from '../leftovers.js';
 import { checkClusters } from '../preflight.js';
 import {
   DRY_MODES,
@@ -17,7 +18,7 @@ import {
   runExperiment,
 } from '../run/index.js';
 import { checkJournalPath, scratchOf, writeJournal } from '../writable.js';
-import { choosingActivities, useCluster } from './cluster-choice.js';
+import { adminClient, choosingActivities, useCluster } from './cluster-choice.js';
 import { isFleet, runFleetCommand, withFleet } from './fleet.js';
 import {
   type LedgerFlags,
@@ -31,12 +32,15 @@ import {
 import { prepareFrom } from './prepared-experiment.js';
 import { fail, session } from './session.js';
 
-function runLedger(opts: LedgerFlags, title: string): RunLedger {
+function runLedger(opts: LedgerFlags & { revertLeftoversOf?: string }, title: string): RunLedger {
+  const pod = ownPod();
   return new RunLedger({
     runId: newRunId(),
     ...ledgerSettings(opts),
     title,
     started: new Date().toISOString(),
+    ...(opts.revertLeftoversOf ? { deployment: opts.revertLeftoversOf } : {}),
+    ...(pod ? { pod } : {}),
   });
 }
 
@@ -97,6 +101,10 @@ export function register(program: Command): void {
       '--no-ledger',
       'keep no record of the changes in the cluster (a killed run then cannot be reverted)',
     )
+    .option(
+      '--revert-leftovers-of <deployment>',
+      'first undo what ended runs of this chaoskit deploy deployment left in place (their pods are gone), and record this run as one of them (deploy passes it)',
+    )
     .option('--confirm', "ask on the terminal before the run's first change")
     .option(
       '--fail-on-deviation',
@@ -120,41 +128,61 @@ export function register(program: Command): void {
         const ledger = opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title);
         await checkClusters(prepared, { ledgerNamespace: ledger?.run.namespace, dry: opts.dry });
         started = true;
-        if (ledger) {
-          reporter.info(
-            `Run ${ledger.runId}: its changes are recorded (ConfigMap ${recordName(ledger.runId)}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} find and undo them`,
-          );
-        }
+        // Installed before leftovers are undone: a pod stopped meanwhile ends without its run.
         const interrupts = handleInterrupts((line) => reporter.warn(line));
-        // The journal is written as the run goes, so a crash loses at most the activity under way.
-        const journalFile = journalWriter((text) => writeJournal(opts.journalPath, text));
-        const journal = await runExperiment(prepared, {
-          rollbackStrategy: opts.rollbackStrategy as RollbackStrategy,
-          hypothesisStrategy: opts.hypothesisStrategy as HypothesisStrategy,
-          hypothesisFrequency: opts.hypothesisFrequency,
-          // What the run says: the log, the journal file, and with --json the journal on stdout.
-          listeners: [
-            logEvents(reporter),
-            journalFile.listener,
-            ...(opts.json ? [jsonOutput((text) => process.stdout.write(text))] : []),
-          ],
-          signal: interrupts.run,
-          rollbackSignal: interrupts.rollbacks,
-          ...(opts.dry ? { dry: opts.dry as DryMode } : {}),
-          ...(opts.failFast ? { failFast: true } : {}),
-          ...(ledger ? { ledger } : {}),
-          ...(opts.confirm ? { confirm: confirmOnTerminal } : {}),
-        }).finally(() => interrupts.dispose());
-        session.exitCode = runExitCode(journal, {
-          signal: interrupts.received,
-          failOnDeviation: opts.failOnDeviation,
-        });
-        if (journal.steady_states.before?.steady_state_met === false && !opts.failOnDeviation)
-          reporter.warn(
-            'The steady state was not met before the method, so the method did not run: exit code 0 as with Chaos Toolkit, unless something else failed (--fail-on-deviation makes it 1)',
-          );
-        await journalFile.finished();
-        if (!opts.json) reporter.info(`journal written to ${opts.journalPath}`);
+        try {
+          if (opts.revertLeftoversOf) {
+            const namespace = ledger?.run.namespace ?? ledgerSettings(opts).namespace;
+            const kube = adminClient(opts);
+            const stop = await leftoversFirst(
+              kube,
+              opts.revertLeftoversOf,
+              namespace,
+              ledger?.runId,
+              reporter,
+            );
+            if (stop !== undefined || interrupts.received) {
+              session.exitCode = stop ?? interrupts.exitCode ?? EXIT.sigterm;
+              return;
+            }
+          }
+          if (ledger) {
+            reporter.info(
+              `Run ${ledger.runId}: its changes are recorded (ConfigMap ${recordName(ledger.runId)}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} find and undo them`,
+            );
+          }
+          // The journal is written as the run goes, so a crash loses at most the activity under way.
+          const journalFile = journalWriter((text) => writeJournal(opts.journalPath, text));
+          const journal = await runExperiment(prepared, {
+            rollbackStrategy: opts.rollbackStrategy as RollbackStrategy,
+            hypothesisStrategy: opts.hypothesisStrategy as HypothesisStrategy,
+            hypothesisFrequency: opts.hypothesisFrequency,
+            // What the run says: the log, the journal file, and with --json the journal on stdout.
+            listeners: [
+              logEvents(reporter),
+              journalFile.listener,
+              ...(opts.json ? [jsonOutput((text) => process.stdout.write(text))] : []),
+            ],
+            signal: interrupts.run,
+            rollbackSignal: interrupts.rollbacks,
+            ...(opts.dry ? { dry: opts.dry as DryMode } : {}),
+            ...(opts.failFast ? { failFast: true } : {}),
+            ...(ledger ? { ledger } : {}),
+            ...(opts.confirm ? { confirm: confirmOnTerminal } : {}),
+          });
+          session.exitCode = runExitCode(journal, {
+            signal: interrupts.received,
+            failOnDeviation: opts.failOnDeviation,
+          });
+          if (journal.steady_states.before?.steady_state_met === false && !opts.failOnDeviation)
+            reporter.warn(
+              'The steady state was not met before the method, so the method did not run: exit code 0 as with Chaos Toolkit, unless something else failed (--fail-on-deviation makes it 1)',
+            );
+          await journalFile.finished();
+          if (!opts.json) reporter.info(`journal written to ${opts.journalPath}`);
+        } finally {
+          interrupts.dispose();
+        }
       } catch (err) {
         session.exitCode = started
           ? worst(session.exitCode, fail(err, EXIT.failed))

@@ -9,14 +9,13 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { type LocalCluster, REAL_NODE_LABEL, start } from '@chaoskit/cluster';
+import { type LocalCluster, REAL_NODE_LABEL } from '@chaoskit/cluster';
 import { createNamespace, deploy, until } from '@chaoskit/cluster/testing';
 import {
   AppsV1Api,
   BatchV1Api,
   CoreV1Api,
-  KubeConfig,
+  type KubeConfig,
   Log,
   type V1ContainerStateTerminated,
   type V1CronJob,
@@ -26,10 +25,10 @@ import {
 } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it, type TestContext } from 'vitest';
-import { exec, runCli } from '../test-cli.js';
+import { runCli } from '../test-cli.js';
 import { activity } from '../test-experiments.js';
+import { clusterWithImage } from './test-real-node.js';
 
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
 let local: LocalCluster | undefined;
 let kc: KubeConfig;
 let image: string;
@@ -37,18 +36,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-pod-life-'));
-  local = await start({ provider: 'local', nodes: 1, realNodes: 1, mesh: false });
-  if (local.realNodes.length === 0) return;
-  kc = new KubeConfig();
-  kc.loadFromString(local.kubeconfig);
-  const built = await exec(process.execPath, [join(root, 'scripts/image.mjs')], {
-    cwd: root,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (built.code !== 0) throw new Error(`npm run image failed: ${built.stderr.slice(-4000)}`);
-  const out = JSON.parse(built.stdout.trim().split('\n').at(-1) ?? '{}');
-  image = out.image;
-  await local.importImage(out.archive);
+  ({ local, kc, image } = await clusterWithImage());
 }, 1_800_000);
 
 afterAll(async () => {

@@ -27,6 +27,7 @@ const commands = await Promise.all([
   import('./commands/info.js'),
   import('./commands/schema.js'),
   import('./commands/status.js'),
+  import('./commands/journals.js'),
   import('./commands/revert.js'),
   import('./commands/rbac.js'),
   import('./commands/deploy.js'),

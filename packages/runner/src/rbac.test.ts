@@ -56,4 +56,19 @@ describe('chaoskit rbac', () => {
     });
     expect(roleFor([probe], 'chaos').ledger).toBeUndefined();
   });
+
+  it('adds, with the journal kept in the cluster, its Role: its ConfigMap and the Events on the Job', () => {
+    const { role, ledger, journal, yaml } = roleFor([pods], 'chaos', { journal: true });
+    expect(journal).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'chaos-journal' },
+      rules: [
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'update'] },
+        { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'] },
+      ],
+    });
+    expect(loadAll(yaml)).toEqual([role, ledger, journal]);
+    expect(roleFor([pods], 'chaos').journal).toBeUndefined();
+  });
 });

@@ -4,6 +4,7 @@
 import type { AnyActivity, RbacRule } from '@chaoskit/core';
 import { LEDGER_RULES } from '@chaoskit/core/runner';
 import { dump } from 'js-yaml';
+import { JOB_EVENT_RULES, JOURNAL_RULES } from './journals/rules.js';
 
 // Resources that live outside namespaces: a rule on them needs a ClusterRole.
 const CLUSTER_SCOPED = new Set([
@@ -58,7 +59,8 @@ export function mergeRuleList(rules: readonly RbacRule[]): RbacRule[] {
 export function roleFor(
   activities: readonly AnyActivity[],
   name: string,
-): { role: object; ledger?: object; yaml: string } {
+  options: { journal?: boolean } = {},
+): { role: object; ledger?: object; journal?: object; yaml: string } {
   const rules = mergeRules(activities);
   const clusterWide = rules.some((r) => r.resources.some((res) => CLUSTER_SCOPED.has(res)));
   const role = {
@@ -75,20 +77,35 @@ export function roleFor(
       ? '# A ClusterRole: some rules are on cluster-wide resources. Bind it with a ClusterRoleBinding.'
       : '# A Role: bind it with a RoleBinding in each namespace the experiment acts in.',
   ];
-  const yaml = `${header.join('\n')}\n${dump(role, { lineWidth: 120 })}`;
-  if (!activities.some((a) => a.kind === 'action')) return { role, yaml };
-  // Actions record what they change before they change it (chaoskit run without --no-ledger).
-  const ledger = {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'Role',
-    metadata: { name: `${name}-ledger` },
-    rules: LEDGER_RULES.map((rule) => ({ ...rule })),
+  let yaml = `${header.join('\n')}\n${dump(role, { lineWidth: 120 })}`;
+  const more = (suffix: string, rules: readonly RbacRule[], note: string[]) => {
+    const extra = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: `${name}-${suffix}` },
+      rules: rules.map((rule) => ({ ...rule })),
+    };
+    yaml += `---\n${note.join('\n')}\n${dump(extra, { lineWidth: 120 })}`;
+    return extra;
   };
-  const note = [
-    "# The run's record of its changes (chaoskit status, chaoskit revert): bind this Role in the",
-    '# ledger namespace (--ledger-namespace; default $CHAOSKIT_LEDGER_NAMESPACE, else default).',
-    '# Whoever can read the Secret chaoskit-ledger-key there can write records that revert acts on:',
-    '# bind it to the chaos operators only.',
-  ];
-  return { role, ledger, yaml: `${yaml}---\n${note.join('\n')}\n${dump(ledger, { lineWidth: 120 })}` };
+  // Actions record what they change before they change it (chaoskit run without --no-ledger).
+  const ledger = activities.some((a) => a.kind === 'action')
+    ? more('ledger', LEDGER_RULES, [
+        "# The run's record of its changes (chaoskit status, chaoskit revert): bind this Role in the",
+        '# ledger namespace (--ledger-namespace; default $CHAOSKIT_LEDGER_NAMESPACE, else default).',
+        '# Whoever can read the Secret chaoskit-ledger-key there can write records that revert acts on:',
+        '# bind it to the chaos operators only.',
+      ])
+    : undefined;
+  const journal = options.journal
+    ? more(
+        'journal',
+        [...JOURNAL_RULES, ...JOB_EVENT_RULES],
+        [
+          "# The run's journal kept in the cluster (run --journal-to-cluster; chaoskit journals) and the",
+          "# Events on its Job: bind this Role in the ledger namespace, which deploy's runs are given.",
+        ],
+      )
+    : undefined;
+  return { role, ...(ledger ? { ledger } : {}), ...(journal ? { journal } : {}), yaml };
 }

@@ -3,7 +3,7 @@ import { type ExecFileOptions, execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The built command (`npm run build` first). */
-export const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+export const cli = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 /** What a process did: its exit code (1 when it died of a signal), stdout and stderr. */
 export interface Outcome {

@@ -150,7 +150,7 @@ export function exec(
 const require = createRequire(import.meta.url);
 /** The `chaoskit` command of the installed runner. */
 export const runnerCli = () =>
-  join(dirname(require.resolve('@chaoskit/runner/package.json')), 'dist', 'cli.js');
+  join(dirname(require.resolve('@chaoskit/runner/package.json')), 'dist', 'bin.js');
 
 export interface DifferentialOptions {
   kc: KubeConfig;

@@ -1,6 +1,7 @@
 // Chaos Toolkit's own report tool reads chaoskit's journals (D95): a real run on the shared
-// cluster, rendered by the real `chaos report` (chaostoolkit-reporting 0.18.0 from PyPI, with
-// the pandoc its wheel ships), and the report says what the run did.
+// cluster, its journal kept in the cluster (--journal-to-cluster, D116) and fetched from there
+// with `chaoskit journals <run id>`, rendered by the real `chaos report` (chaostoolkit-reporting
+// 0.18.0 from PyPI, with the pandoc its wheel ships), and the report says what the run did.
 
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-it('`chaos report` renders the journal of a chaoskit run: its title, activities and status', async () => {
+it('`chaos report` renders the journal of a chaoskit run, fetched from the cluster: its title, activities and status', async () => {
   const pods = { label_selector: 'app=web', ns: ns.name };
   const experiment = {
     title: 'The web deployment survives losing a pod',
@@ -78,6 +79,9 @@ it('`chaos report` renders the journal of a chaoskit run: its title, activities 
     cluster.context,
     '--journal-path',
     journal,
+    '--journal-to-cluster',
+    '--ledger-namespace',
+    ns.name,
     file,
   ]);
   expect(run.code, run.output).toBe(0);
@@ -90,13 +94,31 @@ it('`chaos report` renders the journal of a chaoskit run: its title, activities 
   const remaining = await cluster.kc.makeApiClient(CoreV1Api).listNamespacedPod({ namespace: ns.name });
   expect(remaining.items.map((p) => p.metadata?.name)).not.toContain(terminated);
 
+  // The journal the cluster kept, as a user fetches it: the file's, byte for byte.
+  const fetched = await inDir(process.execPath, [
+    runnerCli(),
+    'journals',
+    // The run keeps no record (--no-ledger), so its journal has no run id: the latest is it.
+    'latest',
+    '-n',
+    ns.name,
+    '--kubeconfig',
+    cluster.kubeconfigPath,
+    '--context',
+    cluster.context,
+  ]);
+  expect(fetched.code, fetched.output).toBe(0);
+  expect(fetched.output).toBe(await readFile(journal, 'utf8'));
+  const fromCluster = join(dir, 'from-cluster.json');
+  await writeFile(fromCluster, fetched.output);
+
   const report = join(dir, 'report.md');
   const rendered = await inDir(chaos, [
     '--no-version-check',
     '--no-log-file',
     'report',
     '--export-format=markdown',
-    journal,
+    fromCluster,
     report,
   ]);
   expect(rendered.code, rendered.output).toBe(0);

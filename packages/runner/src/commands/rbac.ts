@@ -14,7 +14,11 @@ export function register(program: Command): void {
     )
     .argument('<targets...>', 'experiment files, or activities as module.func (chaosk8s names too)')
     .option('--name <name>', 'the name of the role', 'chaoskit')
-    .action(async (targets: string[], opts: { name: string }) => {
+    .option(
+      '--journal-to-cluster',
+      'also the Role a run --journal-to-cluster needs (its journal, the Events on its Job), as deploy binds it',
+    )
+    .action(async (targets: string[], opts: { name: string; journalToCluster?: boolean }) => {
       try {
         const found: AnyActivity[] = [];
         for (const target of targets) {
@@ -31,7 +35,7 @@ export function register(program: Command): void {
             );
           }
         }
-        process.stdout.write(roleFor(found, opts.name).yaml);
+        process.stdout.write(roleFor(found, opts.name, { journal: opts.journalToCluster === true }).yaml);
       } catch (err) {
         session.exitCode = fail(err);
       }

@@ -5,7 +5,11 @@ import { type Command, Option } from 'commander';
 import { Refusal } from '../errors.js';
 import { EXIT, EXIT_SUMMARY, runExitCode, worst } from '../exit-codes.js';
 import { handleInterrupts } from '../interrupts.js';
+import { jobEvents, jobFromEnv } from '../journals/job-events.js';
+import { checkJournalRights, clusterJournal } from '../journals/keeper.js';
+import { journalName } from '../journals/labels.js';
 import { leftoversFirst, ownPod } from '../leftovers.js';
+import type { Reporter } from '../log.js';
 import { checkClusters } from '../preflight.js';
 import {
   DRY_MODES,
@@ -15,10 +19,11 @@ import {
   jsonOutput,
   logEvents,
   type RollbackStrategy,
+  type RunListener,
   runExperiment,
 } from '../run/index.js';
 import { checkJournalPath, scratchOf, writeJournal } from '../writable.js';
-import { adminClient, choosingActivities, useCluster } from './cluster-choice.js';
+import { adminClient, choosingActivities, deployClient, useCluster } from './cluster-choice.js';
 import { isFleet, runFleetCommand, withFleet } from './fleet.js';
 import {
   type LedgerFlags,
@@ -31,6 +36,28 @@ import {
 } from './options.js';
 import { prepareFrom } from './prepared-experiment.js';
 import { fail, session } from './session.js';
+
+/**
+ * `--journal-to-cluster`: the listeners that keep the journal in the ledger namespace and write
+ * Events on the run's Job (when CHAOSKIT_JOB names one), once their rights are checked.
+ */
+async function keptInCluster(opts: LedgerFlags, runId: string, reporter: Reporter): Promise<RunListener[]> {
+  const namespace = ledgerSettings(opts).namespace;
+  const kube = deployClient({});
+  const job = jobFromEnv(process.env, namespace);
+  await checkJournalRights(kube, namespace, job !== undefined);
+  const journal = clusterJournal({
+    kube,
+    namespace,
+    runId,
+    experiment: process.env.CHAOSKIT_EXPERIMENT,
+    warn: (line) => reporter.warn(line),
+  });
+  reporter.info(
+    `Run ${runId}: its journal is kept in ConfigMap ${journalName(runId)}, namespace ${namespace}`,
+  );
+  return [journal.listener, ...(job ? [jobEvents(kube, job, runId)] : [])];
+}
 
 function runLedger(opts: LedgerFlags & { revertLeftoversOf?: string }, title: string): RunLedger {
   const pod = ownPod();
@@ -102,6 +129,10 @@ export function register(program: Command): void {
       'keep no record of the changes in the cluster (a killed run then cannot be reverted)',
     )
     .option(
+      '--journal-to-cluster',
+      'also keep the journal in the cluster, in the ledger namespace (chaoskit journals lists them), and write Events on the Job CHAOSKIT_JOB names',
+    )
+    .option(
       '--revert-leftovers-of <deployment>',
       'first undo what ended runs of this chaoskit deploy deployment left in place (their pods are gone), and record this run as one of them (deploy passes it)',
     )
@@ -112,6 +143,13 @@ export function register(program: Command): void {
     )
     .addHelpText('after', `\nExit codes (D89): ${EXIT_SUMMARY}`)
     .action(async (file: string, opts) => {
+      if (isFleet(opts) && opts.journalToCluster) {
+        session.exitCode = fail(
+          new Error('--journal-to-cluster keeps the journal of one run in its cluster: not of a fleet run'),
+          EXIT.usage,
+        );
+        return;
+      }
       if (isFleet(opts)) return runFleetCommand(file, opts);
       // Until the run starts, every refusal leaves everything as it was (exit 3).
       let started = false;
@@ -127,62 +165,65 @@ export function register(program: Command): void {
         const reporter = session.logger;
         const ledger = opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title);
         await checkClusters(prepared, { ledgerNamespace: ledger?.run.namespace, dry: opts.dry });
+        const inCluster = opts.journalToCluster
+          ? await keptInCluster(opts, ledger?.runId ?? newRunId(), reporter)
+          : undefined;
         started = true;
         // Installed before leftovers are undone: a pod stopped meanwhile ends without its run.
         const interrupts = handleInterrupts((line) => reporter.warn(line));
-        try {
-          if (opts.revertLeftoversOf) {
-            const namespace = ledger?.run.namespace ?? ledgerSettings(opts).namespace;
-            const kube = adminClient(opts);
-            const stop = await leftoversFirst(
-              kube,
-              opts.revertLeftoversOf,
-              namespace,
-              ledger?.runId,
-              reporter,
-            );
-            if (stop !== undefined || interrupts.received) {
-              session.exitCode = stop ?? interrupts.exitCode ?? EXIT.sigterm;
-              return;
-            }
-          }
-          if (ledger) {
-            reporter.info(
-              `Run ${ledger.runId}: its changes are recorded (ConfigMap ${recordName(ledger.runId)}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} find and undo them`,
-            );
-          }
-          // The journal is written as the run goes, so a crash loses at most the activity under way.
-          const journalFile = journalWriter((text) => writeJournal(opts.journalPath, text));
-          const journal = await runExperiment(prepared, {
-            rollbackStrategy: opts.rollbackStrategy as RollbackStrategy,
-            hypothesisStrategy: opts.hypothesisStrategy as HypothesisStrategy,
-            hypothesisFrequency: opts.hypothesisFrequency,
-            // What the run says: the log, the journal file, and with --json the journal on stdout.
-            listeners: [
-              logEvents(reporter),
-              journalFile.listener,
-              ...(opts.json ? [jsonOutput((text) => process.stdout.write(text))] : []),
-            ],
-            signal: interrupts.run,
-            rollbackSignal: interrupts.rollbacks,
-            ...(opts.dry ? { dry: opts.dry as DryMode } : {}),
-            ...(opts.failFast ? { failFast: true } : {}),
-            ...(ledger ? { ledger } : {}),
-            ...(opts.confirm ? { confirm: confirmOnTerminal } : {}),
+        if (opts.revertLeftoversOf) {
+          const namespace = ledger?.run.namespace ?? ledgerSettings(opts).namespace;
+          const stop = await leftoversFirst(
+            adminClient(opts),
+            opts.revertLeftoversOf,
+            namespace,
+            ledger?.runId,
+            reporter,
+          ).catch((err: unknown) => {
+            interrupts.dispose();
+            throw err;
           });
-          session.exitCode = runExitCode(journal, {
-            signal: interrupts.received,
-            failOnDeviation: opts.failOnDeviation,
-          });
-          if (journal.steady_states.before?.steady_state_met === false && !opts.failOnDeviation)
-            reporter.warn(
-              'The steady state was not met before the method, so the method did not run: exit code 0 as with Chaos Toolkit, unless something else failed (--fail-on-deviation makes it 1)',
-            );
-          await journalFile.finished();
-          if (!opts.json) reporter.info(`journal written to ${opts.journalPath}`);
-        } finally {
-          interrupts.dispose();
+          if (stop !== undefined || interrupts.received) {
+            interrupts.dispose();
+            session.exitCode = stop ?? interrupts.exitCode ?? EXIT.sigterm;
+            return;
+          }
         }
+        if (ledger) {
+          reporter.info(
+            `Run ${ledger.runId}: its changes are recorded (ConfigMap ${recordName(ledger.runId)}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} find and undo them`,
+          );
+        }
+        // The journal is written as the run goes, so a crash loses at most the activity under way.
+        const journalFile = journalWriter((text) => writeJournal(opts.journalPath, text));
+        const journal = await runExperiment(prepared, {
+          rollbackStrategy: opts.rollbackStrategy as RollbackStrategy,
+          hypothesisStrategy: opts.hypothesisStrategy as HypothesisStrategy,
+          hypothesisFrequency: opts.hypothesisFrequency,
+          // What the run says: the log, the journal file, and with --json the journal on stdout.
+          listeners: [
+            logEvents(reporter),
+            journalFile.listener,
+            ...(inCluster ?? []),
+            ...(opts.json ? [jsonOutput((text) => process.stdout.write(text))] : []),
+          ],
+          signal: interrupts.run,
+          rollbackSignal: interrupts.rollbacks,
+          ...(opts.dry ? { dry: opts.dry as DryMode } : {}),
+          ...(opts.failFast ? { failFast: true } : {}),
+          ...(ledger ? { ledger } : {}),
+          ...(opts.confirm ? { confirm: confirmOnTerminal } : {}),
+        }).finally(() => interrupts.dispose());
+        session.exitCode = runExitCode(journal, {
+          signal: interrupts.received,
+          failOnDeviation: opts.failOnDeviation,
+        });
+        if (journal.steady_states.before?.steady_state_met === false && !opts.failOnDeviation)
+          reporter.warn(
+            'The steady state was not met before the method, so the method did not run: exit code 0 as with Chaos Toolkit, unless something else failed (--fail-on-deviation makes it 1)',
+          );
+        await journalFile.finished();
+        if (!opts.json) reporter.info(`journal written to ${opts.journalPath}`);
       } catch (err) {
         session.exitCode = started
           ? worst(session.exitCode, fail(err, EXIT.failed))

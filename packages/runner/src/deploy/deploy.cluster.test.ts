@@ -115,9 +115,11 @@ it('applies every object server-side under the field manager chaoskit', async ()
       `ConfigMap/${ns.name}/chaoskit-kill`,
       `Job/${ns.name}/chaoskit-kill`,
       `Role/${ns.name}/chaoskit-kill`,
+      `Role/${ns.name}/chaoskit-kill-journal`,
       `Role/${ns.name}/chaoskit-kill-ledger`,
       `Role/${target.name}/chaoskit-${ns.name}-kill`,
       `RoleBinding/${ns.name}/chaoskit-kill`,
+      `RoleBinding/${ns.name}/chaoskit-kill-journal`,
       `RoleBinding/${ns.name}/chaoskit-kill-ledger`,
       `RoleBinding/${target.name}/chaoskit-${ns.name}-kill`,
       `ServiceAccount/${ns.name}/chaoskit-kill`,
@@ -156,7 +158,7 @@ it('--dry-run=server sends every write as a dry run and changes nothing', async 
     const events = (await readAuditLog(cluster.auditLogPath, { user: deployer.identity, since })).filter(
       isMutation,
     );
-    return events.length >= 9 && events;
+    return events.length >= 11 && events;
   });
   expect(writes.filter((e) => !isDryRun(e))).toEqual([]);
   expect(writes.map((e) => e.verb)).toEqual(writes.map(() => 'patch'));

@@ -1,14 +1,15 @@
 // chaoskit inside a pod: the runner image (`npm run image`) imported into a real node of a local
 // cluster of its own, and `chaoskit deploy`'s Job running an experiment there with the pod's
-// service account token (RUNNER_IN_POD) and the Role deploy generated, and nothing more.
+// service account token (RUNNER_IN_POD) and the Role deploy generated, and nothing more; its
+// journal kept in the cluster (chaoskit journals, report --from-cluster) and Events on its Job.
 // Where this machine cannot run real nodes, the test is skipped with the reason.
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LocalCluster, REAL_NODE_LABEL } from '@chaoskit/cluster';
 import { createNamespace, deploy, until } from '@chaoskit/cluster/testing';
-import { BatchV1Api, CoreV1Api, type KubeConfig, type V1Job } from '@kubernetes/client-node';
+import { BatchV1Api, CoreV1Api, EventsV1Api, type KubeConfig, type V1Job } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../test-cli.js';
@@ -97,4 +98,27 @@ it('a deployed Job runs an experiment in a pod with in-cluster credentials and t
   expect(pod?.spec?.nodeName).toBe(local.realNodes[0]);
   expect(log).toMatch(/Steady state hypothesis is met/);
   expect(log).toMatch(/Experiment ended with status: completed/);
+
+  // The pod kept its journal in the cluster: listed, and rendered by the report of files.
+  const cli = (args: string[]) =>
+    runCli([...args, '-n', 'chaos', '--kubeconfig', local!.kubeconfigPath], { cwd: dir });
+  const listed = await cli(['journals', '--json']);
+  expect(listed.code, listed.stderr).toBe(0);
+  const [kept] = JSON.parse(listed.stdout);
+  expect(kept).toMatchObject({ experiment: 'count-web', title: 'web has two pods', status: 'completed' });
+  expect(log).toContain(`its journal is kept in ConfigMap chaoskit-journal-${kept.runId}, namespace chaos`);
+  const report = await cli(['report', '--from-cluster', 'latest', '--markdown', join(dir, 'in-pod.md')]);
+  expect(report.code, report.stderr).toBe(0);
+  expect(await readFile(join(dir, 'in-pod.md'), 'utf8')).toContain('web has two pods');
+  // And said on its Job how the run went.
+  const events = await kc.makeApiClient(EventsV1Api).listNamespacedEvent({
+    namespace: 'chaos',
+    fieldSelector: `regarding.name=${job.metadata?.name}`,
+  });
+  expect(
+    events.items
+      .filter((e) => e.reportingController === 'chaoskit.io/runner' && e.regarding?.uid === job.metadata?.uid)
+      .map((e) => e.reason)
+      .sort(),
+  ).toEqual(['Completed', 'Started']);
 }, 900_000);

@@ -86,6 +86,8 @@ describe('chaoskit deploy -o yaml', () => {
       'RoleBinding/shop/chaoskit-chaos-kill-web',
       'Role/chaos/chaoskit-kill-web-ledger',
       'RoleBinding/chaos/chaoskit-kill-web-ledger',
+      'Role/chaos/chaoskit-kill-web-journal',
+      'RoleBinding/chaos/chaoskit-kill-web-journal',
       'ConfigMap/chaos/chaoskit-kill-web',
       'Job/chaos/chaoskit-kill-web',
     ]);
@@ -96,22 +98,29 @@ describe('chaoskit deploy -o yaml', () => {
         'chaoskit.io/deployed-in': 'chaos',
       });
 
-    // The rules are chaoskit rbac's for the same file, the record's Role included; and what
-    // undoing a killed predecessor's changes takes (--revert-leftovers-of): deleting the
-    // deployment create_deployment made, and reading whether its pod is gone.
-    const printed = await chaoskit(['rbac', 'kill-web.yaml']);
+    // The rules are chaoskit rbac's for the same file, the record's and the journal's Roles
+    // included; and what undoing a killed predecessor's changes takes (--revert-leftovers-of):
+    // deleting the deployment create_deployment made, and reading whether its pod is gone.
+    const printed = await chaoskit(['rbac', 'kill-web.yaml', '--journal-to-cluster']);
     expect(printed.code).toBe(0);
-    const [role, ledger] = loadAll(printed.stdout) as V1Role[];
+    const [role, ledger, journal] = loadAll(printed.stdout) as V1Role[];
     const withUndo = role?.rules?.map((r) =>
       r.resources?.includes('deployments') ? { ...r, verbs: [...r.verbs, 'delete'].sort() } : r,
     );
     expect(withUndo).not.toEqual(role?.rules);
     const roles = byKind<V1Role>(objects, 'Role');
-    for (const r of roles.filter((r) => !r.metadata?.name?.endsWith('-ledger')))
+    const kept = /-(ledger|journal)$/;
+    for (const r of roles.filter((r) => !kept.test(r.metadata?.name ?? '')))
       expect(r.rules).toEqual(withUndo);
     expect(roles.find((r) => r.metadata?.name?.endsWith('-ledger'))?.rules).toEqual([
       ...(ledger?.rules ?? []),
       { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
+    ]);
+    expect(roles.find((r) => r.metadata?.name?.endsWith('-journal'))?.rules).toEqual(journal?.rules);
+    // The journal's: its ConfigMap written, and Events on the Job; nothing more.
+    expect(journal?.rules).toEqual([
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'update'] },
+      { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'] },
     ]);
     for (const binding of byKind<V1RoleBinding>(objects, 'RoleBinding')) {
       expect(binding.roleRef).toEqual({
@@ -147,6 +156,12 @@ describe('chaoskit deploy -o yaml', () => {
       limits: { cpu: '1', memory: '512Mi' },
     });
     expect(container?.env).toContainEqual({ name: 'RUNNER_IN_POD', value: 'true' });
+    // The journal's labels and the Job its Events are on.
+    expect(container?.env).toContainEqual({ name: 'CHAOSKIT_EXPERIMENT', value: 'kill-web' });
+    expect(container?.env).toContainEqual({
+      name: 'CHAOSKIT_JOB',
+      valueFrom: { fieldRef: { fieldPath: "metadata.labels['batch.kubernetes.io/job-name']" } },
+    });
     expect(container?.args).toEqual([
       'run',
       '/chaoskit/experiment/experiment.json',
@@ -158,6 +173,7 @@ describe('chaoskit deploy -o yaml', () => {
       'kill-web',
       '-n',
       'chaos',
+      '--journal-to-cluster',
     ]);
     // The pod's identity, for its run's record: a later run tells whether it is gone.
     for (const [name, fieldPath] of [

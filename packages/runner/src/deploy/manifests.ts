@@ -106,7 +106,11 @@ function rbacObjects(input: DeployInput, account: string): Manifest[] {
   // Outside the deployment's namespace, names carry it: two namespaces may deploy one experiment.
   const placed = `chaoskit-${input.namespace}-${input.name}`;
   const subjects = [{ kind: 'ServiceAccount', name: account, namespace: input.namespace }];
-  const { role, ledger } = roleFor(input.activities, own) as { role: Manifest; ledger?: Manifest };
+  const { role, ledger, journal } = roleFor(input.activities, own, { journal: true }) as {
+    role: Manifest;
+    ledger?: Manifest;
+    journal: Manifest;
+  };
   // A run first undoes what a killed predecessor left (--revert-leftovers-of): the inverse of
   // the writes of the same activities (D121).
   const rules = role.rules as RbacRule[];
@@ -131,13 +135,15 @@ function rbacObjects(input: DeployInput, account: string): Manifest[] {
       }
     }
   }
-  if (ledger) {
-    // The run keeps its record in the deployment's namespace (--ledger-namespace).
-    const name = `${own}-ledger`;
-    // Whether a predecessor's pod is gone (--revert-leftovers-of).
-    const rules = [...(ledger.rules as RbacRule[]), { apiGroups: [''], resources: ['pods'], verbs: ['get'] }];
-    out.push({ ...ledger, metadata: meta(name, input, input.namespace), rules });
-    out.push(bind('Role', name, input.namespace));
+  // The run keeps its record and its journal in the deployment's namespace (--ledger-namespace).
+  for (const kept of ledger ? [ledger, journal] : [journal]) {
+    // And reads whether a predecessor's pod is gone (--revert-leftovers-of).
+    const rules =
+      kept === ledger
+        ? [...(kept.rules as RbacRule[]), { apiGroups: [''], resources: ['pods'], verbs: ['get'] }]
+        : kept.rules;
+    out.push({ ...kept, metadata: meta(kept.metadata.name, input, input.namespace), rules });
+    out.push(bind('Role', kept.metadata.name, input.namespace));
   }
   return out;
 }
@@ -150,6 +156,8 @@ export interface RunnerPod
   grace: number;
   /** The ConfigMap mounted read-only at EXPERIMENT_DIR. */
   configMap?: string;
+  /** More environment variables. */
+  env?: Json[];
 }
 
 /** The arguments of a deployed run: the experiment, its record, and its predecessors' leftovers. */
@@ -166,8 +174,21 @@ function runArgs(input: DeployInput): string[] {
     ...(input.activities.some((a) => a.kind === 'action') ? ['--revert-leftovers-of', input.name] : []),
     '-n',
     input.namespace,
+    '--journal-to-cluster',
   ];
 }
+
+/** What a deployed run's journal is labelled with, and the Job its Events are on (the Job's own labels of its pod). */
+const runEnv = (input: DeployInput): Json[] => [
+  { name: 'CHAOSKIT_EXPERIMENT', value: input.name },
+  ...[
+    ['CHAOSKIT_JOB', 'job-name'],
+    ['CHAOSKIT_JOB_UID', 'controller-uid'],
+  ].map(([name, label]) => ({
+    name,
+    valueFrom: { fieldRef: { fieldPath: `metadata.labels['batch.kubernetes.io/${label}']` } },
+  })),
+];
 
 /** The pod's own name, uid and namespace, for its run's record (D121). */
 const podIdentity = Object.entries({
@@ -202,7 +223,12 @@ export function podSpec(input: RunnerPod): Json {
         imagePullPolicy: 'IfNotPresent',
         args: input.args,
         workingDir: '/tmp',
-        env: [{ name: 'RUNNER_IN_POD', value: 'true' }, { name: 'HOME', value: '/tmp' }, ...podIdentity],
+        env: [
+          { name: 'RUNNER_IN_POD', value: 'true' },
+          { name: 'HOME', value: '/tmp' },
+          ...podIdentity,
+          ...(input.env ?? []),
+        ],
         ...(input.envFromSecret ? { envFrom: [{ secretRef: { name: input.envFromSecret } }] } : {}),
         securityContext: {
           runAsNonRoot: true,
@@ -269,6 +295,7 @@ export function deployManifests(input: DeployInput): Manifest[] {
     account: own,
     configMap: own,
     args: runArgs(input),
+    env: runEnv(input),
     grace: gracePeriodSeconds(input.experiment),
   });
   return [

@@ -24,9 +24,16 @@ function registerExperimentSecrets(experiment: unknown, env: NodeJS.ProcessEnv =
   visit(experiment.secrets);
 }
 
-/** Reads and redacts the journals; an unreadable file is an error naming it and why. */
-export function readJournals(files: string[], env: NodeJS.ProcessEnv = process.env): ReadJournal[] {
-  const read = files.map((source) => {
+/**
+ * Reads and redacts the journals (the files, then those already read elsewhere: `fetched`); an
+ * unreadable file is an error naming it and why.
+ */
+export function readJournals(
+  files: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  fetched: readonly ReadJournal[] = [],
+): ReadJournal[] {
+  const fromFiles = files.map((source) => {
     try {
       return { source, journal: readDocumentFile(source, 'json').document };
     } catch (err) {
@@ -34,6 +41,7 @@ export function readJournals(files: string[], env: NodeJS.ProcessEnv = process.e
       throw err;
     }
   });
+  const read = [...fromFiles, ...fetched];
   // Every journal's secrets first: one journal's secret may appear in another's output.
   for (const { journal } of read) if (isObject(journal)) registerExperimentSecrets(journal.experiment, env);
   return read.map(({ source, journal }) => ({ source, journal: redactValue(journal) }));

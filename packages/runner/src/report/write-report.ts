@@ -5,7 +5,7 @@ import { CHARTS_HINT, loadCharts } from './chart-loader.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { type ReportModel, reportModel } from './model.js';
-import { readJournals } from './read-journals.js';
+import { type ReadJournal, readJournals } from './read-journals.js';
 
 export interface ReportOptions {
   /** Where the HTML page is written. */
@@ -14,11 +14,13 @@ export interface ReportOptions {
   markdown?: string;
   /** Told when the report is written without its charts (ECharts is optional), and why. */
   warn?: (line: string) => void;
+  /** Journals read from elsewhere (the cluster), after the files. */
+  fetched?: readonly ReadJournal[];
 }
 
-/** Builds the report of these journal files and writes it; returns its model. */
+/** Builds the report of these journal files (and those fetched) and writes it; returns its model. */
 export async function writeReport(files: string[], options: ReportOptions): Promise<ReportModel> {
-  const journals = readJournals(files);
+  const journals = readJournals(files, process.env, options.fetched);
   const model = reportModel(journals);
   const generator = `chaoskit ${RUNNER_VERSION}`;
   const charts = await loadCharts();

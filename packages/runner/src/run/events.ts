@@ -73,13 +73,21 @@ export type RunEvent =
   | { type: 'left-in-place-unchecked'; message: string }
   | { type: 'control-logged'; control: string; line: string }
   | { type: 'control-failed'; control: string; hook: string; message: string }
-  /** The journal was written (`final`: at the end of the run), or could not be. */
-  | { type: 'journal-written'; text: string; final: boolean }
-  | { type: 'journal-failed'; message: string }
+  /**
+   * The journal was written (`final`: at the end of the run), or could not be: to its file, or
+   * to its copy in the cluster (`run --journal-to-cluster`).
+   */
+  | { type: 'journal-written'; text: string; final: boolean; to: JournalPlace }
+  | { type: 'journal-failed'; message: string; to: JournalPlace }
+  /** An Event on the run's Job (`run --journal-to-cluster` in a deployed pod) could not be written. */
+  | { type: 'job-event-failed'; reason: string; message: string }
   /** The run is over: its journal complete (the last `journal-written` follows). */
   | { type: 'run-ended'; journal: Journal };
 
 export type RunEventType = RunEvent['type'];
+
+/** Where a journal is written: its file, or the cluster. */
+export type JournalPlace = 'file' | 'cluster';
 
 /** Sends an event to every listener, in order, each awaited. */
 export type Emit = (event: RunEvent) => Promise<void>;

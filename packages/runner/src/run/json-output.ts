@@ -4,6 +4,6 @@ import type { RunListener } from './events.js';
 
 export function jsonOutput(out: (text: string) => unknown): RunListener {
   return (event) => {
-    if (event.type === 'journal-written' && event.final) out(event.text);
+    if (event.type === 'journal-written' && event.final && event.to === 'file') out(event.text);
   };
 }

@@ -113,7 +113,12 @@ export function logEvents(reporter: Reporter): RunListener {
         warn(`control '${event.control}' failed in ${event.hook}: ${event.message}`);
         return;
       case 'journal-failed':
-        warn(`the journal could not be written: ${event.message}`);
+        warn(
+          `the journal could not be ${event.to === 'cluster' ? 'kept in the cluster' : 'written'}: ${event.message}`,
+        );
+        return;
+      case 'job-event-failed':
+        warn(`the Event ${event.reason} could not be written on the run's Job: ${event.message}`);
         return;
       case 'run-ended': {
         const { journal } = event;

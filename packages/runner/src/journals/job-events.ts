@@ -1,0 +1,133 @@
+// Kubernetes Events on the run's Job (events.k8s.io/v1, `regarding` the Job), so that
+// `kubectl describe job` and `kubectl get events` say how the run went: it started, deviated,
+// was interrupted, rolled back, ended. Written through core's write chain; the Job is the one
+// the pod's labels name (deploy's manifests give them to the run through the downward API).
+
+import { hostname } from 'node:os';
+import type { KubeClient, ResourceType } from '@chaoskit/core';
+import { redact } from '@chaoskit/core/runner';
+import type { RunEvent, RunListener } from '../run/index.js';
+import { journalName } from './labels.js';
+
+const Events: ResourceType = {
+  apiVersion: 'events.k8s.io/v1',
+  plural: 'events',
+  kind: 'Event',
+  namespaced: true,
+  noun: 'event',
+};
+
+/** Who the Events are written by. */
+export const REPORTING_CONTROLLER = 'chaoskit.io/runner';
+
+export interface JobRef {
+  name: string;
+  namespace: string;
+  uid?: string | undefined;
+}
+
+/** The pod's Job, as deploy's manifests give it (CHAOSKIT_JOB, CHAOSKIT_JOB_UID), in `namespace`. */
+export function jobFromEnv(env: NodeJS.ProcessEnv, namespace: string): JobRef | undefined {
+  const name = env.CHAOSKIT_JOB?.trim();
+  return name
+    ? { name, namespace, ...(env.CHAOSKIT_JOB_UID ? { uid: env.CHAOSKIT_JOB_UID } : {}) }
+    : undefined;
+}
+
+interface Said {
+  reason: string;
+  type: 'Normal' | 'Warning';
+  action: 'Run' | 'Rollback';
+  note: string;
+}
+
+/** What an event of the run says on the Job, if anything. */
+function eventOf(event: RunEvent, runId: string): Said | undefined {
+  switch (event.type) {
+    case 'run-started':
+      return {
+        reason: 'Started',
+        type: 'Normal',
+        action: 'Run',
+        note: `run ${runId} started: ${event.title} (journal: ConfigMap ${journalName(runId)})`,
+      };
+    case 'deviated':
+      return {
+        reason: 'Deviated',
+        type: 'Warning',
+        action: 'Run',
+        note: `run ${runId}: the steady state deviated after the method, a weakness may have been found`,
+      };
+    case 'interrupted':
+      return {
+        reason: 'Interrupted',
+        type: 'Warning',
+        action: 'Run',
+        note:
+          event.by === 'control'
+            ? `run ${runId} interrupted by control '${event.control}': ${event.message}`
+            : `run ${runId} interrupted by a signal: its rollbacks play before it stops`,
+      };
+    case 'phase-ended': {
+      if (event.phase !== 'rollbacks' || event.runs.length === 0) return undefined;
+      const failed = event.runs.filter((r) => r.status !== 'succeeded').length;
+      return {
+        reason: 'RolledBack',
+        type: failed ? 'Warning' : 'Normal',
+        action: 'Rollback',
+        note: `run ${runId}: ${event.runs.length} rollback(s) played${failed ? `, ${failed} failed or not played` : ''}`,
+      };
+    }
+    case 'run-ended': {
+      const { status, deviated, duration = 0 } = event.journal;
+      return {
+        reason: status === 'completed' ? 'Completed' : 'Ended',
+        type: status === 'completed' && !deviated ? 'Normal' : 'Warning',
+        action: 'Run',
+        note: `run ${runId} ended: status ${status}${deviated ? ', deviated' : ''}, ${duration.toFixed(1)} s`,
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Microseconds, as the API's MicroTime takes them. */
+const microTime = (date: Date) => date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+
+/** Writes an Event on `job` at each moment of the run that says one; a failure is said, not thrown. */
+export function jobEvents(kube: KubeClient, job: JobRef, runId: string): RunListener {
+  return async (event, emit) => {
+    const said = eventOf(event, runId);
+    if (!said) return;
+    const now = new Date();
+    const body = {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: {
+        name: `${job.name}.${now.getTime().toString(16)}${Math.random().toString(16).slice(2, 8)}`,
+        namespace: job.namespace,
+      },
+      eventTime: microTime(now),
+      reportingController: REPORTING_CONTROLLER,
+      reportingInstance: hostname().slice(0, 128),
+      action: said.action,
+      reason: said.reason,
+      type: said.type,
+      regarding: {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        name: job.name,
+        namespace: job.namespace,
+        ...(job.uid ? { uid: job.uid } : {}),
+      },
+      // The API takes 1 kB of note: 340 characters are at most 1020 bytes.
+      note: redact(said.note).slice(0, 340),
+    };
+    try {
+      await kube.create(Events, body, { namespace: job.namespace });
+    } catch (err) {
+      await emit({ type: 'job-event-failed', reason: said.reason, message: redact((err as Error).message) });
+    }
+  };
+}

@@ -1,0 +1,68 @@
+// `run --journal-to-cluster`: the run's journal kept in a ConfigMap of the namespace it is told
+// (D116), written when the run starts, after each activity, on an interruption or a deviation,
+// and at the end; through core's write chain, as a deployment's writes are (D110): a client
+// without a run's record or rails. Its rights are checked before the run starts (D91).
+
+import { ConfigMaps, isApiError, type KubeClient } from '@chaoskit/core';
+import { describeRight, missingRights, rightsOf, whoAmI } from '@chaoskit/core/runner';
+import { Refusal } from '../errors.js';
+import { type JournalWriter, journalWriter } from '../run/index.js';
+import { boundedJournal } from './bound.js';
+import { JOURNAL_KEY, type JournalIdentity, journalMetadata, journalName } from './labels.js';
+import { JOB_EVENT_RULES, JOURNAL_RULES } from './rules.js';
+
+export interface ClusterJournalOptions extends JournalIdentity {
+  kube: KubeClient;
+  namespace: string;
+  /** Told once when the journal is over the bound and kept cut. */
+  warn: (line: string) => void;
+}
+
+/** The writer of the run's journal to its ConfigMap. */
+export function clusterJournal(options: ClusterJournalOptions): JournalWriter {
+  const { kube, namespace } = options;
+  const name = journalName(options.runId);
+  let created = false;
+  let warned = false;
+  return journalWriter(
+    async (text, journal) => {
+      const { text: kept, truncation } = boundedJournal(text);
+      if (truncation && !warned) {
+        warned = true;
+        options.warn(`the journal kept in the cluster is cut: ${truncation.note}`);
+      }
+      const body = {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name, namespace, ...journalMetadata(journal, options, truncation !== undefined) },
+        data: { [JOURNAL_KEY]: kept },
+      };
+      if (created) {
+        try {
+          await kube.replace(ConfigMaps, name, body, { namespace });
+          return;
+        } catch (err) {
+          // Deleted under the run: made again.
+          if (!isApiError(err, 'NotFound')) throw err;
+        }
+      }
+      await kube.create(ConfigMaps, body, { namespace });
+      created = true;
+    },
+    { to: 'cluster', also: ['run-started', 'interrupted', 'deviated'] },
+  );
+}
+
+/**
+ * Refuses the run unless the identity may keep its journal in `namespace` (and write Events on
+ * its Job, when it has one): a run that cannot keep it finds out before its first change.
+ */
+export async function checkJournalRights(kube: KubeClient, namespace: string, job: boolean): Promise<void> {
+  const rules = [...JOURNAL_RULES, ...(job ? JOB_EVENT_RULES : [])];
+  const missing = await missingRights(kube.transport, rightsOf(rules, namespace));
+  if (missing.length === 0) return;
+  const identity = await whoAmI(kube.transport).catch(() => undefined);
+  throw new Refusal(
+    `${identity ? `User "${identity}"` : 'the identity'} may not ${missing.map(describeRight).join(', ')} in namespace '${namespace}', which --journal-to-cluster needs: bind there the -journal Role that chaoskit rbac --journal-to-cluster prints, or choose another namespace (--ledger-namespace)`,
+  );
+}

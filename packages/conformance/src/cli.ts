@@ -43,6 +43,7 @@ interface Options {
   meshCrds?: string;
   meshXds?: string;
   istiod: boolean;
+  realNodes: boolean;
   toolboxImage: string;
 }
 
@@ -194,7 +195,7 @@ async function startCluster(
   const base: StartOptions = {
     provider: opts.provider,
     // Real nodes where this machine can run them (else kwok-only, said in one line).
-    ...(opts.provider === 'local' ? { nodes: 3, realNodes: 2 } : {}),
+    ...(opts.provider === 'local' ? { nodes: 3, realNodes: opts.realNodes ? 2 : 0 } : {}),
     ...(opts.context ? { context: opts.context } : {}),
     ...(opts.kubeconfig ? { kubeconfigPath: opts.kubeconfig } : {}),
   };
@@ -351,6 +352,7 @@ const program = new Command()
     DEFAULT_TOOLBOX_IMAGE,
   )
   .option('--no-istiod', "local/k3s: Istio's CRDs only, no istiod (the mesh traffic scenarios are skipped)")
+  .option('--no-real-nodes', 'local: kwok nodes only (the scenarios on running containers are skipped)')
   .option(
     '--compare-python',
     'run the differential scenarios with the Python originals (from PyPI) and with chaoskit, and compare',

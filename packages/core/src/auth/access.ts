@@ -15,38 +15,51 @@ export interface RbacRule {
   resourceNames?: string[];
 }
 
-/** One right: a verb on a resource (of a group; one object of it when named), in a namespace. */
+/**
+ * One right: a verb on a resource (of a group; one object of it when named; a subresource of it,
+ * as `pods/eviction` is of pods), in a namespace.
+ */
 export interface Right {
   verb: string;
   group: string;
   resource: string;
+  subresource?: string;
   name?: string;
   namespace?: string;
 }
 
-/** Every right a set of rules grants, one per verb, resource and name, in `namespace`. */
+/**
+ * Every right a set of rules grants, one per verb, resource and name, in `namespace`. A rule's
+ * `pods/eviction` is asked as the resource pods and its subresource eviction, as the API names
+ * the request it authorizes.
+ */
 export function rightsOf(rules: readonly RbacRule[], namespace?: string): Right[] {
   return rules.flatMap((rule) =>
     rule.apiGroups.flatMap((group) =>
-      rule.resources.flatMap((resource) =>
-        rule.verbs.flatMap((verb) =>
+      rule.resources.flatMap((written) => {
+        const [resource = written, subresource] = written.split('/', 2);
+        return rule.verbs.flatMap((verb) =>
           (rule.resourceNames?.length ? rule.resourceNames : [undefined]).map((name) => ({
             verb,
             group,
             resource,
+            ...(subresource ? { subresource } : {}),
             ...(name ? { name } : {}),
             ...(namespace ? { namespace } : {}),
           })),
-        ),
-      ),
+        );
+      }),
     ),
   );
 }
 
-/** `create configmaps`, `get secrets 'chaoskit-ledger-key'`, `patch virtualservices.networking.istio.io`. */
+/**
+ * `create configmaps`, `get secrets 'chaoskit-ledger-key'`, `patch virtualservices.networking.istio.io`,
+ * `create pods/eviction`.
+ */
 export function describeRight(right: Right): string {
-  const resource = right.group ? `${right.resource}.${right.group}` : right.resource;
-  return `${right.verb} ${resource}${right.name ? ` '${right.name}'` : ''}`;
+  const resource = `${right.resource}${right.subresource ? `/${right.subresource}` : ''}`;
+  return `${right.verb} ${right.group ? `${resource}.${right.group}` : resource}${right.name ? ` '${right.name}'` : ''}`;
 }
 
 /**

@@ -52,6 +52,7 @@ async function keptInCluster(opts: LedgerFlags, runId: string, reporter: Reporte
     runId,
     experiment: process.env.CHAOSKIT_EXPERIMENT,
     warn: (line) => reporter.warn(line),
+    job,
   });
   reporter.info(
     `Run ${runId}: its journal is kept in ConfigMap ${journalName(runId)}, namespace ${namespace}`,

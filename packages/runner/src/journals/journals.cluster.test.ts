@@ -148,6 +148,10 @@ describe('run --journal-to-cluster', { timeout: 180_000 }, () => {
       'chaoskit.io/started': JSON.parse(written).start,
     });
     expect(cm.data?.['journal.json']).toBe(written);
+    // Owned by its Job: it goes with it (the last test).
+    expect(cm.metadata?.ownerReferences).toEqual([
+      { apiVersion: 'batch/v1', kind: 'Job', name: job.name, uid: job.uid },
+    ]);
 
     // chaoskit journals: the table, --json, and one journal whole.
     const table = await chaoskit(['journals', '-n', ns.name]);
@@ -276,5 +280,22 @@ describe('run --journal-to-cluster', { timeout: 180_000 }, () => {
     );
     const after = JSON.parse((await chaoskit(['journals', '-n', ns.name, '--json'])).stdout);
     expect(after).toHaveLength(listed.length);
+  });
+
+  it("goes with its Job: a CronJob's history limit, or undeploy, removes the Job's journals", async () => {
+    const before = JSON.parse((await chaoskit(['journals', '-n', ns.name, '--json'])).stdout);
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    await cluster.kc
+      .makeApiClient(BatchV1Api)
+      .deleteNamespacedJob({ name: job.name, namespace: ns.name, propagationPolicy: 'Background' });
+    await until(
+      "the garbage collector to remove the Job's journals",
+      async () =>
+        (await core.listNamespacedConfigMap({ namespace: ns.name, labelSelector: 'chaoskit.io/journal' }))
+          .items.length === 0,
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    const left = await chaoskit(['journals', '-n', ns.name, '--json']);
+    expect(JSON.parse(left.stdout)).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { describeRight, missingRights, rightsOf, whoAmI } from '@chaoskit/core/r
 import { Refusal } from '../errors.js';
 import { type JournalWriter, journalWriter } from '../run/index.js';
 import { boundedJournal } from './bound.js';
+import type { JobRef } from './job-events.js';
 import { JOURNAL_KEY, type JournalIdentity, journalMetadata, journalName } from './labels.js';
 import { JOB_EVENT_RULES, JOURNAL_RULES } from './rules.js';
 
@@ -16,12 +17,22 @@ export interface ClusterJournalOptions extends JournalIdentity {
   namespace: string;
   /** Told once when the journal is over the bound and kept cut. */
   warn: (line: string) => void;
+  /**
+   * The run's Job, when it runs in one: its journal is owned by it and goes with it, so a
+   * CronJob's history limits bound how many journals a schedule keeps (D116).
+   */
+  job?: JobRef | undefined;
 }
 
 /** The writer of the run's journal to its ConfigMap. */
 export function clusterJournal(options: ClusterJournalOptions): JournalWriter {
   const { kube, namespace } = options;
   const name = journalName(options.runId);
+  const { job } = options;
+  const owned =
+    job?.uid && job.namespace === namespace
+      ? { ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: job.name, uid: job.uid }] }
+      : {};
   let created = false;
   let warned = false;
   return journalWriter(
@@ -34,7 +45,12 @@ export function clusterJournal(options: ClusterJournalOptions): JournalWriter {
       const body = {
         apiVersion: 'v1',
         kind: 'ConfigMap',
-        metadata: { name, namespace, ...journalMetadata(journal, options, truncation !== undefined) },
+        metadata: {
+          name,
+          namespace,
+          ...owned,
+          ...journalMetadata(journal, options, truncation !== undefined),
+        },
         data: { [JOURNAL_KEY]: kept },
       };
       if (created) {

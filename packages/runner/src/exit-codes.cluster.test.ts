@@ -234,8 +234,9 @@ describe('chaoskit run exit codes (D89)', () => {
     expect(existsSync(journalPath('forbidden'))).toBe(false);
 
     // delete_nodes without a selector, for an identity that may delete one node (that does not
-    // exist) by name: the right to delete the nodes a selection finds is not there, and no node
-    // goes. (The rail refusing it when the rights are there, D92: rails.cluster.test.ts.)
+    // exist) by name and list no pod: the grant by name is the server's to judge, the missing
+    // list is refused, and no node goes. (The rail refusing it when the rights are there, D92:
+    // rails.cluster.test.ts.)
     const nodesBefore = (await core.listNode()).items.map((n) => n.metadata!.uid).sort();
     await experiment('unselected', {
       method: [python('action', 'chaoscluster.node.actions', 'delete_nodes', {}), scale('web', 2)],
@@ -244,7 +245,7 @@ describe('chaoskit run exit codes (D89)', () => {
     const out = await run('unselected');
     expect(out.code, out.stderr).toBe(EXIT.refused);
     expect(out.stderr).toContain(
-      `User "${operator.identity}" may not delete nodes, list pods cluster-wide (activity 'delete_nodes-')`,
+      `User "${operator.identity}" may not list pods cluster-wide (activity 'delete_nodes-')`,
     );
     expect(existsSync(journalPath('unselected'))).toBe(false);
     const requests = await readAuditLog(cluster.auditLogPath, { user: operator.identity, since });

@@ -133,11 +133,52 @@ it('one right more: refused before any change, naming the verb, the resource and
   expect(requests.filter(isMutation)).toEqual([]);
   expect(
     requests.filter(
-      (e) => !['selfsubjectreviews', 'selfsubjectaccessreviews'].includes(e.objectRef?.resource ?? ''),
+      (e) =>
+        !['selfsubjectreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews'].includes(
+          e.objectRef?.resource ?? '',
+        ),
     ),
   ).toEqual([]);
   expect(await podNames()).toEqual(before);
   expect((await apps.readNamespacedDeployment({ name: 'web', namespace: target.name })).spec?.replicas).toBe(
     3,
   );
+});
+
+it('a right held only for the objects it names (resourceNames) is not refused: the server judges each request', async () => {
+  const [pod] = await podNames();
+  const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
+  await rbac.createNamespacedRole({
+    namespace: target.name,
+    body: {
+      metadata: { name: 'delete-one-pod' },
+      rules: [
+        { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['delete'], resourceNames: [pod!] },
+      ],
+    },
+  });
+  const narrow = await serviceAccountToken(cluster.kc, target.name, 'one-pod', [
+    { role: 'delete-one-pod', kind: 'Role' },
+  ]);
+  await writeFile(
+    join(dir, 'kill-one.yaml'),
+    dump({
+      title: 'the one pod goes',
+      description: 'a grant by name',
+      method: [
+        activity('action', 'kill-one', 'chaoscluster.pod.actions', 'terminate_pods', {
+          ns: target.name,
+          name_pattern: `^${pod}$`,
+          grace_period: 0,
+        }),
+      ],
+    }),
+  );
+  const out = await runCli(['run', 'kill-one.yaml', '--no-ledger', '--journal-path', 'kill-one.json'], {
+    env: tokenEnv(cluster.credentials, narrow.token),
+    cwd: dir,
+  });
+  expect(out.code, out.stderr).toBe(EXIT.ok);
+  await until('the named pod terminated', async () => !(await podNames()).includes(pod!));
 });

@@ -69,6 +69,11 @@ function clustersOf(prepared: Prepared, { dry, env }: PreflightOptions): Map<Con
   return reached;
 }
 
+/** The clusters an action of the run changes: where the halt lever is watched (D128). */
+export function changedClusters(prepared: Prepared, options: PreflightOptions): Connection[] {
+  return [...clustersOf(prepared, options)].filter(([, r]) => r.changes).map(([connection]) => connection);
+}
+
 /**
  * Refuses (a Refusal saying what to fix) unless every cluster the run reaches accepts its
  * credentials and, where the run changes something and keeps a record, the identity holds every

@@ -258,6 +258,43 @@ const shapes: Shape[] = [
     }),
     /control 'tracing' is a Python control \(module chaostracing\.control\), skipped as asked/,
   ),
+  accepted(
+    "Chaos Toolkit's safeguards control (chaostoolkit-addons), which chaoskit runs itself (D127)",
+    experiment({
+      controls: [
+        {
+          name: 'safeguard',
+          provider: {
+            type: 'python',
+            module: 'chaosaddons.controls.safeguards',
+            arguments: {
+              probes: [
+                { ...upProbe, name: 'before' },
+                { ...upProbe, name: 'once', background: true },
+                { ...upProbe, name: 'every-2s', frequency: 2 },
+              ],
+            },
+          },
+        },
+      ],
+    }),
+  ),
+  refused(
+    'a safeguard probe without a tolerance',
+    experiment({
+      controls: [
+        {
+          name: 'safeguard',
+          provider: {
+            type: 'python',
+            module: 'chaosaddons.controls.safeguards',
+            arguments: { probes: [{ ...upProbe, tolerance: undefined, name: 'loose', frequency: 2 }] },
+          },
+        },
+      ],
+    }),
+    /safeguard probe 'loose': a safeguard probe must have a tolerance/,
+  ),
   // Keys chaoslib ignores, as public experiments carry them: warnings.
   accepted(
     'count inside a provider',

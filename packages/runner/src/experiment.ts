@@ -22,7 +22,7 @@ import {
 } from './experiment-format.js';
 import { keyFindings } from './experiment-keys.js';
 import { fetchExperiment, isUrl, shownUrl } from './experiment-url.js';
-import { type SafeguardProbe, safeguardProblems, safeguardProbes } from './guards/safeguards.js';
+import { type SafeguardProbe, safeguardProbes, safeguardProblems } from './guards/safeguards.js';
 import { validateHttpProvider } from './http-provider.js';
 import { validateProcessProvider } from './process-provider.js';
 import { type RailFlags, railsOf, skippedControls } from './rails.js';
@@ -225,7 +225,9 @@ export async function prepareExperiment(
   }
   problems.push(...controlProblems(experiment));
   const skipped = skippedControls(parsed.success ? experiment.extensions : undefined, flags);
-  problems.push(...(await safeguardProblems(experiment, skipped, (p, where) => checkActivity(p, where, context))));
+  problems.push(
+    ...(await safeguardProblems(experiment, skipped, (p, where) => checkActivity(p, where, context))),
+  );
   const controlChecks = unrunnableControls(experiment, skipped);
   problems.push(...controlChecks.problems);
   const { loaded, problems: loading } = await loadControls(experiment, flags.base ?? process.cwd());

@@ -47,7 +47,12 @@ describe('chaoskit rbac', () => {
         { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['chaoskit-ledger-key'] },
         { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
         // The halt lever (D128), watched by every run that changes the cluster.
-        { apiGroups: [''], resources: ['configmaps'], resourceNames: ['chaoskit-halt'], verbs: ['get', 'list', 'watch'] },
+        {
+          apiGroups: [''],
+          resources: ['configmaps'],
+          resourceNames: ['chaoskit-halt'],
+          verbs: ['get', 'list', 'watch'],
+        },
       ],
     });
     const probe = defineActivity({

@@ -87,13 +87,17 @@ export function roleFor(
   // Actions record what they change before they change it (chaoskit run without --no-ledger),
   // and a run that changes a cluster watches the halt lever there (D128).
   const ledger = activities.some((a) => a.kind === 'action')
-    ? more('ledger', [...LEDGER_RULES, ...HALT_RULES], [
-        "# The run's record of its changes (chaoskit status, chaoskit revert) and the halt lever it watches",
-        '# (chaoskit halt): bind this Role in the ledger namespace (--ledger-namespace; default',
-        '# $CHAOSKIT_LEDGER_NAMESPACE, else default).',
-        '# Whoever can read the Secret chaoskit-ledger-key there can write records that revert acts on:',
-        '# bind it to the chaos operators only.',
-      ])
+    ? more(
+        'ledger',
+        [...LEDGER_RULES, ...HALT_RULES],
+        [
+          "# The run's record of its changes (chaoskit status, chaoskit revert) and the halt lever it watches",
+          '# (chaoskit halt): bind this Role in the ledger namespace (--ledger-namespace; default',
+          '# $CHAOSKIT_LEDGER_NAMESPACE, else default).',
+          '# Whoever can read the Secret chaoskit-ledger-key there can write records that revert acts on:',
+          '# bind it to the chaos operators only.',
+        ],
+      )
     : undefined;
   const journal = options.journal
     ? more(

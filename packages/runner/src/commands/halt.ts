@@ -15,7 +15,8 @@ interface LeverFlags {
 
 const NAMESPACE_HELP =
   "the ledger namespace the runs watch (default $CHAOSKIT_LEDGER_NAMESPACE, else default; a run's --ledger-namespace)";
-const namespaceOf = (opts: LeverFlags) => opts.namespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default';
+const namespaceOf = (opts: LeverFlags) =>
+  opts.namespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default';
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 export function register(program: Command): void {

@@ -9,12 +9,12 @@ import { isChaosError } from '@chaoskit/core';
 import { newRunId, RunLedger, recordName, redact } from '@chaoskit/core/runner';
 import { runExitCode } from '../exit-codes.js';
 import type { Prepared } from '../experiment.js';
-import type { Reporter } from '../log.js';
 import { haltGuard } from '../guards/halt-guard.js';
+import type { Reporter } from '../log.js';
 import { checkClusters } from '../preflight.js';
 import { type RunListener, type RunOptions, runExperiment } from '../run/index.js';
-import type { RunGuard } from '../run/state.js';
 import { iso } from '../run/journal.js';
+import type { RunGuard } from '../run/state.js';
 import { type ContextChoice, type FleetContext, fleetContexts } from './contexts.js';
 import {
   aggregateJournal,

@@ -79,7 +79,9 @@ describe('chaoskit halt', () => {
     const refused = await startRun(dir, 'refused', experiment('a', 0), { env, args: ledger() });
     const outcome = await refused.exited;
     expect(outcome.code).toBe(3);
-    expect(outcome.stderr).toMatch(/the run does not start: chaoskit is halted in namespace '[^']+' by \S+ at \S+: incident 42: checkout is down/);
+    expect(outcome.stderr).toMatch(
+      /the run does not start: chaoskit is halted in namespace '[^']+' by \S+ at \S+: incident 42: checkout is down/,
+    );
     expect(await replicas('a')).toBe(2);
 
     const resumed = await chaoskit(['resume', '-n', ns.name]);

@@ -110,17 +110,25 @@ export function watchHalt(
   let version = resourceVersion;
   let current: { stop: () => void } | undefined;
   let told = false;
+  const stop = () => {
+    stopped.abort();
+    current?.stop();
+  };
   const tell = (halt: Halt | undefined) => {
     if (!halt || told || stopped.signal.aborted) return;
     told = true;
-    stopped.abort();
+    stop();
     halted(halt);
   };
   void (async () => {
     while (!stopped.signal.aborted) {
       const watching = kube.watch<ConfigMap>(
         ConfigMaps,
-        { namespace, fieldSelector: `metadata.name=${HALT_NAME}`, ...(version ? { resourceVersion: version } : {}) },
+        {
+          namespace,
+          fieldSelector: `metadata.name=${HALT_NAME}`,
+          ...(version ? { resourceVersion: version } : {}),
+        },
         (event) => {
           version = event.object.metadata?.resourceVersion ?? version;
           if (event.type === 'ADDED' || event.type === 'MODIFIED') tell(haltOf(event.object));
@@ -140,10 +148,5 @@ export function watchHalt(
       }
     }
   })();
-  return {
-    stop: () => {
-      stopped.abort();
-      current?.stop();
-    },
-  };
+  return { stop };
 }

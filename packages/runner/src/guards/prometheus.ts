@@ -19,7 +19,9 @@ export function instantValue(answer: Answer, query: string): number | null {
   const number = (pair: unknown) => Number((pair as [number, string])[1]);
   if (resultType === 'scalar') return number(result);
   if (resultType !== 'vector' || !Array.isArray(result))
-    throw new ActivityFailed(`query ${query} returns a ${resultType ?? 'nothing'}, not an instant vector or a scalar`);
+    throw new ActivityFailed(
+      `query ${query} returns a ${resultType ?? 'nothing'}, not an instant vector or a scalar`,
+    );
   if (result.length === 0) return null;
   if (result.length > 1)
     throw new ActivityFailed(
@@ -57,12 +59,17 @@ export const prometheusQueryActivity = defineActivity({
       });
       answer = (await res.json()) as Answer;
       if (!res.ok || answer.status !== 'success')
-        throw new ActivityFailed(`Prometheus refused query ${args.query}: ${answer.error ?? `HTTP ${res.status}`}`);
+        throw new ActivityFailed(
+          `Prometheus refused query ${args.query}: ${answer.error ?? `HTTP ${res.status}`}`,
+        );
     } catch (err) {
       if (err instanceof ActivityFailed) throw err;
-      throw new ActivityFailed(`Prometheus could not be asked query ${args.query}: ${(err as Error).message}`, {
-        cause: err,
-      });
+      throw new ActivityFailed(
+        `Prometheus could not be asked query ${args.query}: ${(err as Error).message}`,
+        {
+          cause: err,
+        },
+      );
     }
     const value = instantValue(answer, args.query);
     ctx.log(`query ${args.query}: ${value}`);

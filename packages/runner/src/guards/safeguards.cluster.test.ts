@@ -6,7 +6,12 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type MetricsTarget, type RunningPrometheus, serveMetrics, startPrometheus } from '@chaoskit/cluster/observability';
+import {
+  type MetricsTarget,
+  type RunningPrometheus,
+  serveMetrics,
+  startPrometheus,
+} from '@chaoskit/cluster/observability';
 import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,18 +48,24 @@ afterAll(async () => {
   await ns?.remove();
 });
 
-const replicas = async () => (await apps.readNamespacedDeployment({ name: 'web', namespace: ns.name })).spec?.replicas;
+const replicas = async () =>
+  (await apps.readNamespacedDeployment({ name: 'web', namespace: ns.name })).spec?.replicas;
 
 /** Scales web to 0 and keeps it so for 5 minutes (interrupted, it plays its rollback: back to 2). */
 function experiment(safeguard: Record<string, unknown>) {
-  const scale = (n: number) => python('chaoscluster.deployment.actions', 'scale_deployment', { name: 'web', replicas: n, ns: ns.name });
+  const scale = (n: number) =>
+    python('chaoscluster.deployment.actions', 'scale_deployment', { name: 'web', replicas: n, ns: ns.name });
   return {
     title: 'web survives without its replicas',
     description: 'a safeguard stops the run when the system breaks',
     controls: [
       {
         name: 'safeguard',
-        provider: { type: 'python', module: 'chaosaddons.controls.safeguards', arguments: { probes: [safeguard] } },
+        provider: {
+          type: 'python',
+          module: 'chaosaddons.controls.safeguards',
+          arguments: { probes: [safeguard] },
+        },
       },
     ],
     method: [{ type: 'action', name: 'scale-down', provider: scale(0), pauses: { after: 300 } }],
@@ -65,19 +76,28 @@ function experiment(safeguard: Record<string, unknown>) {
 const promql = {
   name: 'error-rate',
   type: 'probe',
-  provider: python('chaoskit.prometheus', 'query', { query: 'max(chaoskit_test_errors{job="guard"})', url: '' }),
+  provider: python('chaoskit.prometheus', 'query', {
+    query: 'max(chaoskit_test_errors{job="guard"})',
+    url: '',
+  }),
   tolerance: [0, 0.05],
   frequency: 1,
 };
 
 /** Runs the experiment; once its fault is in place, `breach()`; returns the journal and ms from the breach to 2 replicas. */
-async function guarded(raw: object, breach: () => unknown | Promise<unknown>): Promise<{ journal: Journal; ms: number }> {
+async function guarded(
+  raw: object,
+  breach: () => unknown | Promise<unknown>,
+): Promise<{ journal: Journal; ms: number }> {
   const prepared = await prepareExperiment(JSON.parse(JSON.stringify(raw)), {}, env);
   const running = runExperiment(prepared, { env });
   await until('the fault in place', async () => (await replicas()) === 0, 60_000);
   const breached = performance.now();
   await breach();
-  await until('the fault undone', async () => (await replicas()) === 2, { timeoutMs: 60_000, intervalMs: 20 });
+  await until('the fault undone', async () => (await replicas()) === 2, {
+    timeoutMs: 60_000,
+    intervalMs: 20,
+  });
   const ms = performance.now() - breached;
   return { journal: await running, ms };
 }
@@ -108,27 +128,51 @@ describe('safeguards', () => {
 
   it('an HTTP safeguard (a status out of tolerance) interrupts the run', async () => {
     healthy = true;
-    const http = { name: 'health', type: 'probe', provider: { type: 'http', url: healthUrl }, tolerance: 200, frequency: 1 };
+    const http = {
+      name: 'health',
+      type: 'probe',
+      provider: { type: 'http', url: healthUrl },
+      tolerance: 200,
+      frequency: 1,
+    };
     const { journal, ms } = await guarded(experiment(http), () => {
       healthy = false;
     });
     process.stderr.write(`safeguards: breach to fault undone (HTTP, frequency 1 s): ${Math.round(ms)} ms\n`);
     expect(journal.status).toBe('interrupted');
-    expect(journal.interrupted_by).toMatchObject({ by: 'safeguard', name: 'health', run: { output: { status: 503 } } });
+    expect(journal.interrupted_by).toMatchObject({
+      by: 'safeguard',
+      name: 'health',
+      run: { output: { status: 503 } },
+    });
     expect(journal.rollbacks.map((r) => r.status)).toEqual(['succeeded']);
   }, 120_000);
 
   it('a chaoskit probe safeguard interrupts the run; one that breaks before the experiment stops it before any change', async () => {
     const pods = {
-      ...activity('probe', 'no-broken-pod', 'chaoscluster.pod.probes', 'count_pods', { label_selector: 'guard=broken', ns: ns.name }),
+      ...activity('probe', 'no-broken-pod', 'chaoscluster.pod.probes', 'count_pods', {
+        label_selector: 'guard=broken',
+        ns: ns.name,
+      }),
       tolerance: 0,
       frequency: 1,
     };
-    const broken = { metadata: { name: 'broken', labels: { guard: 'broken' } }, spec: { containers: [{ name: 'c', image: 'x' }] } };
-    const { journal, ms } = await guarded(experiment(pods), () => core.createNamespacedPod({ namespace: ns.name, body: broken }));
-    process.stderr.write(`safeguards: breach to fault undone (chaoskit probe, frequency 1 s): ${Math.round(ms)} ms\n`);
+    const broken = {
+      metadata: { name: 'broken', labels: { guard: 'broken' } },
+      spec: { containers: [{ name: 'c', image: 'x' }] },
+    };
+    const { journal, ms } = await guarded(experiment(pods), () =>
+      core.createNamespacedPod({ namespace: ns.name, body: broken }),
+    );
+    process.stderr.write(
+      `safeguards: breach to fault undone (chaoskit probe, frequency 1 s): ${Math.round(ms)} ms\n`,
+    );
     expect(journal.status).toBe('interrupted');
-    expect(journal.interrupted_by).toMatchObject({ by: 'safeguard', name: 'no-broken-pod', run: { output: 1 } });
+    expect(journal.interrupted_by).toMatchObject({
+      by: 'safeguard',
+      name: 'no-broken-pod',
+      run: { output: 1 },
+    });
 
     // Without frequency or background it checks before the experiment: the broken pod is still there.
     const { frequency: _f, ...before } = pods;
@@ -141,7 +185,12 @@ describe('safeguards', () => {
   }, 120_000);
 
   it('refuses a safeguard that is not a probe, or without a tolerance, naming it', async () => {
-    const bad = experiment({ name: 'no-tolerance', type: 'probe', provider: { type: 'http', url: healthUrl }, frequency: 0 });
+    const bad = experiment({
+      name: 'no-tolerance',
+      type: 'probe',
+      provider: { type: 'http', url: healthUrl },
+      frequency: 0,
+    });
     await expect(prepareExperiment(bad, {}, env)).rejects.toThrow(
       /safeguard probe 'no-tolerance': a safeguard probe must have a tolerance[\s\S]*frequency is the seconds between two checks/,
     );

@@ -85,7 +85,10 @@ export async function safeguardProblems(
       if ('ref' in probe) continue;
       if (!('tolerance' in probe)) problems.push(`${where}: a safeguard probe must have a tolerance`);
       const { frequency, background } = probe;
-      if (frequency !== undefined && !(typeof frequency === 'number' && frequency > 0 && Number.isFinite(frequency)))
+      if (
+        frequency !== undefined &&
+        !(typeof frequency === 'number' && frequency > 0 && Number.isFinite(frequency))
+      )
         problems.push(`${where}: frequency is the seconds between two checks, a number above 0`);
       if (background !== undefined && typeof background !== 'boolean')
         problems.push(`${where}: background is true or false`);

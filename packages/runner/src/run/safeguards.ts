@@ -33,7 +33,12 @@ async function check(state: RunState, probe: SafeguardProbe, signal: AbortSignal
     );
     run.status = 'succeeded';
     // A reference's tolerance is the safeguard's own, else the activity's.
-    run.tolerance_met = await meetsTolerance(state, toleranceOf(probe, run as ActivityRun), run.output, signal);
+    run.tolerance_met = await meetsTolerance(
+      state,
+      toleranceOf(probe, run as ActivityRun),
+      run.output,
+      signal,
+    );
   } catch (err) {
     run.status = 'failed';
     run.exception = [`${(err as Error).name || 'Error'}: ${redact((err as Error).message ?? String(err))}`];
@@ -59,7 +64,12 @@ export function safeguards(state: RunState): RunGuard | undefined {
       const breach = (probe: SafeguardProbe, run: ActivityRun) => {
         if (run.tolerance_met || stopped.signal.aborted) return false;
         const name = String(probe.name ?? run.activity.name);
-        const interruption: Interruption = { by: 'safeguard', name, reason: `safeguard '${name}': ${why(probe, run)}`, run };
+        const interruption: Interruption = {
+          by: 'safeguard',
+          name,
+          reason: `safeguard '${name}': ${why(probe, run)}`,
+          run,
+        };
         interrupt(interruption);
         return true;
       };

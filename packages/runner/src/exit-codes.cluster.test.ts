@@ -210,36 +210,13 @@ describe('chaoskit run exit codes (D89)', () => {
     expect(existsSync(journalPath('usage'))).toBe(false);
   });
 
-  it('3: refused before any change: an invalid experiment; a rail refusing the first action (delete_nodes without a selector, D92)', async () => {
+  it('3: refused before any change: an invalid experiment; an identity lacking a right an activity declares (D124)', async () => {
     await experiment('invalid', { method: [{ ...scale('web', 2), provider: { type: 'python' } }] });
     const invalid = await run('invalid');
     expect(invalid.code, invalid.stderr).toBe(EXIT.refused);
     expect(existsSync(journalPath('invalid'))).toBe(false);
 
-    const nodesBefore = (await core.listNode()).items.map((n) => n.metadata!.uid).sort();
-    await experiment('unselected', {
-      method: [python('action', 'chaoscluster.node.actions', 'delete_nodes', {}), scale('web', 2)],
-    });
-    const since = new Date();
-    const out = await run('unselected');
-    expect(out.code, out.stderr).toBe(EXIT.refused);
-    const journal = await journalOf('unselected');
-    expect(journal.status).toBe('aborted');
-    // The method stopped at the refusal: the second action never ran.
-    expect(journal.run).toHaveLength(1);
-    expect(journal.run[0].exception[0]).toBe(
-      "Refused: chaoscluster.node.actions.delete_nodes: argument 'label_selector' is not given, so every node of the cluster is a candidate; give label_selector (the nodes' labels, e.g. 'pool=batch'), or pod_label_selector with pod_namespace (the nodes hosting those pods), or run with --allow-all-nodes, or add to the experiment: extensions: [{name: chaoskit, allow_all_nodes: true}]",
-    );
-    const requests = await readAuditLog(cluster.auditLogPath, { user: operator.identity, since });
-    expect(requests.filter((e) => e.objectRef?.resource === 'nodes')).toEqual([]);
-    expect(requests.filter(isMutation)).toEqual([]);
-    // Every node there before is still there (other tests' nodes come and go meanwhile).
-    const nodesAfter = (await core.listNode()).items.map((n) => n.metadata!.uid);
-    expect(nodesBefore.filter((uid) => !nodesAfter.includes(uid))).toEqual([]);
-    expect(await replicas('web')).toBe(3);
-  });
-
-  it('4: an action failed (Forbidden), although the steady state held', async () => {
+    // The viewer may list pods, not delete them: asked before the run, not met mid-run.
     await experiment('forbidden', {
       ...noMarker(join(dir, 'never')),
       method: [
@@ -249,13 +226,46 @@ describe('chaoskit run exit codes (D89)', () => {
         }),
       ],
     });
-    const out = await run('forbidden', [], viewer.env);
+    const forbidden = await run('forbidden', [], viewer.env);
+    expect(forbidden.code, forbidden.stderr).toBe(EXIT.refused);
+    expect(forbidden.stderr).toContain(
+      `User "${viewer.identity}" may not delete pods, get pods in namespace '${ns.name}'`,
+    );
+    expect(existsSync(journalPath('forbidden'))).toBe(false);
+
+    // delete_nodes without a selector, for an identity that may delete one node (that does not
+    // exist) by name and list no pod: the grant by name is the server's to judge, the missing
+    // list is refused, and no node goes. (The rail refusing it when the rights are there, D92:
+    // rails.cluster.test.ts.)
+    const nodesBefore = (await core.listNode()).items.map((n) => n.metadata!.uid).sort();
+    await experiment('unselected', {
+      method: [python('action', 'chaoscluster.node.actions', 'delete_nodes', {}), scale('web', 2)],
+    });
+    const since = new Date();
+    const out = await run('unselected');
+    expect(out.code, out.stderr).toBe(EXIT.refused);
+    expect(out.stderr).toContain(
+      `User "${operator.identity}" may not list pods cluster-wide (activity 'delete_nodes-')`,
+    );
+    expect(existsSync(journalPath('unselected'))).toBe(false);
+    const requests = await readAuditLog(cluster.auditLogPath, { user: operator.identity, since });
+    expect(requests.filter((e) => e.objectRef?.resource === 'nodes')).toEqual([]);
+    expect(requests.filter(isMutation)).toEqual([]);
+    // Every node there before is still there (other tests' nodes come and go meanwhile).
+    const nodesAfter = (await core.listNode()).items.map((n) => n.metadata!.uid);
+    expect(nodesBefore.filter((uid) => !nodesAfter.includes(uid))).toEqual([]);
+    expect(await replicas('web')).toBe(3);
+  });
+
+  it('4: an action failed (its deployment is not there), although the steady state held', async () => {
+    await experiment('failed', { ...noMarker(join(dir, 'never')), method: [scale('no-such-deployment', 2)] });
+    const out = await run('failed');
     expect(out.code, out.stderr).toBe(EXIT.failed);
-    const journal = await journalOf('forbidden');
+    const journal = await journalOf('failed');
     expect(journal.status).toBe('completed');
     expect(journal.deviated).toBe(false);
-    expect(journal.run[0].exception[0]).toContain(`Forbidden (403): pods "`);
-    expect(journal.run[0].exception[0]).toContain(`User "${viewer.identity}" cannot delete resource "pods"`);
+    expect(journal.run[0].status).toBe('failed');
+    expect(journal.run[0].exception.join('')).toContain('no-such-deployment');
   });
 
   it('5: a change left in place (no rollback), and a rollback that failed', async () => {

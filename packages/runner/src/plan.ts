@@ -1,5 +1,5 @@
-import { type AnyActivity, isApiError, isChaosError, kubeClient, Safety } from '@chaoskit/core';
-import { redact, redactValue } from '@chaoskit/core/runner';
+import { type AnyActivity, isApiError, isChaosError, KubeClient, Safety } from '@chaoskit/core';
+import { connectionFor, createClusterClient, redact, redactValue } from '@chaoskit/core/runner';
 import type { Prepared } from './experiment.js';
 import type { Step } from './experiment-format.js';
 import { argumentsOf, invokeActivity } from './run/invoke.js';
@@ -27,11 +27,13 @@ export interface PlannedActivity {
  * cluster and sends each of its mutations as a server-side dry run (`dryRun=All`): the server
  * checks them (RBAC, admission, disruption budgets) and nothing changes. Probes are not run;
  * process and http providers cannot be dry-run and are listed as such. The activities' lines
- * say what would happen (core's plan wording).
+ * say what would happen (core's plan wording). `env` chooses the cluster (a fleet's context);
+ * default the process's.
  */
 export async function planExperiment(
   prepared: Prepared,
   log: (line: string) => void = () => {},
+  env?: NodeJS.ProcessEnv,
 ): Promise<PlannedActivity[]> {
   const { experiment, configuration } = prepared;
   const planned: PlannedActivity[] = [];
@@ -44,7 +46,7 @@ export async function planExperiment(
   ];
   // What a step's `ref` names, as a run resolves it.
   const refs = referable(experiment);
-  const missing = missingNamespaces();
+  const missing = missingNamespaces(env);
   for (const [phase, steps] of phases) {
     for (const declared of steps) {
       const activity = resolveStep(refs, declared);
@@ -91,6 +93,7 @@ export async function planExperiment(
             configuration,
             dryRun: true,
             safety,
+            ...(env ? { env } : {}),
             log: (line) => {
               entry.logs.push(redact(line));
               log(`  ${redact(line)}`);
@@ -114,7 +117,7 @@ export async function planExperiment(
  * the cluster: an action there finds nothing and returns an empty selection without a word.
  * Asked once per namespace and cluster; a namespace the identity may not read is not reported.
  */
-function missingNamespaces() {
+function missingNamespaces(env: NodeJS.ProcessEnv | undefined) {
   const known = new Map<string, Promise<boolean>>();
   const exists = (ns: string, secrets: Record<string, unknown>) => {
     const key = `${JSON.stringify(secrets)}\n${ns}`;
@@ -122,7 +125,7 @@ function missingNamespaces() {
     if (!found) {
       found = Promise.resolve()
         .then(() =>
-          kubeClient(secrets).request({
+          new KubeClient(connectionFor(createClusterClient(secrets, env ? { env } : {}))).request({
             method: 'GET',
             path: `/api/v1/namespaces/${encodeURIComponent(ns)}`,
           }),

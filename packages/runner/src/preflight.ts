@@ -1,10 +1,11 @@
-// What a run needs from its clusters, checked before its first change (D91): every cluster its
-// activities reach resolves (kubeconfig, context), accepts the credentials, and — when the run
-// keeps a record of its changes — lets the identity do all the record needs in the ledger
-// namespace. A wrong context, an expired token or a missing right refuses the run: no journal,
-// no change, instead of a failed run found out at its first probe or mid-method.
+// What a run needs from its clusters, checked before its first change (D91, D124): every
+// cluster its activities reach resolves (kubeconfig, context), accepts the credentials, lets the
+// identity do what each activity that runs declares it needs, where its arguments point it, and
+// — when the run keeps a record of its changes — all the record needs in the ledger namespace.
+// A wrong context, an expired token or a missing right refuses the run: no journal, no change,
+// instead of a failed run found out at its first probe or mid-method.
 
-import { isApiError, isChaosError } from '@chaoskit/core';
+import { type AnyActivity, isApiError, isChaosError } from '@chaoskit/core';
 import {
   type Connection,
   connectionFor,
@@ -12,6 +13,7 @@ import {
   describeRight,
   LEDGER_RULES,
   missingRights,
+  type Right,
   rightsOf,
   secretsFor,
   Transport,
@@ -19,7 +21,9 @@ import {
 } from '@chaoskit/core/runner';
 import { Refusal } from './errors.js';
 import type { Activity, Prepared } from './experiment.js';
+import { rightsOfCall } from './rbac.js';
 import type { DryMode } from './run/index.js';
+import { argumentsOf } from './run/invoke.js';
 
 export interface PreflightOptions {
   /** Where the run's record of its changes is kept; absent: the run keeps none (--no-ledger). */
@@ -34,6 +38,8 @@ interface Reached {
   activities: string[];
   /** An action of the run changes this cluster (so its record is written there). */
   changes: boolean;
+  /** What each activity's call needs there, by activity. */
+  needs: Array<{ activity: string; rights: Right[] }>;
 }
 
 const message = (err: unknown) => (isChaosError(err) ? err.message : ((err as Error).message ?? String(err)));
@@ -61,12 +67,41 @@ function clustersOf(prepared: Prepared, { dry, env }: PreflightOptions): Map<Con
     } catch (err) {
       throw new Refusal(`activity '${activity.name}' cannot reach a cluster: ${message(err)}`);
     }
-    const entry = reached.get(connection) ?? { source, activities: [], changes: false };
+    const entry = reached.get(connection) ?? { source, activities: [], changes: false, needs: [] };
     entry.activities.push(String(activity.name));
     entry.changes ||= activity.type === 'action';
+    const rights = rightsOfActivity(activity, target, prepared);
+    if (rights.length) entry.needs.push({ activity: String(activity.name), rights });
     reached.set(connection, entry);
   }
   return reached;
+}
+
+/** An activity's rights with its arguments as the run gives them; none when they are refused (--no-validation). */
+function rightsOfActivity(activity: Activity, target: AnyActivity, prepared: Prepared): Right[] {
+  try {
+    return rightsOfCall(target, target.validate(argumentsOf(activity, prepared).args));
+  } catch {
+    return []; // the activity fails at its turn, saying why, before any request of its own
+  }
+}
+
+const key = (right: Right) => JSON.stringify(right);
+const where = (right: Right) => (right.namespace ? `in namespace '${right.namespace}'` : 'cluster-wide');
+
+/** `patch deployments.apps in namespace 'shop' (activity 'scale')`, one per activity and namespace. */
+function describeMissing(needs: Reached['needs'], missing: ReadonlySet<string>): string[] {
+  const lines: string[] = [];
+  for (const { activity, rights } of needs) {
+    const byPlace = new Map<string, string[]>();
+    for (const right of rights.filter((r) => missing.has(key(r)))) {
+      const place = where(right);
+      byPlace.set(place, [...new Set([...(byPlace.get(place) ?? []), describeRight(right)])]);
+    }
+    for (const [place, described] of byPlace)
+      lines.push(`${described.join(', ')} ${place} (activity '${activity}')`);
+  }
+  return [...new Set(lines)];
 }
 
 /** The clusters an action of the run changes: where the halt lever is watched (D128). */
@@ -93,6 +128,18 @@ export async function checkClusters(prepared: Prepared, options: PreflightOption
           : `${which} cannot be used: ${message(err)}`,
       );
     }
+    const who = identity ? `User "${identity}"` : 'the identity';
+    const asked = new Map(reached.needs.flatMap(({ rights }) => rights.map((r) => [key(r), r] as const)));
+    let lacking: Right[];
+    try {
+      lacking = await missingRights(kube, [...asked.values()]);
+    } catch (err) {
+      throw new Refusal(`${which}: the rights the activities need could not be checked: ${message(err)}`);
+    }
+    if (lacking.length)
+      throw new Refusal(
+        `${who} may not ${describeMissing(reached.needs, new Set(lacking.map(key))).join('; ')}: the run would fail there, its changes half made; bind the identity to what chaoskit rbac prints for the experiment (a RoleBinding in each namespace it acts in, a ClusterRoleBinding for a ClusterRole)`,
+      );
     if (!reached.changes || options.ledgerNamespace === undefined) continue;
     const namespace = options.ledgerNamespace;
     let missing: Awaited<ReturnType<typeof missingRights>>;
@@ -102,7 +149,6 @@ export async function checkClusters(prepared: Prepared, options: PreflightOption
       throw new Refusal(`${which}: the rights of the run's record could not be checked: ${message(err)}`);
     }
     if (missing.length === 0) continue;
-    const who = identity ? `User "${identity}"` : 'the identity';
     throw new Refusal(
       `${who} may not ${missing.map(describeRight).join(', ')} in namespace '${namespace}', which the run's record of its changes needs (chaoskit status and revert read it): bind there the -ledger Role that chaoskit rbac prints for the experiment, choose another namespace (--ledger-namespace), or run without a record (--no-ledger)`,
     );

@@ -1,7 +1,8 @@
 import { defineActivity } from '@chaoskit/core';
+import { describeRight } from '@chaoskit/core/runner';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { mergeRules, roleFor } from './rbac.js';
+import { mergeRules, rightsOfCall, roleFor } from './rbac.js';
 
 const activity = (name: string, rbac: Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }>) =>
   defineActivity({
@@ -77,5 +78,41 @@ describe('chaoskit rbac', () => {
     });
     expect(loadAll(yaml)).toEqual([role, ledger, journal]);
     expect(roleFor([pods], 'chaos').journal).toBeUndefined();
+  });
+});
+
+describe("the rights of one call, as the run's preflight asks them", () => {
+  const custom = activity('custom', [{ apiGroups: ['*'], resources: ['*'], verbs: ['list'] }]);
+  const asked = (rights: ReturnType<typeof rightsOfCall>) =>
+    rights.map((r) => `${describeRight(r)} ${r.namespace ?? '(cluster-wide)'}`);
+
+  it('in the namespace ns names; cluster-wide resources, and an activity without ns, cluster-wide', () => {
+    expect(asked(rightsOfCall(pods, { ns: 'shop' }))).toEqual([
+      'list pods shop',
+      'delete pods shop',
+      'get pods shop',
+    ]);
+    expect(asked(rightsOfCall(drain, { ns: 'shop' }))).toEqual([
+      'get nodes (cluster-wide)',
+      'patch nodes (cluster-wide)',
+      'create pods/eviction shop',
+    ]);
+    expect(asked(rightsOfCall(drain, {}))).toContain('create pods/eviction (cluster-wide)');
+  });
+
+  it('a subresource is asked as the API names it: the resource and its subresource', () => {
+    expect(rightsOfCall(drain, {}).at(-1)).toEqual({
+      verb: 'create',
+      group: '',
+      resource: 'pods',
+      subresource: 'eviction',
+    });
+  });
+
+  it('a wildcard rule is narrowed to the group and plural the arguments name, else not asked', () => {
+    expect(asked(rightsOfCall(custom, { group: 'chaos.example.com', plural: 'faults', ns: 'shop' }))).toEqual(
+      ['list faults.chaos.example.com shop'],
+    );
+    expect(rightsOfCall(custom, { ns: 'shop' })).toEqual([]);
   });
 });

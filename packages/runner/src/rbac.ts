@@ -2,7 +2,7 @@
 // the RBAC rules each activity declares in its definition.
 
 import type { AnyActivity, RbacRule } from '@chaoskit/core';
-import { LEDGER_RULES } from '@chaoskit/core/runner';
+import { LEDGER_RULES, type Right, rightsOf } from '@chaoskit/core/runner';
 import { dump } from 'js-yaml';
 import { HALT_RULES } from './guards/halt.js';
 import { JOB_EVENT_RULES, JOURNAL_RULES } from './journals/rules.js';
@@ -17,6 +17,27 @@ const CLUSTER_SCOPED = new Set([
   'clusterrolebindings',
   '*',
 ]);
+
+/**
+ * The rights one call of `activity` needs with these (validated) arguments, as the run's
+ * preflight asks them: its rules in the namespace its `ns` names (cluster-wide for cluster-wide
+ * resources, and for an activity without `ns`, which acts in every namespace); a wildcard rule
+ * narrowed to the resource its `group` and `plural` name (the custom-object activities), and
+ * left out when they name none, as nothing narrower can be asked.
+ */
+export function rightsOfCall(activity: AnyActivity, args: Record<string, unknown>): Right[] {
+  const ns = typeof args.ns === 'string' ? args.ns : undefined;
+  return rightsOf(activity.rbac).flatMap((right) => {
+    let { group, resource } = right;
+    if (group === '*' || resource === '*') {
+      if (typeof args.group !== 'string' || typeof args.plural !== 'string') return [];
+      group = args.group;
+      resource = args.plural;
+    }
+    const where = ns !== undefined && !CLUSTER_SCOPED.has(resource) ? { namespace: ns } : {};
+    return [{ ...right, group, resource, ...where }];
+  });
+}
 
 /** The rules of `activities`, merged: one rule per API group and resource, verbs united. */
 export function mergeRules(activities: readonly AnyActivity[]): RbacRule[] {

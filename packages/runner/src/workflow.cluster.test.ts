@@ -155,11 +155,13 @@ describe('run --dry', () => {
     const { journal, before, since } = await dryRun('actions');
     expect(journal.steady_states.before.probes[0].output).toBe(3);
     expect(journal.run[0]).toMatchObject({ status: 'succeeded', output: null });
-    // Who the credentials are (D91), then the probes read the pods (twice: before and after the
-    // method); nothing was written.
+    // Who the credentials are (D91) and whether they may list pods, the probe's one right
+    // (D124), then the probes read the pods (twice: before and after the method); nothing was
+    // written.
     const events = await eventsSince(since);
     expect(events.map((e) => `${e.verb} ${e.objectRef?.resource}`)).toEqual([
       'create selfsubjectreviews',
+      'create selfsubjectaccessreviews',
       'list pods',
       'list pods',
     ]);

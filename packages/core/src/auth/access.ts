@@ -15,38 +15,51 @@ export interface RbacRule {
   resourceNames?: string[];
 }
 
-/** One right: a verb on a resource (of a group; one object of it when named), in a namespace. */
+/**
+ * One right: a verb on a resource (of a group; one object of it when named; a subresource of it,
+ * as `pods/eviction` is of pods), in a namespace.
+ */
 export interface Right {
   verb: string;
   group: string;
   resource: string;
+  subresource?: string;
   name?: string;
   namespace?: string;
 }
 
-/** Every right a set of rules grants, one per verb, resource and name, in `namespace`. */
+/**
+ * Every right a set of rules grants, one per verb, resource and name, in `namespace`. A rule's
+ * `pods/eviction` is asked as the resource pods and its subresource eviction, as the API names
+ * the request it authorizes.
+ */
 export function rightsOf(rules: readonly RbacRule[], namespace?: string): Right[] {
   return rules.flatMap((rule) =>
     rule.apiGroups.flatMap((group) =>
-      rule.resources.flatMap((resource) =>
-        rule.verbs.flatMap((verb) =>
+      rule.resources.flatMap((written) => {
+        const [resource = written, subresource] = written.split('/', 2);
+        return rule.verbs.flatMap((verb) =>
           (rule.resourceNames?.length ? rule.resourceNames : [undefined]).map((name) => ({
             verb,
             group,
             resource,
+            ...(subresource ? { subresource } : {}),
             ...(name ? { name } : {}),
             ...(namespace ? { namespace } : {}),
           })),
-        ),
-      ),
+        );
+      }),
     ),
   );
 }
 
-/** `create configmaps`, `get secrets 'chaoskit-ledger-key'`, `patch virtualservices.networking.istio.io`. */
+/**
+ * `create configmaps`, `get secrets 'chaoskit-ledger-key'`, `patch virtualservices.networking.istio.io`,
+ * `create pods/eviction`.
+ */
 export function describeRight(right: Right): string {
-  const resource = right.group ? `${right.resource}.${right.group}` : right.resource;
-  return `${right.verb} ${resource}${right.name ? ` '${right.name}'` : ''}`;
+  const resource = `${right.resource}${right.subresource ? `/${right.subresource}` : ''}`;
+  return `${right.verb} ${right.group ? `${resource}.${right.group}` : resource}${right.name ? ` '${right.name}'` : ''}`;
 }
 
 /**
@@ -71,7 +84,12 @@ export async function whoAmI(kube: Transport): Promise<string | undefined> {
   }
 }
 
-/** The rights of `rights` the client's identity does not hold (asked all at once). */
+/**
+ * The rights of `rights` the client's identity does not hold (asked all at once). A right asked
+ * without a name that the identity holds only for some objects by name (a rule with
+ * resourceNames) is not counted missing: the objects the run meets may be those, and a grant
+ * that narrow is what least privilege looks like. Its request is then the server's to judge.
+ */
 export async function missingRights(kube: Transport, rights: readonly Right[]): Promise<Right[]> {
   const allowed = await Promise.all(
     rights.map(async (right) => {
@@ -90,5 +108,44 @@ export async function missingRights(kube: Transport, rights: readonly Right[]): 
       return review.status?.allowed === true;
     }),
   );
-  return rights.filter((_, i) => !allowed[i]);
+  const denied = rights.filter((_, i) => !allowed[i]);
+  const unnamed = denied.filter((right) => right.name === undefined);
+  if (unnamed.length === 0) return denied;
+  const namespaces = [...new Set(unnamed.map((right) => right.namespace ?? 'default'))];
+  const byName = new Map(
+    await Promise.all(namespaces.map(async (ns) => [ns, await namedRules(kube, ns)] as const)),
+  );
+  return denied.filter(
+    (right) =>
+      right.name !== undefined ||
+      !(byName.get(right.namespace ?? 'default') ?? []).some((rule) => grants(rule, right)),
+  );
+}
+
+/**
+ * The identity's rules in `namespace` that name their objects (a SelfSubjectRulesReview; a
+ * cluster-wide grant shows in every namespace's review).
+ */
+async function namedRules(kube: Transport, namespace: string): Promise<RbacRule[]> {
+  const review = await kube.request<{ status?: { resourceRules?: RbacRule[] } }>(
+    {
+      method: 'POST',
+      path: '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews',
+      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace } },
+    },
+    { verb: 'create', resource: 'selfsubjectrulesreview' },
+  );
+  return (review.status?.resourceRules ?? []).filter((rule) => (rule.resourceNames ?? []).length > 0);
+}
+
+function grants(rule: RbacRule, right: Right): boolean {
+  const any = (list: readonly string[] | undefined, value: string) =>
+    (list ?? []).some((v) => v === '*' || v === value);
+  const resource = right.subresource ? `${right.resource}/${right.subresource}` : right.resource;
+  return (
+    any(rule.verbs, right.verb) &&
+    any(rule.apiGroups, right.group) &&
+    (any(rule.resources, resource) ||
+      (right.subresource !== undefined && any(rule.resources, `${right.resource}/*`)))
+  );
 }

@@ -1,14 +1,16 @@
 // `chaoskit run --contexts a,b,c` (or `--all-contexts`): the run over a fleet of clusters, in
-// canary waves (fleet/, D113–D115). Each context's journal is `--journal-path`'s name with the
-// context's place in it (journal.context-2.json), the aggregate journal.fleet.json; lines and
-// files call a context by its place, never by its name.
+// canary waves (fleet/, D113–D115); `plan` and `validate` take the same contexts (D125). Each
+// context's journal is `--journal-path`'s name with the context's place in it
+// (journal.context-2.json), the aggregate journal.fleet.json; lines and files call a context by
+// its place, never by its name.
 
 import { basename, dirname, extname, join } from 'node:path';
 import { redactValue, registerTarget } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
 import { Refusal } from '../errors.js';
 import { EXIT, worst } from '../exit-codes.js';
-import { fleetContexts, parseContextList } from '../fleet/contexts.js';
+import type { Prepared } from '../experiment.js';
+import { type FleetContext, fleetContexts, parseContextList } from '../fleet/contexts.js';
 import { summaryLines } from '../fleet/outcome.js';
 import { runWaves } from '../fleet/run-fleet.js';
 import { parseWaves, splitWaves, type WaveSize } from '../fleet/waves.js';
@@ -37,15 +39,33 @@ function parseParallel(text: string): number {
   return Number(text);
 }
 
-/** --contexts, --all-contexts, --waves and --parallel, on `run`. */
-export function withFleet(command: Command): Command {
+/**
+ * --contexts and --all-contexts: `run`, `plan` and `validate` over a fleet. The names typed are
+ * shown back in the errors about them, and masked elsewhere (D90).
+ */
+export function withContexts(
+  command: Command,
+  what = 'run',
+  each = 'a fleet run, one journal per context',
+): Command {
   return command
     .option(
       '--contexts <names>',
-      'run on each of these kubeconfig contexts (a,b,c), in this order: a fleet run, one journal per context',
+      `${what} on each of these kubeconfig contexts (a,b,c), in this order: ${each}`,
       parseContextList,
     )
-    .option('--all-contexts', 'run on every context of the kubeconfig (sorted by name): a fleet run')
+    .option('--all-contexts', `${what} on every context of the kubeconfig (sorted by name): ${each}`)
+    .hook('preAction', (_program, action) => {
+      for (const name of action.opts().contexts ?? []) {
+        registerTarget(name);
+        session.typed.push(name);
+      }
+    });
+}
+
+/** --contexts, --all-contexts, --waves and --parallel, on `run`. */
+export function withFleet(command: Command): Command {
+  return withContexts(command)
     .option(
       '--waves <sizes>',
       'fleet runs: how many contexts have run after each wave, as counts or percentages, cumulative (1,50%,100%); a wave that does not end clean stops the waves after it',
@@ -58,11 +78,6 @@ export function withFleet(command: Command): Command {
     )
     .hook('preAction', (_program, action) => {
       const opts = action.opts();
-      // Typed on this command line: shown back in the errors about them, masked elsewhere (D90).
-      for (const name of opts.contexts ?? []) {
-        registerTarget(name);
-        session.typed.push(name);
-      }
       if (!isFleet(opts) && (opts.waves || opts.parallel))
         action.error(
           'error: --waves and --parallel are for a fleet run: give --contexts or --all-contexts too',
@@ -112,12 +127,28 @@ interface FleetFlags extends Record<string, unknown> {
   json?: boolean;
 }
 
-/** The fleet's checks, before any request: what the options allow, the files, the contexts, the waves. */
-async function prepareFleet(file: string, opts: FleetFlags) {
+/**
+ * The fleet's contexts (checked against the kubeconfig, no request), for an experiment whose
+ * activities leave the choice of cluster to the command line.
+ */
+export function contextsOf(
+  prepared: Prepared,
+  opts: { contexts?: string[]; allContexts?: boolean; context?: string; kubeconfig?: string },
+): FleetContext[] {
   if (opts.context)
     throw new Refusal(
       '--context chooses one cluster and --contexts/--all-contexts several: give one of them',
     );
+  const chosen = choosingActivities(prepared);
+  if (chosen.length)
+    throw new InvalidArgumentError(
+      `${chosen.join(', ')} choose${chosen.length === 1 ? 's' : ''} a cluster in ${chosen.length === 1 ? 'its' : 'their'} secrets (${CHOOSERS.join(', ')}): a fleet chooses each context's cluster; give the cluster in one place`,
+    );
+  return fleetContexts({ contexts: opts.contexts, all: opts.allContexts, kubeconfig: opts.kubeconfig });
+}
+
+/** The fleet's checks, before any request: what the options allow, the files, the contexts, the waves. */
+async function prepareFleet(file: string, opts: FleetFlags) {
   if (opts.confirm)
     throw new Refusal(
       "--confirm asks before one run's first change; a fleet run has one per context: review with chaoskit plan, then run without --confirm",
@@ -125,16 +156,7 @@ async function prepareFleet(file: string, opts: FleetFlags) {
   const aggregatePath = fleetJournalPath(opts.journalPath, 'fleet');
   checkJournalPath('--journal-path', aggregatePath, scratchOf(aggregatePath));
   const prepared = await prepareFrom(file, opts);
-  const chosen = choosingActivities(prepared);
-  if (chosen.length)
-    throw new InvalidArgumentError(
-      `${chosen.join(', ')} choose${chosen.length === 1 ? 's' : ''} a cluster in ${chosen.length === 1 ? 'its' : 'their'} secrets (${CHOOSERS.join(', ')}): a fleet run chooses each context's cluster; give the cluster in one place`,
-    );
-  const contexts = fleetContexts({
-    contexts: opts.contexts,
-    all: opts.allContexts,
-    kubeconfig: opts.kubeconfig,
-  });
+  const contexts = contextsOf(prepared, opts);
   const waves = splitWaves(opts.waves, contexts.length);
   for (const context of contexts) {
     const path = fleetJournalPath(opts.journalPath, partOf(context.label));

@@ -113,13 +113,17 @@ export interface LedgerFlags {
   ledgerTtl: string;
 }
 
+/** Where a run keeps its record: --ledger-namespace, else $CHAOSKIT_LEDGER_NAMESPACE, else default. */
+export const ledgerNamespace = (opts: { ledgerNamespace?: string }): string =>
+  opts.ledgerNamespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default';
+
 /** Where a run keeps its record and when it expires: --ledger-namespace and --ledger-ttl. */
 export function ledgerSettings(opts: LedgerFlags): { namespace: string; ttlSeconds: number } {
   const ttlSeconds = sinceSeconds(opts.ledgerTtl);
   if (!ttlSeconds)
     throw new InvalidArgumentError(`--ledger-ttl takes a duration such as 24h or 90m, got ${opts.ledgerTtl}`);
   return {
-    namespace: opts.ledgerNamespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
+    namespace: ledgerNamespace(opts),
     ttlSeconds,
   };
 }

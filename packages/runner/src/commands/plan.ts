@@ -1,25 +1,50 @@
-// `chaoskit plan`: what every action would touch, from server-side dry runs.
+// `chaoskit plan`: what every action would touch, from server-side dry runs; with --contexts
+// or --all-contexts, one plan per context of the fleet (D125).
 import type { Command } from 'commander';
-import { formatPlan, planExperiment } from '../plan.js';
+import { formatPlan, type PlannedActivity, planExperiment } from '../plan.js';
 import { choosingActivities, useCluster } from './cluster-choice.js';
+import { contextsOf, isFleet, withContexts } from './fleet.js';
 import { withCluster, withLogging, withNamespace, withRails, withVars } from './options.js';
 import { prepareFrom } from './prepared-experiment.js';
 import { fail, session } from './session.js';
 
 export function register(program: Command): void {
-  withCluster(withNamespace(withLogging(withRails(withVars(program.command('plan'))))))
+  withContexts(
+    withCluster(withNamespace(withLogging(withRails(withVars(program.command('plan')))))),
+    'plan',
+    'one plan per context, each called by its place (context 2)',
+  )
     .description('show what every action would touch, with server-side dry runs: nothing changes')
     .argument('<experiment>', 'the experiment file or URL')
     .option('--json', 'print the plan as JSON')
     .action(async (file: string, opts) => {
+      const log = (line: string) => (opts.json ? session.logger.debug : session.logger.info)(line);
+      const failed = (plan: PlannedActivity[]) => plan.some((p) => p.failed);
       try {
         const prepared = await prepareFrom(file, opts);
-        useCluster(opts, choosingActivities(prepared));
-        const plan = await planExperiment(prepared, (line) =>
-          (opts.json ? session.logger.debug : session.logger.info)(line),
-        );
-        process.stdout.write(opts.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
-        if (plan.some((p) => p.failed)) session.exitCode = 1;
+        if (!isFleet(opts)) {
+          useCluster(opts, choosingActivities(prepared));
+          const plan = await planExperiment(prepared, log);
+          process.stdout.write(opts.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
+          if (failed(plan)) session.exitCode = 1;
+          return;
+        }
+        // One context after the other: a plan's dry runs are light, its lines in order.
+        const plans: Array<{ context: string; plan: PlannedActivity[] }> = [];
+        for (const context of contextsOf(prepared, opts)) {
+          const plan = await planExperiment(
+            prepared,
+            (line) => log(`[${context.label}] ${line}`),
+            context.env,
+          );
+          plans.push({ context: context.label, plan });
+          if (!opts.json)
+            process.stdout.write(
+              `${context.label}${failed(plan) ? ' · WOULD FAIL' : ''}\n${formatPlan(plan)}`,
+            );
+        }
+        if (opts.json) process.stdout.write(`${JSON.stringify({ contexts: plans }, null, 2)}\n`);
+        if (plans.some((p) => failed(p.plan))) session.exitCode = 1;
       } catch (err) {
         session.exitCode = fail(err);
       }

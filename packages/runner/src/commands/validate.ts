@@ -1,17 +1,56 @@
-// `chaoskit validate`: checks an experiment and its activities' arguments, offline.
+// `chaoskit validate`: checks an experiment and its activities' arguments, offline; told a
+// cluster (--context, --kubeconfig) or a fleet (--contexts, --all-contexts), then each as a
+// run's preflight would (D125).
+import { isChaosError } from '@chaoskit/core';
+import { redact } from '@chaoskit/core/runner';
 import type { Command } from 'commander';
-import { withLogging, withNamespace, withRails, withVars } from './options.js';
+import { EXIT } from '../exit-codes.js';
+import { checkClusters } from '../preflight.js';
+import { choosingActivities, useCluster } from './cluster-choice.js';
+import { contextsOf, isFleet, withContexts } from './fleet.js';
+import { ledgerNamespace, withCluster, withLogging, withNamespace, withRails, withVars } from './options.js';
 import { prepareFrom } from './prepared-experiment.js';
 import { fail, session } from './session.js';
 
 export function register(program: Command): void {
-  withNamespace(withLogging(withRails(withVars(program.command('validate')))))
-    .description("check an experiment and every activity's arguments, without touching the cluster")
+  withContexts(
+    withCluster(withNamespace(withLogging(withRails(withVars(program.command('validate')))))),
+    "check a run's preflight",
+    'the credentials, the rights of the activities and of the record, context by context',
+  )
+    .description(
+      "check an experiment and every activity's arguments, without touching the cluster; given --context, --kubeconfig, --contexts or --all-contexts, also each cluster as a run would before its first change",
+    )
     .argument('<experiment>', 'the experiment file or URL')
+    .option(
+      '--ledger-namespace <namespace>',
+      "with a cluster: where the run's record would be kept (default $CHAOSKIT_LEDGER_NAMESPACE, else default)",
+    )
+    .option('--no-ledger', 'with a cluster: the run would keep no record (its rights are not checked)')
     .action(async (file: string, opts) => {
       try {
-        await prepareFrom(file, opts);
+        const prepared = await prepareFrom(file, opts);
         process.stdout.write('experiment syntax and semantic look valid\n');
+        let targets: Array<{ label: string; env?: NodeJS.ProcessEnv }> = [];
+        if (isFleet(opts)) targets = contextsOf(prepared, opts);
+        else if (opts.context || opts.kubeconfig) {
+          useCluster(opts, choosingActivities(prepared));
+          targets = [{ label: 'the cluster' }];
+        }
+        const namespace = opts.ledger === false ? undefined : ledgerNamespace(opts);
+        for (const context of targets) {
+          try {
+            await checkClusters(prepared, {
+              ledgerNamespace: namespace,
+              ...(context.env ? { env: context.env } : {}),
+            });
+            process.stdout.write(`${context.label}: ready: a run would start\n`);
+          } catch (err) {
+            const message = isChaosError(err) ? err.message : ((err as Error).message ?? String(err));
+            process.stdout.write(`${context.label}: a run would be refused: ${redact(message)}\n`);
+            session.exitCode = EXIT.refused;
+          }
+        }
       } catch (err) {
         session.exitCode = fail(err);
       }

@@ -92,6 +92,14 @@ beforeAll(async () => {
     }),
   );
   await writeFile(
+    join(dir, 'here.yaml'),
+    dump({
+      title: 'a pod of the namespace goes',
+      description: 'deploy',
+      method: [activity('action', 'kill', 'chaoscluster.pod.actions', 'terminate_pods', {})],
+    }),
+  );
+  await writeFile(
     join(dir, 'cordon.yaml'),
     dump({
       title: 'a node is cordoned',
@@ -163,6 +171,48 @@ it('--dry-run=server sends every write as a dry run and changes nothing', async 
   expect(writes.filter((e) => !isDryRun(e))).toEqual([]);
   expect(writes.map((e) => e.verb)).toEqual(writes.map(() => 'patch'));
   expect([...(await deployed('dry')).keys()]).toEqual([]);
+});
+
+it('--dry-run=server still says what the server refuses, and creates nothing', async () => {
+  // A deployer who may write every kind of the deployment in its namespace but holds none of the
+  // experiment's rights: RBAC refuses it a Role granting them (no escalation), dry run or not.
+  const verbs = ['get', 'create', 'patch'];
+  await rbac.createNamespacedRole({
+    namespace: ns.name,
+    body: {
+      metadata: { name: 'writer' },
+      rules: [
+        { apiGroups: [''], resources: ['serviceaccounts', 'configmaps'], verbs },
+        { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs },
+        { apiGroups: ['batch'], resources: ['jobs', 'cronjobs'], verbs },
+      ],
+    },
+  });
+  const writer = await serviceAccountToken(cluster.kc, ns.name, 'writer', [{ role: 'writer', kind: 'Role' }]);
+  const since = new Date();
+  const out = await runCli(['deploy', 'here.yaml', '-n', ns.name, '--dry-run=server'], {
+    cwd: dir,
+    env: tokenEnv(cluster.credentials, writer.token),
+  });
+  expect(out.code).toBe(1);
+  expect(out.stdout).toBe(`serviceaccount/chaoskit-here -n ${ns.name} applied (server dry run)\n`);
+  expect(out.stderr).toMatch(
+    /"chaoskit-here" is forbidden: .*attempting to grant RBAC permissions not currently held/,
+  );
+  const writes = await until('the refused dry run in the audit log', async () => {
+    const events = (await readAuditLog(cluster.auditLogPath, { user: writer.identity, since })).filter(
+      isMutation,
+    );
+    return events.length >= 2 && events;
+  });
+  expect(writes.filter((e) => !isDryRun(e))).toEqual([]);
+  // A refusal is asked once more (core: an apiserver restarting refuses for a moment).
+  expect(writes.map((e) => `${e.objectRef?.resource} ${e.responseStatus?.code}`)).toEqual([
+    'serviceaccounts 201',
+    'roles 403',
+    'roles 403',
+  ]);
+  expect([...(await deployed('here')).keys()]).toEqual([]);
 });
 
 it('undeploy deletes exactly the objects of the deployment', async () => {

@@ -156,3 +156,50 @@ describe('a fleet run refuses bad input before any request', () => {
     expect(shared).not.toContain(`127.0.0.1:${(server.address() as AddressInfo).port}`);
   });
 });
+
+describe('plan and validate over a fleet (D125)', () => {
+  const command = (name: string, ...args: string[]) =>
+    runCli([name, join(dir, 'experiment.yaml'), ...args], { env, cwd: dir });
+
+  it.each([
+    [
+      'plan',
+      ['--contexts', 'shop-east', '--context', 'shop-west'],
+      '--context chooses one cluster and --contexts/--all-contexts several',
+    ],
+    [
+      'plan',
+      ['--contexts', 'shop-east,nope'],
+      "context 'nope' is not in the kubeconfig (KUBECONFIG), which has 3 contexts",
+    ],
+    [
+      'validate',
+      ['--contexts', 'shop-east', '--all-contexts'],
+      '--contexts and --all-contexts both choose the contexts',
+    ],
+    [
+      'validate',
+      ['--contexts', 'nope'],
+      "context 'nope' is not in the kubeconfig (KUBECONFIG), which has 3 contexts",
+    ],
+  ])('%s %j is refused before any request: %s', async (name, args, message) => {
+    const before = requests;
+    const out = await command(name, ...args);
+    expect(out.stderr).toContain(message);
+    expect(out.code).not.toBe(0);
+    expect(requests - before).toBe(0);
+  });
+
+  it('validate checks every context, names each by its place, and says why a run would be refused', async () => {
+    const out = await command('validate', '--all-contexts');
+    expect(out.code).toBe(3);
+    const lines = out.stdout.trim().split('\n');
+    expect(lines[0]).toBe('experiment syntax and semantic look valid');
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.replace(/: a run would be refused: .*does not accept the credentials.*/, '')),
+    ).toEqual(['context 1', 'context 2', 'context 3']);
+    for (const name of NAMES) expect(out.stdout + out.stderr).not.toContain(name);
+  });
+});

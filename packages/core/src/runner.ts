@@ -70,7 +70,7 @@ export {
   type OtherRuns,
   whatOf,
 } from './record/assess.js';
-export type { ObjectRef, RemovedPods, RunHeader, TouchedObject } from './record/entries.js';
+export type { ObjectRef, RemovedPods, RunHeader, RunPod, TouchedObject } from './record/entries.js';
 export { ClusterLedger, newRunId, type RunInfo, RunLedger } from './record/ledger.js';
 export { findMarked, type Marked, uncovered } from './record/marked.js';
 export { MARK_ANNOTATIONS, markOf, UNDO_ANNOTATION, UNDO_MAC_ANNOTATION } from './record/marks.js';
@@ -85,7 +85,7 @@ export {
   typeOf,
 } from './record/names.js';
 export { otherRunsOf } from './record/others.js';
-export { isBuiltInGroup, kindName, privilegedKind } from './record/privilege.js';
+export { isBuiltInGroup, kindName, privilegedKind, undoRules } from './record/privilege.js';
 export {
   LedgerKeys,
   parseRecord,

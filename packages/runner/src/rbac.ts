@@ -41,8 +41,13 @@ export function rightsOfCall(activity: AnyActivity, args: Record<string, unknown
 
 /** The rules of `activities`, merged: one rule per API group and resource, verbs united. */
 export function mergeRules(activities: readonly AnyActivity[]): RbacRule[] {
+  return mergeRuleList(activities.flatMap((a) => a.rbac));
+}
+
+/** Rules merged: one rule per API group and resource, verbs united. */
+export function mergeRuleList(rules: readonly RbacRule[]): RbacRule[] {
   const byTarget = new Map<string, { apiGroup: string; resource: string; verbs: Set<string> }>();
-  for (const rule of activities.flatMap((a) => a.rbac)) {
+  for (const rule of rules) {
     for (const apiGroup of rule.apiGroups) {
       for (const resource of rule.resources) {
         const key = `${apiGroup}\u0000${resource}`;

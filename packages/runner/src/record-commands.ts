@@ -87,7 +87,7 @@ async function servedResources(kube: Transport, group: string) {
 }
 
 /** The RBAC rules of every installed activity, by qualified name (aliases too). */
-async function installedRules(): Promise<(activity: string) => readonly RbacRule[] | undefined> {
+export async function installedRules(): Promise<(activity: string) => readonly RbacRule[] | undefined> {
   const { activities, aliases } = await installedActivities();
   const rules = new Map<string, readonly RbacRule[]>();
   for (const a of activities) rules.set(a.qualifiedName, a.rbac);

@@ -10,6 +10,7 @@ import { isDryRun, isMutation, readAuditLog } from '@chaoskit/cluster';
 import {
   deploy,
   fileNamespace,
+  kubeconfigEnv,
   kubeconfigYaml,
   serviceAccountToken,
   sharedCluster,
@@ -113,9 +114,7 @@ beforeAll(async () => {
       'nobody-ctx',
     ),
   );
-  env = { ...process.env, KUBECONFIG: '/nonexistent', CHAOSKIT_LEDGER_NAMESPACE: ns.name };
-  for (const key of ['CLUSTERCONFIG', 'CLUSTER_HOST', 'CLUSTER_CONTEXT', 'KUBERNETES_CONTEXT'])
-    delete env[key];
+  env = kubeconfigEnv('/nonexistent', { CHAOSKIT_LEDGER_NAMESPACE: ns.name });
   await deploy(cluster.kc, ns.name, 'web', 3);
 });
 

@@ -85,3 +85,20 @@ export function tokenEnv(cluster: { server: string; caFile: string }, token: str
   delete env.CLUSTERCONFIG;
   return env;
 }
+
+/**
+ * The environment of a process that reaches clusters through the kubeconfig at `path` only:
+ * none of the variables that choose a cluster or a context (Chaos Toolkit's and chaoskit's).
+ */
+export function kubeconfigEnv(path: string, more: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: path, ...more };
+  for (const key of [
+    'CLUSTERCONFIG',
+    'CLUSTER_HOST',
+    'KUBERNETES_HOST',
+    'CLUSTER_CONTEXT',
+    'KUBERNETES_CONTEXT',
+  ])
+    delete env[key];
+  return env;
+}

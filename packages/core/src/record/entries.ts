@@ -56,6 +56,13 @@ export interface RemovedPods {
   selected?: boolean;
 }
 
+/** The pod a deployed run ran in: while it lives, the run is its own to settle (D121). */
+export interface RunPod {
+  namespace: string;
+  name: string;
+  uid: string;
+}
+
 /** The record's header: which run, where, and when its changes expire. */
 export interface RunHeader {
   v: 2;
@@ -64,6 +71,9 @@ export interface RunHeader {
   started: string;
   expires: string;
   title?: string;
+  /** The `chaoskit deploy` deployment the run belongs to (its experiment's name). */
+  deployment?: string;
+  pod?: RunPod;
 }
 
 const fieldValue = z.object({ present: z.boolean(), value: z.unknown().optional() });
@@ -108,6 +118,8 @@ export const runHeader = z.object({
   started: z.string(),
   expires: z.string(),
   title: z.string().optional(),
+  deployment: z.string().min(1).optional(),
+  pod: z.object({ namespace: z.string().min(1), name: z.string().min(1), uid: z.string().min(1) }).optional(),
 });
 
 /** The data key of the header, and the suffix of each entry's MAC key. */

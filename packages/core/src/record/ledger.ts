@@ -18,6 +18,7 @@ import {
   podsKey,
   type RemovedPods,
   type RunHeader,
+  type RunPod,
   type TouchedObject,
   type Undo,
 } from './entries.js';
@@ -58,6 +59,9 @@ export interface RunInfo {
   ttlSeconds: number;
   title?: string;
   started: string;
+  /** The deployment the run belongs to, and the pod it runs in (`run --revert-leftovers-of`). */
+  deployment?: string;
+  pod?: RunPod;
 }
 
 /** What a write will leave: the whole body (replace, apply), or the object merged with a patch. */
@@ -336,6 +340,8 @@ export class ClusterLedger {
       started: this.run.started,
       expires: this.#expires(),
       ...(this.run.title ? { title: this.run.title.slice(0, 200) } : {}),
+      ...(this.run.deployment ? { deployment: this.run.deployment } : {}),
+      ...(this.run.pod ? { pod: this.run.pod } : {}),
     };
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TouchedObject } from './entries.js';
-import { inconsistency, isBuiltInGroup, privilegedKind } from './privilege.js';
+import { inconsistency, isBuiltInGroup, privilegedKind, undoRules } from './privilege.js';
 import { LedgerKey } from './seal.js';
 
 const ref = (apiVersion: string, plural: string) => ({
@@ -80,5 +80,32 @@ describe('the seal', () => {
     expect(key.verifies(['record', 'ledger', 'chaoskit-run-a', 'o-1'], '{"x":1}', undefined)).toBe(false);
     const other = new LedgerKey(Buffer.alloc(32, 8), 'ledger');
     expect(other.verifies(['record', 'ledger', 'chaoskit-run-a', 'o-1'], '{"x":1}', mac)).toBe(false);
+  });
+});
+
+describe('the rights a revert needs', () => {
+  it('reads every object and inverts each write, leaving out privileged kinds, pods, subresources and wildcards', () => {
+    expect(
+      undoRules([
+        { apiGroups: ['apps'], resources: ['deployments'], verbs: ['patch'] },
+        {
+          apiGroups: ['networking.k8s.io'],
+          resources: ['networkpolicies'],
+          verbs: ['create', 'delete', 'list'],
+        },
+        { apiGroups: [''], resources: ['pods', 'pods/eviction', 'services', 'secrets'], verbs: ['delete'] },
+        { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] },
+        { apiGroups: ['rbac.authorization.k8s.io'], resources: ['rolebindings'], verbs: ['update'] },
+        { apiGroups: ['*'], resources: ['*'], verbs: ['patch'] },
+      ]),
+    ).toEqual([
+      { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'patch'] },
+      {
+        apiGroups: ['networking.k8s.io'],
+        resources: ['networkpolicies'],
+        verbs: ['create', 'delete', 'get'],
+      },
+      { apiGroups: [''], resources: ['services'], verbs: ['create', 'get'] },
+    ]);
   });
 });

@@ -76,3 +76,31 @@ export function inconsistency(
     return `the record says ${unknown.join(', ')} did ${did}, and no installed package declares ${unknown.length === 1 ? 'that activity' : 'those activities'}: install it to check the record`;
   return `the record says ${entry.activities.join(', ') || 'no activity'} did ${did}, which ${entry.activities.length === 1 ? 'that activity cannot do' : 'none of them can do'}`;
 }
+
+/**
+ * What a revert needs to undo what `rules` let activities change: to read each object, and the
+ * inverse of each write — patch back a patch or an update, delete what was created, create again
+ * what was deleted (D122). Left out: kinds that carry privilege (a revert without --allow-kind
+ * refuses them), pods (removed pods are not reverted, their controllers replace them),
+ * subresources, and rules on every resource or group (custom objects: no narrower right to give).
+ */
+export function undoRules(rules: readonly RbacRule[]): RbacRule[] {
+  const out: RbacRule[] = [];
+  for (const rule of rules) {
+    const verbs = new Set<string>();
+    const has = (...vs: string[]) => vs.some((v) => rule.verbs.includes(v));
+    if (has('patch', 'update')) verbs.add('patch');
+    if (has('create')) verbs.add('delete');
+    if (has('delete', 'deletecollection')) verbs.add('create');
+    if (verbs.size === 0 || rule.apiGroups.includes('*')) continue;
+    for (const group of rule.apiGroups) {
+      const resources = rule.resources.filter((plural) => {
+        if (plural === '*' || plural === 'pods' || plural.includes('/')) return false;
+        const apiVersion = group ? `${group}/v1` : 'v1';
+        return !privilegedKind({ apiVersion, plural, namespaced: true, noun: plural, name: '' });
+      });
+      if (resources.length) out.push({ apiGroups: [group], resources, verbs: ['get', ...verbs].sort() });
+    }
+  }
+  return out;
+}

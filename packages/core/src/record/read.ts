@@ -12,6 +12,7 @@ import {
   problemOf,
   type RemovedPods,
   type RunHeader,
+  type RunPod,
   removedPods,
   runHeader,
   type TouchedObject,
@@ -27,6 +28,9 @@ export interface RunRecord {
   title?: string;
   started: string;
   expires: string;
+  /** The deployment and pod of a run `chaoskit deploy` started (from the sealed header). */
+  deployment?: string;
+  pod?: RunPod;
   /** Each object entry, with the data key it is kept under. */
   objects: Array<TouchedObject & { key?: string }>;
   pods: Array<RemovedPods & { key: string }>;
@@ -115,6 +119,8 @@ export function parseRecord(
     ...(info.title ? { title: info.title } : {}),
     started: info.started,
     expires: info.expires,
+    ...(info.deployment ? { deployment: info.deployment } : {}),
+    ...(info.pod ? { pod: info.pod } : {}),
     objects: [],
     pods: [],
   };

@@ -14,20 +14,23 @@ import {
   namespacesActedIn,
 } from '../deploy/inputs.js';
 import { deployManifests, type Manifest } from '../deploy/manifests.js';
+import { REAPER, REAPER_SCHEDULE, reaperManifests } from '../deploy/reaper.js';
 import { EXIT } from '../exit-codes.js';
 import { loadExperiment, lookupFor } from '../experiment.js';
 import { activitiesOf, isObject } from '../raw-experiment.js';
-import { resolveActivity } from '../resolve-activity.js';
+import { installedActivities, resolveActivity } from '../resolve-activity.js';
 import { RUNNER_VERSION } from '../version.js';
 import { deployClient } from './cluster-choice.js';
-import { withCluster } from './options.js';
+import { ledgerSettings, withCluster } from './options.js';
 import { fail, session } from './session.js';
 
 /** The runner image `npm run image` builds, tagged with this runner's version. */
 export const DEFAULT_IMAGE = `chaoskit.local/runner:${RUNNER_VERSION}`;
 
 interface DeployOptions {
+  reaper?: boolean;
   schedule?: string;
+  ledgerTtl?: string;
   namespace: string;
   name?: string;
   image: string;
@@ -64,12 +67,31 @@ async function activitiesByName(raw: Record<string, unknown>): Promise<Map<strin
  * the experiment reads; no request.
  */
 async function manifestsFor(
-  file: string,
+  file: string | undefined,
   opts: DeployOptions,
 ): Promise<{ manifests: Manifest[]; env: string[] }> {
   // -n may stand before the command, where the program takes it as it is (shared-options.ts).
   checkNamespace(opts.namespace);
+  if (opts.reaper) {
+    if (file || opts.name || opts.envFromSecret || opts.ledgerTtl)
+      throw new InvalidArgumentError(
+        '--reaper deploys no experiment: give no experiment file, --name, --env-from-secret or --ledger-ttl',
+      );
+    const { activities } = await installedActivities();
+    const manifests = reaperManifests({
+      namespace: opts.namespace,
+      image: opts.image,
+      schedule: opts.schedule ?? REAPER_SCHEDULE,
+      activityRules: activities.flatMap((a) => a.rbac),
+      ...placement(opts),
+    });
+    return { manifests, env: [] };
+  }
+  if (!file) throw new InvalidArgumentError('give the experiment file to deploy, or --reaper');
+  if (opts.ledgerTtl) ledgerSettings({ ledgerTtl: opts.ledgerTtl });
   const name = experimentName(file, opts.name);
+  if (name === REAPER)
+    throw new InvalidArgumentError(`the name '${REAPER}' is deploy --reaper's: give another with --name`);
   const raw = await loadExperiment(file);
   const { data } = experimentFiles(raw, file);
   const activities = await activitiesByName(raw);
@@ -82,12 +104,18 @@ async function manifestsFor(
     activities: [...new Set(activities.values())],
     actsIn: namespacesActedIn(raw, activities, opts.namespace),
     ...(opts.schedule ? { schedule: opts.schedule } : {}),
+    ...(opts.ledgerTtl ? { ledgerTtl: opts.ledgerTtl } : {}),
     ...(opts.envFromSecret ? { envFromSecret: opts.envFromSecret } : {}),
-    nodeSelector: Object.fromEntries(opts.nodeSelector.map((pair) => pair.split('=', 2) as [string, string])),
-    tolerate: opts.tolerate,
+    ...placement(opts),
   });
   return { manifests, env: environmentKeys(raw) };
 }
+
+/** Where the pod may run: --node-selector and --tolerate. */
+const placement = (opts: DeployOptions) => ({
+  nodeSelector: Object.fromEntries(opts.nodeSelector.map((pair) => pair.split('=', 2) as [string, string])),
+  tolerate: opts.tolerate,
+});
 
 const LABEL_KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
@@ -112,11 +140,19 @@ export function register(program: Command): void {
     .description(
       'run an experiment in the cluster: a Job (or a CronJob with --schedule) under a ServiceAccount holding exactly the rights it needs',
     )
-    .argument('<experiment>', 'the experiment file (JSON or YAML)')
+    .argument('[experiment]', 'the experiment file (JSON or YAML)')
+    .option(
+      '--reaper',
+      `instead of an experiment, a CronJob (--schedule, default '${REAPER_SCHEDULE}') running chaoskit revert --expired --yes on the namespace's records, with exactly the rights revert needs`,
+    )
     .option(
       '--schedule <cron>',
       'a CronJob on this schedule (never two runs at once) instead of one Job',
       checkSchedule,
+    )
+    .option(
+      '--ledger-ttl <duration>',
+      "the runs' --ledger-ttl: after how long what a killed run left counts as expired (revert --expired, the reaper)",
     )
     .option(
       '-n, --namespace <namespace>',
@@ -149,7 +185,7 @@ export function register(program: Command): void {
         'print the objects as multi-document YAML, applying nothing',
       ).choices(['yaml']),
     )
-    .action(async (file: string, opts: DeployOptions) => {
+    .action(async (file: string | undefined, opts: DeployOptions) => {
       let manifests: Manifest[];
       let env: string[];
       try {

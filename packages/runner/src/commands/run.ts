@@ -9,6 +9,7 @@ import { handleInterrupts } from '../interrupts.js';
 import { jobEvents, jobFromEnv } from '../journals/job-events.js';
 import { checkJournalRights, clusterJournal } from '../journals/keeper.js';
 import { journalName } from '../journals/labels.js';
+import { leftoversFirst, ownPod } from '../leftovers.js';
 import type { Reporter } from '../log.js';
 import { checkClusters } from '../preflight.js';
 import {
@@ -23,7 +24,7 @@ import {
   runExperiment,
 } from '../run/index.js';
 import { checkJournalPath, scratchOf, writeJournal } from '../writable.js';
-import { choosingActivities, deployClient, useCluster } from './cluster-choice.js';
+import { adminClient, choosingActivities, deployClient, useCluster } from './cluster-choice.js';
 import { isFleet, runFleetCommand, withFleet } from './fleet.js';
 import {
   type LedgerFlags,
@@ -60,12 +61,15 @@ async function keptInCluster(opts: LedgerFlags, runId: string, reporter: Reporte
   return [journal.listener, ...(job ? [jobEvents(kube, job, runId)] : [])];
 }
 
-function runLedger(opts: LedgerFlags, title: string): RunLedger {
+function runLedger(opts: LedgerFlags & { revertLeftoversOf?: string }, title: string): RunLedger {
+  const pod = ownPod();
   return new RunLedger({
     runId: newRunId(),
     ...ledgerSettings(opts),
     title,
     started: new Date().toISOString(),
+    ...(opts.revertLeftoversOf ? { deployment: opts.revertLeftoversOf } : {}),
+    ...(pod ? { pod } : {}),
   });
 }
 
@@ -130,6 +134,10 @@ export function register(program: Command): void {
       '--journal-to-cluster',
       'also keep the journal in the cluster, in the ledger namespace (chaoskit journals lists them), and write Events on the Job CHAOSKIT_JOB names',
     )
+    .option(
+      '--revert-leftovers-of <deployment>',
+      'first undo what ended runs of this chaoskit deploy deployment left in place (their pods are gone), and record this run as one of them (deploy passes it)',
+    )
     .option('--confirm', "ask on the terminal before the run's first change")
     .option(
       '--fail-on-deviation',
@@ -165,12 +173,31 @@ export function register(program: Command): void {
           ? await keptInCluster(opts, ledger?.runId ?? newRunId(), reporter)
           : undefined;
         started = true;
+        // Installed before leftovers are undone: a pod stopped meanwhile ends without its run.
+        const interrupts = handleInterrupts((line) => reporter.warn(line));
+        if (opts.revertLeftoversOf) {
+          const namespace = ledger?.run.namespace ?? ledgerSettings(opts).namespace;
+          const stop = await leftoversFirst(
+            adminClient(opts),
+            opts.revertLeftoversOf,
+            namespace,
+            ledger?.runId,
+            reporter,
+          ).catch((err: unknown) => {
+            interrupts.dispose();
+            throw err;
+          });
+          if (stop !== undefined || interrupts.received) {
+            interrupts.dispose();
+            session.exitCode = stop ?? interrupts.exitCode ?? EXIT.sigterm;
+            return;
+          }
+        }
         if (ledger) {
           reporter.info(
             `Run ${ledger.runId}: its changes are recorded (ConfigMap ${recordName(ledger.runId)}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} find and undo them`,
           );
         }
-        const interrupts = handleInterrupts((line) => reporter.warn(line));
         // The journal is written as the run goes, so a crash loses at most the activity under way.
         const journalFile = journalWriter((text) => writeJournal(opts.journalPath, text));
         const journal = await runExperiment(prepared, {

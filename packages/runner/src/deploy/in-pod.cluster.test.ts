@@ -7,35 +7,25 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type LocalCluster, REAL_NODE_LABEL, start } from '@chaoskit/cluster';
+import { type LocalCluster, REAL_NODE_LABEL } from '@chaoskit/cluster';
 import { createNamespace, deploy, until } from '@chaoskit/cluster/testing';
-import { BatchV1Api, CoreV1Api, EventsV1Api, KubeConfig, type V1Job } from '@kubernetes/client-node';
+import { BatchV1Api, CoreV1Api, EventsV1Api, type KubeConfig, type V1Job } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { exec, runCli } from '../test-cli.js';
+import { runCli } from '../test-cli.js';
 import { activity } from '../test-experiments.js';
+import { clusterWithImage } from './test-real-node.js';
 
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
 let local: LocalCluster | undefined;
 let kc: KubeConfig;
-let image: { image: string; archive: string; bytes: number };
+let image: string;
 let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-in-pod-'));
-  local = await start({ provider: 'local', nodes: 1, realNodes: 1, mesh: false });
-  if (local.realNodes.length === 0) return;
-  kc = new KubeConfig();
-  kc.loadFromString(local.kubeconfig);
-  const built = await exec(process.execPath, [join(root, 'scripts/image.mjs')], {
-    cwd: root,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (built.code !== 0) throw new Error(`npm run image failed: ${built.stderr.slice(-4000)}`);
-  image = JSON.parse(built.stdout.trim().split('\n').at(-1) ?? '{}');
-  console.log(`in-pod: ${built.stderr.trim().split('\n').at(-1)}`);
-  await local.importImage(image.archive);
+  let built: string;
+  ({ local, kc, image, built } = await clusterWithImage());
+  if (built) console.log(`in-pod: ${built}`);
 }, 1_800_000);
 
 afterAll(async () => {
@@ -78,7 +68,7 @@ it('a deployed Job runs an experiment in a pod with in-cluster credentials and t
       '--kubeconfig',
       local.kubeconfigPath,
       '--image',
-      image.image,
+      image,
       '--node-selector',
       `${REAL_NODE_LABEL}=true`,
       '--tolerate',

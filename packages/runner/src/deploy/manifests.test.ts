@@ -98,15 +98,24 @@ describe('chaoskit deploy -o yaml', () => {
         'chaoskit.io/deployed-in': 'chaos',
       });
 
-    // The rules are chaoskit rbac's for the same file, the record's and the journal's Roles included.
+    // The rules are chaoskit rbac's for the same file, the record's and the journal's Roles
+    // included; and what undoing a killed predecessor's changes takes (--revert-leftovers-of):
+    // deleting the deployment create_deployment made, and reading whether its pod is gone.
     const printed = await chaoskit(['rbac', 'kill-web.yaml', '--journal-to-cluster']);
     expect(printed.code).toBe(0);
     const [role, ledger, journal] = loadAll(printed.stdout) as V1Role[];
+    const withUndo = role?.rules?.map((r) =>
+      r.resources?.includes('deployments') ? { ...r, verbs: [...r.verbs, 'delete'].sort() } : r,
+    );
+    expect(withUndo).not.toEqual(role?.rules);
     const roles = byKind<V1Role>(objects, 'Role');
     const kept = /-(ledger|journal)$/;
     for (const r of roles.filter((r) => !kept.test(r.metadata?.name ?? '')))
-      expect(r.rules).toEqual(role?.rules);
-    expect(roles.find((r) => r.metadata?.name?.endsWith('-ledger'))?.rules).toEqual(ledger?.rules);
+      expect(r.rules).toEqual(withUndo);
+    expect(roles.find((r) => r.metadata?.name?.endsWith('-ledger'))?.rules).toEqual([
+      ...(ledger?.rules ?? []),
+      { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
+    ]);
     expect(roles.find((r) => r.metadata?.name?.endsWith('-journal'))?.rules).toEqual(journal?.rules);
     // The journal's: its ConfigMap written, and Events on the Job; nothing more.
     expect(journal?.rules).toEqual([
@@ -160,10 +169,19 @@ describe('chaoskit deploy -o yaml', () => {
       '/tmp/journal.json',
       '--ledger-namespace',
       'chaos',
+      '--revert-leftovers-of',
+      'kill-web',
       '-n',
       'chaos',
       '--journal-to-cluster',
     ]);
+    // The pod's identity, for its run's record: a later run tells whether it is gone.
+    for (const [name, fieldPath] of [
+      ['CHAOSKIT_POD_NAME', 'metadata.name'],
+      ['CHAOSKIT_POD_UID', 'metadata.uid'],
+      ['CHAOSKIT_POD_NAMESPACE', 'metadata.namespace'],
+    ])
+      expect(container?.env).toContainEqual({ name, valueFrom: { fieldRef: { fieldPath } } });
     expect(container?.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
     expect(pod?.volumes).toContainEqual({ name: 'tmp', emptyDir: { sizeLimit: '64Mi' } });
     expect(pod?.volumes).toContainEqual({ name: 'experiment', configMap: { name: 'chaoskit-kill-web' } });
@@ -225,6 +243,57 @@ describe('chaoskit deploy -o yaml', () => {
     expect(pod?.tolerations).toEqual([{ key: 'chaoskit.io/real-node', operator: 'Exists' }]);
   });
 
+  it('passes --ledger-ttl to the runs', async () => {
+    const [job] = byKind<V1Job>(await manifests(['--ledger-ttl', '90m']), 'Job');
+    const args = job?.spec?.template.spec?.containers[0]?.args ?? [];
+    expect(args.slice(args.indexOf('--ledger-ttl'), args.indexOf('--ledger-ttl') + 2)).toEqual([
+      '--ledger-ttl',
+      '90m',
+    ]);
+  });
+
+  it('makes the reaper: a CronJob running revert --expired with the rights revert needs and no more', async () => {
+    const out = await chaoskit(['deploy', '--reaper', '-n', 'chaos', '-o', 'yaml']);
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    const objects = loadAll(out.stdout) as Obj[];
+    expect(objects.map((o) => `${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`)).toEqual([
+      'ServiceAccount/chaos/chaoskit-reaper',
+      'ClusterRole//chaoskit-chaos-reaper',
+      'ClusterRoleBinding//chaoskit-chaos-reaper',
+      'Role/chaos/chaoskit-reaper',
+      'RoleBinding/chaos/chaoskit-reaper',
+      'CronJob/chaos/chaoskit-reaper',
+    ]);
+    const rules = byKind<V1Role>(objects, 'ClusterRole')[0]?.rules ?? [];
+    const verbsOn = (group: string, plural: string) =>
+      rules.find((r) => r.apiGroups?.includes(group) && r.resources?.includes(plural))?.verbs;
+    // Undoing a scale, a created and a deleted network policy, a cordon; reading each first.
+    expect(verbsOn('apps', 'deployments')).toEqual(['create', 'delete', 'get', 'patch']);
+    expect(verbsOn('networking.k8s.io', 'networkpolicies')).toEqual(['create', 'delete', 'get']);
+    expect(verbsOn('', 'nodes')).toEqual(expect.arrayContaining(['get', 'patch']));
+    // Never what revert refuses without --allow-kind, nor pods (not reverted), nor wildcards.
+    for (const rule of rules) {
+      expect(rule.verbs.every((v) => ['create', 'delete', 'get', 'patch'].includes(v))).toBe(true);
+      expect(rule.apiGroups).not.toContain('*');
+      expect(rule.apiGroups).not.toContain('rbac.authorization.k8s.io');
+      for (const plural of ['*', 'pods', 'secrets', 'serviceaccounts', 'namespaces'])
+        expect(rule.resources).not.toContain(plural);
+    }
+    expect(byKind<V1Role>(objects, 'Role')[0]?.rules).toEqual([
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['delete', 'get', 'list', 'patch'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['chaoskit-ledger-key'] },
+    ]);
+    const cron = byKind<V1CronJob>(objects, 'CronJob')[0];
+    expect(cron?.spec?.schedule).toBe('0 * * * *');
+    expect(cron?.spec?.concurrencyPolicy).toBe('Forbid');
+    const pod = cron?.spec?.jobTemplate.spec?.template.spec;
+    expect(pod?.serviceAccountName).toBe('chaoskit-reaper');
+    expect(pod?.containers[0]?.args).toEqual(['revert', '--expired', '--yes', '--ledger-namespace', 'chaos']);
+    expect(pod?.containers[0]?.securityContext?.readOnlyRootFilesystem).toBe(true);
+    expect(pod?.volumes).toEqual([{ name: 'tmp', emptyDir: { sizeLimit: '64Mi' } }]);
+  });
+
   it('makes a ClusterRole and its binding when an activity acts on cluster-wide resources', async () => {
     await writeFile(
       join(dir, 'drain.json'),
@@ -276,6 +345,14 @@ describe('bad input', () => {
     [['kill-web.yaml', '-o', 'json'], 2, /Allowed choices are yaml/],
     [['kill-web.yaml', '--node-selector', 'os'], 2, /--node-selector 'os': a node label as key=value/],
     [['kill-web.yaml', '--env-from-secret', 'A B'], 2, /--env-from-secret 'A B' is not a Secret name/],
+    [
+      ['kill-web.yaml', '--ledger-ttl', 'soon'],
+      2,
+      /--ledger-ttl takes a duration such as 24h or 90m, got soon/,
+    ],
+    [['kill-web.yaml', '--name', 'reaper'], 2, /the name 'reaper' is deploy --reaper's/],
+    [['kill-web.yaml', '--reaper'], 2, /--reaper deploys no experiment: give no experiment file/],
+    [[], 2, /give the experiment file to deploy, or --reaper/],
   ])('deploy %j is refused with exit %i', async (args, code, message) => {
     const out = await chaoskit(['deploy', ...args, '--kubeconfig', '/nonexistent']);
     expect(out.stderr).toMatch(message);

@@ -3,9 +3,10 @@
 // experiment and its files, and a Job — or a CronJob that never runs two at once — whose pod
 // is locked down and given the time its rollbacks need when it is stopped (D109).
 
-import type { AnyActivity } from '@chaoskit/core';
+import type { AnyActivity, RbacRule } from '@chaoskit/core';
+import { undoRules } from '@chaoskit/core/runner';
 import { isObject } from '../raw-experiment.js';
-import { roleFor } from '../rbac.js';
+import { mergeRuleList, roleFor } from '../rbac.js';
 import { EXPERIMENT_DIR, EXPERIMENT_KEY } from './experiment-files.js';
 
 type Json = Record<string, unknown>;
@@ -45,6 +46,8 @@ export interface DeployInput {
   actsIn: readonly string[];
   /** A CronJob on this schedule, else a Job. */
   schedule?: string;
+  /** The runs' --ledger-ttl. */
+  ledgerTtl?: string;
   /** The Secret whose keys become the pod's environment variables. */
   envFromSecret?: string;
   /** Where the pod may run: node labels it needs, taint keys it tolerates. */
@@ -108,6 +111,10 @@ function rbacObjects(input: DeployInput, account: string): Manifest[] {
     ledger?: Manifest;
     journal: Manifest;
   };
+  // A run first undoes what a killed predecessor left (--revert-leftovers-of): the inverse of
+  // the writes of the same activities (D121).
+  const rules = role.rules as RbacRule[];
+  role.rules = mergeRuleList([...rules, ...undoRules(rules)]);
   const out: Manifest[] = [];
   const bind = (kind: 'Role' | 'ClusterRole', roleName: string, namespace?: string): Manifest => ({
     apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -130,16 +137,70 @@ function rbacObjects(input: DeployInput, account: string): Manifest[] {
   }
   // The run keeps its record and its journal in the deployment's namespace (--ledger-namespace).
   for (const kept of ledger ? [ledger, journal] : [journal]) {
-    out.push({ ...kept, metadata: meta(kept.metadata.name, input, input.namespace) });
+    // And reads whether a predecessor's pod is gone (--revert-leftovers-of).
+    const rules =
+      kept === ledger
+        ? [...(kept.rules as RbacRule[]), { apiGroups: [''], resources: ['pods'], verbs: ['get'] }]
+        : kept.rules;
+    out.push({ ...kept, metadata: meta(kept.metadata.name, input, input.namespace), rules });
     out.push(bind('Role', kept.metadata.name, input.namespace));
   }
   return out;
 }
 
-/** The locked-down pod that runs the experiment under the deployment's ServiceAccount. */
-function podSpec(input: DeployInput, account: string, configMap: string): Json {
+/** Where and how a locked-down runner pod runs: its image, identity, command and placement. */
+export interface RunnerPod
+  extends Pick<DeployInput, 'image' | 'envFromSecret' | 'nodeSelector' | 'tolerate'> {
+  account: string;
+  args: string[];
+  grace: number;
+  /** The ConfigMap mounted read-only at EXPERIMENT_DIR. */
+  configMap?: string;
+  /** More environment variables. */
+  env?: Json[];
+}
+
+/** The arguments of a deployed run: the experiment, its record, and its predecessors' leftovers. */
+function runArgs(input: DeployInput): string[] {
+  return [
+    'run',
+    `${EXPERIMENT_DIR}/${EXPERIMENT_KEY}`,
+    '--journal-path',
+    '/tmp/journal.json',
+    '--ledger-namespace',
+    input.namespace,
+    ...(input.ledgerTtl ? ['--ledger-ttl', input.ledgerTtl] : []),
+    // With actions, runs keep records (and the ledger Role is there to read them).
+    ...(input.activities.some((a) => a.kind === 'action') ? ['--revert-leftovers-of', input.name] : []),
+    '-n',
+    input.namespace,
+    '--journal-to-cluster',
+  ];
+}
+
+/** What a deployed run's journal is labelled with, and the Job its Events are on (the Job's own labels of its pod). */
+const runEnv = (input: DeployInput): Json[] => [
+  { name: 'CHAOSKIT_EXPERIMENT', value: input.name },
+  ...[
+    ['CHAOSKIT_JOB', 'job-name'],
+    ['CHAOSKIT_JOB_UID', 'controller-uid'],
+  ].map(([name, label]) => ({
+    name,
+    valueFrom: { fieldRef: { fieldPath: `metadata.labels['batch.kubernetes.io/${label}']` } },
+  })),
+];
+
+/** The pod's own name, uid and namespace, for its run's record (D121). */
+const podIdentity = Object.entries({
+  CHAOSKIT_POD_NAME: 'metadata.name',
+  CHAOSKIT_POD_UID: 'metadata.uid',
+  CHAOSKIT_POD_NAMESPACE: 'metadata.namespace',
+}).map(([name, fieldPath]) => ({ name, valueFrom: { fieldRef: { fieldPath } } }));
+
+/** A locked-down pod running the runner image under a deployment's ServiceAccount. */
+export function podSpec(input: RunnerPod): Json {
   return {
-    serviceAccountName: account,
+    serviceAccountName: input.account,
     automountServiceAccountToken: true,
     restartPolicy: 'Never',
     ...(input.nodeSelector && Object.keys(input.nodeSelector).length
@@ -148,7 +209,7 @@ function podSpec(input: DeployInput, account: string, configMap: string): Json {
     ...(input.tolerate?.length
       ? { tolerations: input.tolerate.map((key) => ({ key, operator: 'Exists' })) }
       : {}),
-    terminationGracePeriodSeconds: gracePeriodSeconds(input.experiment),
+    terminationGracePeriodSeconds: input.grace,
     securityContext: {
       runAsNonRoot: true,
       runAsUser: RUNNER_UID,
@@ -160,30 +221,13 @@ function podSpec(input: DeployInput, account: string, configMap: string): Json {
         name: 'chaoskit',
         image: input.image,
         imagePullPolicy: 'IfNotPresent',
-        args: [
-          'run',
-          `${EXPERIMENT_DIR}/${EXPERIMENT_KEY}`,
-          '--journal-path',
-          '/tmp/journal.json',
-          '--ledger-namespace',
-          input.namespace,
-          '-n',
-          input.namespace,
-          '--journal-to-cluster',
-        ],
+        args: input.args,
         workingDir: '/tmp',
         env: [
           { name: 'RUNNER_IN_POD', value: 'true' },
           { name: 'HOME', value: '/tmp' },
-          // What the journal is labelled with, and the Job its Events are on (the Job's own labels of its pod).
-          { name: 'CHAOSKIT_EXPERIMENT', value: input.name },
-          ...[
-            ['CHAOSKIT_JOB', 'job-name'],
-            ['CHAOSKIT_JOB_UID', 'controller-uid'],
-          ].map(([name, label]) => ({
-            name,
-            valueFrom: { fieldRef: { fieldPath: `metadata.labels['batch.kubernetes.io/${label}']` } },
-          })),
+          ...podIdentity,
+          ...(input.env ?? []),
         ],
         ...(input.envFromSecret ? { envFrom: [{ secretRef: { name: input.envFromSecret } }] } : {}),
         securityContext: {
@@ -197,22 +241,44 @@ function podSpec(input: DeployInput, account: string, configMap: string): Json {
           limits: { cpu: '1', memory: '512Mi' },
         },
         volumeMounts: [
-          { name: 'experiment', mountPath: EXPERIMENT_DIR, readOnly: true },
+          ...(input.configMap ? [{ name: 'experiment', mountPath: EXPERIMENT_DIR, readOnly: true }] : []),
           { name: 'tmp', mountPath: '/tmp' },
         ],
       },
     ],
     volumes: [
-      { name: 'experiment', configMap: { name: configMap } },
+      ...(input.configMap ? [{ name: 'experiment', configMap: { name: input.configMap } }] : []),
       { name: 'tmp', emptyDir: { sizeLimit: '64Mi' } },
     ],
   };
 }
 
+/** A Job running `pod`, or a CronJob on `schedule` that never runs two at once. */
+export function workload(metadata: Manifest['metadata'], pod: Json, schedule?: string): Manifest {
+  const job = {
+    // A run is not retried: its chaos would be played twice.
+    backoffLimit: 0,
+    template: { metadata: { labels: metadata.labels }, spec: pod },
+  };
+  return schedule
+    ? {
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        metadata,
+        spec: {
+          schedule,
+          concurrencyPolicy: 'Forbid',
+          successfulJobsHistoryLimit: 3,
+          failedJobsHistoryLimit: 3,
+          jobTemplate: { metadata: { labels: metadata.labels }, spec: job },
+        },
+      }
+    : { apiVersion: 'batch/v1', kind: 'Job', metadata, spec: job };
+}
+
 /** Every object of the deployment, in the order they are applied (the Job or CronJob last). */
 export function deployManifests(input: DeployInput): Manifest[] {
   const own = `chaoskit-${input.name}`;
-  const labels = deployLabels(input.name, input.namespace);
   const account: Manifest = {
     apiVersion: 'v1',
     kind: 'ServiceAccount',
@@ -224,24 +290,18 @@ export function deployManifests(input: DeployInput): Manifest[] {
     metadata: meta(own, input, input.namespace),
     data: input.data,
   };
-  const job = {
-    // A run is not retried: its chaos would be played twice.
-    backoffLimit: 0,
-    template: { metadata: { labels }, spec: podSpec(input, own, own) },
-  };
-  const workload: Manifest = input.schedule
-    ? {
-        apiVersion: 'batch/v1',
-        kind: 'CronJob',
-        metadata: meta(own, input, input.namespace),
-        spec: {
-          schedule: input.schedule,
-          concurrencyPolicy: 'Forbid',
-          successfulJobsHistoryLimit: 3,
-          failedJobsHistoryLimit: 3,
-          jobTemplate: { metadata: { labels }, spec: job },
-        },
-      }
-    : { apiVersion: 'batch/v1', kind: 'Job', metadata: meta(own, input, input.namespace), spec: job };
-  return [account, ...rbacObjects(input, own), configMap, workload];
+  const pod = podSpec({
+    ...input,
+    account: own,
+    configMap: own,
+    args: runArgs(input),
+    env: runEnv(input),
+    grace: gracePeriodSeconds(input.experiment),
+  });
+  return [
+    account,
+    ...rbacObjects(input, own),
+    configMap,
+    workload(meta(own, input, input.namespace), pod, input.schedule),
+  ];
 }

@@ -11,6 +11,7 @@ import { isDryRun, isMutation, readAuditLog } from '@chaoskit/cluster';
 import {
   deploy,
   fileNamespace,
+  kubeconfigEnv,
   kubeconfigYaml,
   serviceAccountToken,
   sharedCluster,
@@ -63,15 +64,7 @@ beforeAll(async () => {
       CONTEXTS[0]!,
     ),
   );
-  env = { ...process.env, KUBECONFIG: kubeconfig };
-  for (const key of [
-    'CLUSTERCONFIG',
-    'CLUSTER_HOST',
-    'KUBERNETES_HOST',
-    'CLUSTER_CONTEXT',
-    'KUBERNETES_CONTEXT',
-  ])
-    delete env[key];
+  env = kubeconfigEnv(kubeconfig);
   await writeFile(
     join(dir, 'kill.yaml'),
     dump({
@@ -137,7 +130,7 @@ it("validate --all-contexts: each context checked as a run's preflight, naming w
   const requests = await requestsSince(since, identities[1]!);
   expect(requests.filter(isMutation)).toEqual([]);
   expect(new Set(requests.map((e) => e.objectRef?.resource))).toEqual(
-    new Set(['selfsubjectreviews', 'selfsubjectaccessreviews']),
+    new Set(['selfsubjectreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews']),
   );
 });
 

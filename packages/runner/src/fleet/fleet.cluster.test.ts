@@ -14,6 +14,7 @@ import { type LocalCluster, readAuditLog, start } from '@chaoskit/cluster';
 import {
   createNamespace,
   deploy,
+  kubeconfigEnv,
   serviceAccountToken,
   sharedCluster,
   until,
@@ -154,25 +155,12 @@ async function experiment(name: string, pauseAfter = 0): Promise<string> {
   return file;
 }
 
-const env = () => {
-  const e: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: kubeconfig };
-  for (const key of [
-    'CLUSTERCONFIG',
-    'CLUSTER_HOST',
-    'KUBERNETES_HOST',
-    'CLUSTER_CONTEXT',
-    'KUBERNETES_CONTEXT',
-  ])
-    delete e[key];
-  return e;
-};
-
 /** `chaoskit run` as a child process; resolves with its exit code and stderr. */
 function chaoskit(args: string[]): {
   child: ChildProcess;
   done: Promise<{ code: number | null; stderr: string }>;
 } {
-  const child = spawn(process.execPath, [cli, 'run', ...args], { env: env(), cwd: dir });
+  const child = spawn(process.execPath, [cli, 'run', ...args], { env: kubeconfigEnv(kubeconfig), cwd: dir });
   let stderr = '';
   child.stderr?.on('data', (d) => {
     stderr += d;

@@ -1,0 +1,319 @@
+// What happens to a deployed run when its pod is stopped, on a real node of a local cluster of
+// its own with the runner image (`npm run image`, built once for the file): a pod deleted as
+// kubectl deletes it gets SIGTERM as PID 1 and plays its rollbacks before it exits; a pod killed
+// outright (SIGKILL) leaves its record, which the next run of the same deployment undoes before
+// it starts — never another deployment's — or the reaper (`deploy --reaper`) once it expires.
+// Where this machine cannot run real nodes, the tests are skipped with the reason.
+
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { type LocalCluster, REAL_NODE_LABEL } from '@chaoskit/cluster';
+import { createNamespace, deploy, until } from '@chaoskit/cluster/testing';
+import {
+  AppsV1Api,
+  BatchV1Api,
+  CoreV1Api,
+  type KubeConfig,
+  Log,
+  type V1ContainerStateTerminated,
+  type V1CronJob,
+  type V1Job,
+  type V1Pod,
+  Watch,
+} from '@kubernetes/client-node';
+import { dump } from 'js-yaml';
+import { afterAll, beforeAll, expect, it, type TestContext } from 'vitest';
+import { runCli } from '../test-cli.js';
+import { activity } from '../test-experiments.js';
+import { clusterWithImage } from './test-real-node.js';
+
+let local: LocalCluster | undefined;
+let kc: KubeConfig;
+let image: string;
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'chaoskit-pod-life-'));
+  ({ local, kc, image } = await clusterWithImage());
+}, 1_800_000);
+
+afterAll(async () => {
+  await local?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const needsRealNode = (ctx: TestContext) => {
+  if (!local || local.realNodes.length === 0)
+    ctx.skip(`needs a real node: ${local?.realNodesUnavailable ?? 'none started'}`);
+};
+
+const chaoskit = (args: string[]) => runCli([...args, '--kubeconfig', local!.kubeconfigPath], { cwd: dir });
+
+/** An experiment that scales `target` to 1 and holds it there, its rollback scaling it back to 2. */
+async function holdFile(name: string, ns: string, target: string): Promise<string> {
+  const scale = (replicas: number) =>
+    activity('action', `scale-to-${replicas}`, 'chaoscluster.deployment.actions', 'scale_deployment', {
+      ns,
+      name: target,
+      replicas,
+    });
+  const file = join(dir, `${name}.yaml`);
+  await writeFile(
+    file,
+    dump({
+      title: `${target} holds on one pod`,
+      description: 'stopped mid-method',
+      method: [{ ...scale(1), pauses: { after: 900 } }],
+      rollbacks: [scale(2)],
+    }),
+  );
+  return file;
+}
+
+async function deployed(file: string, ns: string, ...more: string[]): Promise<void> {
+  const placed = ['--node-selector', `${REAL_NODE_LABEL}=true`, '--tolerate', REAL_NODE_LABEL];
+  const out = await chaoskit(['deploy', file, '-n', ns, '--image', image, ...placed, ...more]);
+  expect(out.stderr).toBe('');
+  expect(out.code).toBe(0);
+}
+
+const replicas = async (ns: string, name: string) =>
+  (await kc.makeApiClient(AppsV1Api).readNamespacedDeployment({ name, namespace: ns })).spec?.replicas;
+
+/** The Job's pod once its run has made its change (`target` is down to one replica). */
+async function midMethod(ns: string, job: string, target: string): Promise<V1Pod> {
+  const core = kc.makeApiClient(CoreV1Api);
+  return until(
+    `${job}'s pod to scale ${target} to 1`,
+    async () => {
+      const [pod] = (await core.listNamespacedPod({ namespace: ns, labelSelector: `job-name=${job}` })).items;
+      return pod?.status?.phase === 'Running' && (await replicas(ns, target)) === 1 ? pod : undefined;
+    },
+    { timeoutMs: 600_000, intervalMs: 500 },
+  );
+}
+
+/**
+ * The node's process of the pod's container, seen from this machine (the node's containers run
+ * here): its pid here, and its pid in the container's own pid namespace (NSpid's last field).
+ */
+async function containerProcess(pod: V1Pod): Promise<{ pid: number; inContainer: number }> {
+  const uid = pod.metadata!.uid!;
+  const marks = [uid, uid.replaceAll('-', '_')];
+  return until(
+    `the process of pod ${pod.metadata?.name}`,
+    async () => {
+      for (const entry of await readdir('/proc')) {
+        if (!/^\d+$/.test(entry)) continue;
+        const read = (file: string) => readFile(`/proc/${entry}/${file}`, 'utf8').catch(() => '');
+        if (!(await read('cmdline')).includes('/chaoskit/experiment/')) continue;
+        const cgroup = await read('cgroup');
+        if (!marks.some((m) => cgroup.includes(m))) continue;
+        const nspid = /^NSpid:\s+(.+)$/m
+          .exec(await read('status'))?.[1]
+          ?.trim()
+          .split(/\s+/);
+        if (nspid) return { pid: Number(entry), inContainer: Number(nspid.at(-1)) };
+      }
+      return undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
+}
+
+/** The pod's log as it is written, until its container ends (the stream closes). */
+function followLog(ns: string, name: string): Promise<string> {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    stream.on('end', () => resolve(text));
+    new Log(kc).log(ns, name, 'chaoskit', stream, { follow: true }).catch(reject);
+  });
+}
+
+/** How the pod's container ended, from a watch of the pod, once the pod is gone. */
+function endOfPod(ns: string, name: string): Promise<V1ContainerStateTerminated | undefined> {
+  let last: V1ContainerStateTerminated | undefined;
+  return new Promise((resolve, reject) => {
+    void new Watch(kc)
+      .watch(
+        `/api/v1/namespaces/${ns}/pods`,
+        { fieldSelector: `metadata.name=${name}` },
+        (type: string, pod: V1Pod) => {
+          last = pod.status?.containerStatuses?.[0]?.state?.terminated ?? last;
+          if (type === 'DELETED') resolve(last);
+        },
+        (err) => (err ? reject(err) : resolve(last)),
+      )
+      .catch(reject);
+  });
+}
+
+interface Listed {
+  runId: string;
+  left: number;
+  objects: Array<{ ref: { name: string }; state: string }>;
+}
+async function recorded(ns: string): Promise<Listed[]> {
+  const out = await chaoskit(['status', '--ledger-namespace', ns, '--json']);
+  expect(out.code, out.stderr).toBe(0);
+  const { runs, not_verified } = JSON.parse(out.stdout);
+  expect(not_verified).toEqual([]);
+  return runs;
+}
+
+it('a pod deleted as kubectl deletes it gets SIGTERM as PID 1, plays its rollbacks and leaves no record', async (ctx) => {
+  needsRealNode(ctx);
+  await createNamespace(kc, 'graceful');
+  await deploy(kc, 'graceful', 'web', 2);
+  await deployed(await holdFile('hold-web', 'graceful', 'web'), 'graceful');
+  const pod = await midMethod('graceful', 'chaoskit-hold-web', 'web');
+  const name = pod.metadata!.name!;
+  // Node is the container's PID 1: no signal reaches it that it has no handler for.
+  const proc = await containerProcess(pod);
+  expect(proc.inContainer).toBe(1);
+  expect(await recorded('graceful')).toMatchObject([{ left: 1 }]);
+
+  const log = followLog('graceful', name);
+  const ended = endOfPod('graceful', name);
+  // As `kubectl delete pod` does: the pod's own grace period.
+  await kc.makeApiClient(CoreV1Api).deleteNamespacedPod({ name, namespace: 'graceful' });
+  const [text, terminated] = await Promise.all([log, ended]);
+  console.log(`pod-life: ${name} after its deletion:\n${text}`);
+  expect(text).toMatch(/SIGTERM: stopping the current activity/);
+  expect(text).toMatch(/Interrupted: playing the rollbacks before stopping/);
+  expect(text).toMatch(/Rollback: scale-to-2/);
+  expect(text).not.toMatch(/left in place/i);
+  // 143: interrupted by SIGTERM, nothing left in place (5 would say a change is).
+  expect(terminated?.exitCode, text).toBe(143);
+  expect(await replicas('graceful', 'web')).toBe(2);
+  expect(await recorded('graceful')).toEqual([]);
+}, 900_000);
+
+/** Kills the pod's container outright, as the OOM killer or a lost node would: SIGKILL. */
+async function killOutright(ns: string, pod: V1Pod): Promise<void> {
+  process.kill((await containerProcess(pod)).pid, 'SIGKILL');
+  const core = kc.makeApiClient(CoreV1Api);
+  await until(
+    `pod ${pod.metadata?.name} to end`,
+    async () =>
+      (await core.readNamespacedPod({ name: pod.metadata!.name!, namespace: ns })).status?.phase === 'Failed',
+    { timeoutMs: 120_000, intervalMs: 500 },
+  );
+}
+
+it("a pod killed outright leaves its record; the deployment's next run undoes it before it starts, and no other deployment's", async (ctx) => {
+  needsRealNode(ctx);
+  await createNamespace(kc, 'left');
+  await deploy(kc, 'left', 'web-a', 2);
+  await deploy(kc, 'left', 'web-b', 2);
+  const a = await holdFile('hold-a', 'left', 'web-a');
+  await deployed(a, 'left');
+  // hold-b's runs expire at once: the reaper's test below takes them.
+  await deployed(await holdFile('hold-b', 'left', 'web-b'), 'left', '--ledger-ttl', '1s');
+  await killOutright('left', await midMethod('left', 'chaoskit-hold-a', 'web-a'));
+  await killOutright('left', await midMethod('left', 'chaoskit-hold-b', 'web-b'));
+  // No rollback played: both changes are in place, and their records say so.
+  expect(await replicas('left', 'web-a')).toBe(1);
+  expect(await replicas('left', 'web-b')).toBe(1);
+  const before = await recorded('left');
+  expect(before).toHaveLength(2);
+  expect(before.every((r) => r.left === 1)).toBe(true);
+  const killedA = before.find((r) => r.objects[0]?.ref.name === 'web-a')!.runId;
+  const killedB = before.find((r) => r.objects[0]?.ref.name === 'web-b')!.runId;
+
+  // The Job re-created by deploy: its run undoes hold-a's leftovers, then starts its own.
+  expect((await chaoskit(['undeploy', 'hold-a', '-n', 'left'])).code).toBe(0);
+  await deployed(a, 'left');
+  const next = await midMethod('left', 'chaoskit-hold-a', 'web-a');
+  const core = kc.makeApiClient(CoreV1Api);
+  const log = await until(
+    "the next run's own record",
+    async () => {
+      const text = await core.readNamespacedPodLog({ name: next.metadata!.name!, namespace: 'left' });
+      return /Run \S+: its changes are recorded/.test(text) ? text : undefined;
+    },
+    { timeoutMs: 120_000, intervalMs: 500 },
+  );
+  console.log(`pod-life: the next run of hold-a:\n${log}`);
+  expect(log).toMatch(new RegExp(`leftovers of run ${killedA}: restored deployment 'web-a'`));
+  expect(log).toMatch(
+    new RegExp(`leftovers of run ${killedA} \\(deployment hold-a, pod \\S+ gone\\): 1 undone`),
+  );
+  expect(log).not.toContain(killedB);
+  // Its own change made: its record, alongside hold-b's.
+  const during = await until(
+    "the next run's change",
+    async () => {
+      const runs = await recorded('left');
+      return runs.some((r) => r.runId !== killedB && r.left === 1) ? runs : undefined;
+    },
+    { timeoutMs: 120_000, intervalMs: 500 },
+  );
+  expect(during.map((r) => r.runId)).not.toContain(killedA);
+  expect(during.find((r) => r.runId === killedB)?.left).toBe(1);
+  expect(await replicas('left', 'web-b')).toBe(1);
+
+  // The next run stopped as a pod is: its own rollbacks; only hold-b's record is left.
+  const ended = endOfPod('left', next.metadata!.name!);
+  await core.deleteNamespacedPod({ name: next.metadata!.name!, namespace: 'left' });
+  expect((await ended)?.exitCode).toBe(143);
+  expect(await replicas('left', 'web-a')).toBe(2);
+  expect((await recorded('left')).map((r) => r.runId)).toEqual([killedB]);
+}, 1_200_000);
+
+it('the reaper, deployed with deploy --reaper, undoes what an expired run left, with the rights it was given', async (ctx) => {
+  needsRealNode(ctx);
+  // hold-b's run, killed above, expired a second after it started.
+  const [left] = await recorded('left');
+  expect(left?.objects[0]?.ref.name).toBe('web-b');
+  const placed = ['--node-selector', `${REAL_NODE_LABEL}=true`, '--tolerate', REAL_NODE_LABEL];
+  const out = await chaoskit([
+    'deploy',
+    '--reaper',
+    '-n',
+    'left',
+    '--schedule',
+    '0 0 1 1 *',
+    '--image',
+    image,
+    ...placed,
+  ]);
+  expect(out.stderr).toBe('');
+  expect(out.code).toBe(0);
+
+  // Now, rather than on its schedule: a Job from the CronJob's template (kubectl create job --from).
+  const batch = kc.makeApiClient(BatchV1Api);
+  const cron: V1CronJob = await batch.readNamespacedCronJob({ name: 'chaoskit-reaper', namespace: 'left' });
+  await batch.createNamespacedJob({
+    namespace: 'left',
+    body: {
+      metadata: { name: 'reaper-now', labels: cron.spec?.jobTemplate.metadata?.labels ?? {} },
+      spec: cron.spec!.jobTemplate.spec!,
+    },
+  });
+  const job = await until(
+    'the reaper Job to end',
+    async () => {
+      const j: V1Job = await batch.readNamespacedJob({ name: 'reaper-now', namespace: 'left' });
+      return j.status?.succeeded || j.status?.failed ? j : undefined;
+    },
+    { timeoutMs: 600_000, intervalMs: 1000 },
+  );
+  const core = kc.makeApiClient(CoreV1Api);
+  const [pod] = (await core.listNamespacedPod({ namespace: 'left', labelSelector: 'job-name=reaper-now' }))
+    .items;
+  const log = await core.readNamespacedPodLog({ name: pod!.metadata!.name!, namespace: 'left' });
+  console.log(`pod-life: the reaper:\n${log}`);
+  expect(job.status?.succeeded, log).toBe(1);
+  expect(log).toMatch(
+    new RegExp(`${left!.runId}: 1 undone, 0 already as they were, 0 refused, 0 failed; record removed`),
+  );
+  expect(await replicas('left', 'web-b')).toBe(2);
+  expect(await recorded('left')).toEqual([]);
+}, 900_000);

@@ -29,6 +29,7 @@ const commands = await Promise.all([
   import('./commands/status.js'),
   import('./commands/journals.js'),
   import('./commands/revert.js'),
+  import('./commands/halt.js'),
   import('./commands/rbac.js'),
   import('./commands/deploy.js'),
   import('./commands/undeploy.js'),

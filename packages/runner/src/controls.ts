@@ -1,12 +1,14 @@
 // Chaos Toolkit's controls (D81): hooks called around the experiment, the hypothesis, the method,
 // the rollbacks and each activity. A chaoskit control is a JavaScript module (a file, or an
 // installed package) exporting hook functions under Chaos Toolkit's names, declared with the
-// provider type `js`; Python controls cannot be loaded: they are refused unless skipped by name.
+// provider type `js`; Python controls cannot be loaded: they are refused unless skipped by name,
+// but for Chaos Toolkit's safeguards, which chaoskit runs itself (D127).
 
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ResolvedSecrets, redact, substitute } from '@chaoskit/core/runner';
+import { isSafeguards } from './guards/safeguards.js';
 import { activitiesOf, hypothesisOf, isObject } from './raw-experiment.js';
 
 type Json = Record<string, unknown>;
@@ -109,7 +111,14 @@ export function unrunnableControls(
     if (!control.provider || type === 'js' || seen.has(control.name)) continue;
     seen.add(control.name);
     const module = typeof control.provider.module === 'string' ? ` (module ${control.provider.module})` : '';
-    if (type !== 'python')
+    // chaoskit runs Chaos Toolkit's safeguards itself (D127), from the experiment's own controls.
+    const safeguards = isSafeguards(control) && !skipped.includes(control.name);
+    if (safeguards && listOf(experiment.controls).includes(control)) continue;
+    if (safeguards)
+      problems.push(
+        `control '${control.name}' is a safeguards control declared on an activity or the hypothesis, where Chaos Toolkit never starts it: declare it in the experiment's controls`,
+      );
+    else if (type !== 'python')
       warnings.push(
         `control '${control.name}' has provider type ${JSON.stringify(type)}, which chaoskit does not know (js: a JavaScript module): it does not run, as in Chaos Toolkit`,
       );

@@ -11,9 +11,9 @@ export const EXIT = {
   deviated: 1,
   /** The command line cannot be parsed: an unknown option, a missing argument. */
   usage: 2,
-  /** Refused before the run changed anything: the experiment, a file, the cluster, a right, a rail. */
+  /** Refused before the run changed anything: the experiment, a file, the cluster, a right, a rail, a halt. */
   refused: 3,
-  /** An activity failed, a hypothesis probe could not run, or the run was aborted. */
+  /** An activity failed, a hypothesis probe could not run, the run was aborted, or a control, a safeguard or a halt stopped it. */
   failed: 4,
   /** A rollback failed or was not played through, or what the run changed is still in place. */
   leftInPlace: 5,
@@ -68,7 +68,7 @@ export function runExitCode(journal: Journal, options: ExitOptions = {}): number
   if (
     probeFailed ||
     (journal.status === 'aborted' && !refusedFirst) ||
-    // Stopped by a control: no signal says so.
+    // Stopped by a control, a safeguard or a halt: no signal says so.
     (journal.status === 'interrupted' && !options.signal) ||
     journal.run.some((r) => r.status === 'failed' && !refusedRun(r.exception))
   )

@@ -22,6 +22,7 @@ import {
 } from './experiment-format.js';
 import { keyFindings } from './experiment-keys.js';
 import { fetchExperiment, isUrl, shownUrl } from './experiment-url.js';
+import { type SafeguardProbe, safeguardProbes, safeguardProblems } from './guards/safeguards.js';
 import { validateHttpProvider } from './http-provider.js';
 import { validateProcessProvider } from './process-provider.js';
 import { type RailFlags, railsOf, skippedControls } from './rails.js';
@@ -114,6 +115,8 @@ export interface Prepared {
   experiment: Experiment;
   /** The experiment's js controls, loaded, by name (D81). */
   controls: Map<string, ControlModule>;
+  /** The probes of its safeguards controls (D127), but those skipped by name. */
+  safeguards: SafeguardProbe[];
   /**
    * What the experiment declares that chaoskit does not act on (Python controls, others'
    * extensions, `dry` keys), and, under `--no-validation`, the problems validation found.
@@ -221,10 +224,11 @@ export async function prepareExperiment(
     }
   }
   problems.push(...controlProblems(experiment));
-  const controlChecks = unrunnableControls(
-    experiment,
-    skippedControls(parsed.success ? experiment.extensions : undefined, flags),
+  const skipped = skippedControls(parsed.success ? experiment.extensions : undefined, flags);
+  problems.push(
+    ...(await safeguardProblems(experiment, skipped, (p, where) => checkActivity(p, where, context))),
   );
+  const controlChecks = unrunnableControls(experiment, skipped);
   problems.push(...controlChecks.problems);
   const { loaded, problems: loading } = await loadControls(experiment, flags.base ?? process.cwd());
   problems.push(...loading);
@@ -233,7 +237,8 @@ export async function prepareExperiment(
     if (validation) throw new InvalidExperiment([...new Set(problems)]);
     warnings.push(...[...new Set(problems)].map((p) => `not valid (--no-validation): ${p}`));
   }
-  return { experiment, configuration, secrets, activities, rails, controls: loaded, warnings };
+  const safeguards = safeguardProbes(experiment, skipped);
+  return { experiment, configuration, secrets, activities, rails, controls: loaded, safeguards, warnings };
 }
 
 /** Controls that name no provider, or refer to no control of the experiment (as Chaos Toolkit checks). */
@@ -363,7 +368,7 @@ function argumentProblems(err: unknown, where: string): string[] {
 /** The chaoskit activities an experiment's python providers name (none resolved twice). */
 export async function experimentActivities(raw: Json): Promise<AnyActivity[]> {
   const found = new Set<AnyActivity>();
-  for (const activity of activitiesOf(raw)) {
+  for (const activity of [...activitiesOf(raw), ...safeguardProbes(raw)]) {
     const provider = activity.provider;
     if (!isObject(provider) || provider.type !== 'python') continue;
     if (typeof provider.module !== 'string' || typeof provider.func !== 'string') continue;

@@ -104,6 +104,11 @@ function describeMissing(needs: Reached['needs'], missing: ReadonlySet<string>):
   return [...new Set(lines)];
 }
 
+/** The clusters an action of the run changes: where the halt lever is watched (D128). */
+export function changedClusters(prepared: Prepared, options: PreflightOptions): Connection[] {
+  return [...clustersOf(prepared, options)].filter(([, r]) => r.changes).map(([connection]) => connection);
+}
+
 /**
  * Refuses (a Refusal saying what to fix) unless every cluster the run reaches accepts its
  * credentials and, where the run changes something and keeps a record, the identity holds every

@@ -47,6 +47,13 @@ describe('chaoskit rbac', () => {
         { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'list', 'patch'] },
         { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['chaoskit-ledger-key'] },
         { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+        // The halt lever (D128), watched by every run that changes the cluster.
+        {
+          apiGroups: [''],
+          resources: ['configmaps'],
+          resourceNames: ['chaoskit-halt'],
+          verbs: ['get', 'list', 'watch'],
+        },
       ],
     });
     const probe = defineActivity({

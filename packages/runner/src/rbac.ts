@@ -4,6 +4,7 @@
 import type { AnyActivity, RbacRule } from '@chaoskit/core';
 import { LEDGER_RULES, type Right, rightsOf } from '@chaoskit/core/runner';
 import { dump } from 'js-yaml';
+import { HALT_RULES } from './guards/halt.js';
 import { JOB_EVENT_RULES, JOURNAL_RULES } from './journals/rules.js';
 
 // Resources that live outside namespaces: a rule on them needs a ClusterRole.
@@ -109,14 +110,20 @@ export function roleFor(
     yaml += `---\n${note.join('\n')}\n${dump(extra, { lineWidth: 120 })}`;
     return extra;
   };
-  // Actions record what they change before they change it (chaoskit run without --no-ledger).
+  // Actions record what they change before they change it (chaoskit run without --no-ledger),
+  // and a run that changes a cluster watches the halt lever there (D128).
   const ledger = activities.some((a) => a.kind === 'action')
-    ? more('ledger', LEDGER_RULES, [
-        "# The run's record of its changes (chaoskit status, chaoskit revert): bind this Role in the",
-        '# ledger namespace (--ledger-namespace; default $CHAOSKIT_LEDGER_NAMESPACE, else default).',
-        '# Whoever can read the Secret chaoskit-ledger-key there can write records that revert acts on:',
-        '# bind it to the chaos operators only.',
-      ])
+    ? more(
+        'ledger',
+        [...LEDGER_RULES, ...HALT_RULES],
+        [
+          "# The run's record of its changes (chaoskit status, chaoskit revert) and the halt lever it watches",
+          '# (chaoskit halt): bind this Role in the ledger namespace (--ledger-namespace; default',
+          '# $CHAOSKIT_LEDGER_NAMESPACE, else default).',
+          '# Whoever can read the Secret chaoskit-ledger-key there can write records that revert acts on:',
+          '# bind it to the chaos operators only.',
+        ],
+      )
     : undefined;
   const journal = options.journal
     ? more(

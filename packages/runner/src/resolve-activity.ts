@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ActivityAlias, type AnyActivity, activitiesIn } from '@chaoskit/core';
 import { canonicalModule, isActivity, isAlias, registry } from '@chaoskit/core/runner';
 import { exports as entryExports, legacy as legacyEntry } from 'resolve.exports';
+import { PROMETHEUS_MODULE, prometheusQueryActivity } from './guards/prometheus.js';
 import { CHAOSKIT_PACKAGES, chaoskitPackageOf } from './known-packages.js';
 
 /** Where to look for packages, besides the runner's own install. */
@@ -214,6 +215,11 @@ export async function resolveActivity(
   lookup: Lookup = {},
 ): Promise<AnyActivity> {
   const canonical = canonicalModule(module);
+  // Built into the runner (D129).
+  if (canonical === PROMETHEUS_MODULE) {
+    if (func === prometheusQueryActivity.name) return prometheusQueryActivity;
+    throw new Error(`has no function '${func}' (it has: ${prometheusQueryActivity.name})`);
+  }
   const { byModule } = findProviders(lookup);
   const provider = byModule.get(canonical);
   if (!provider) {

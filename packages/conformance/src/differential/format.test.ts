@@ -68,6 +68,15 @@ const experiment = (extra: Json = {}): Json => ({
   method: [kill()],
   ...extra,
 });
+const withSafeguards = (probes: Json[]): Json =>
+  experiment({
+    controls: [
+      {
+        name: 'safeguard',
+        provider: { type: 'python', module: 'chaosaddons.controls.safeguards', arguments: { probes } },
+      },
+    ],
+  });
 const without = (key: string): Json => {
   const e = experiment();
   delete e[key];
@@ -257,6 +266,19 @@ const shapes: Shape[] = [
       extensions: [{ name: 'chaoskit', skip_controls: ['tracing'] }],
     }),
     /control 'tracing' is a Python control \(module chaostracing\.control\), skipped as asked/,
+  ),
+  accepted(
+    "Chaos Toolkit's safeguards control (chaostoolkit-addons), which chaoskit runs itself (D127)",
+    withSafeguards([
+      { ...upProbe, name: 'before' },
+      { ...upProbe, name: 'once', background: true },
+      { ...upProbe, name: 'every-2s', frequency: 2 },
+    ]),
+  ),
+  refused(
+    'a safeguard probe without a tolerance',
+    withSafeguards([{ ...upProbe, tolerance: undefined, name: 'loose', frequency: 2 }]),
+    /safeguard probe 'loose': a safeguard probe must have a tolerance/,
   ),
   // Keys chaoslib ignores, as public experiments carry them: warnings.
   accepted(

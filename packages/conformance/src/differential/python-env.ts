@@ -12,11 +12,13 @@ const run = promisify(execFile);
 // client of chaostoolkit-kubernetes 0.25.1's time; chaostoolkit-istio 0.1.4 cannot call the
 // API with today's client (its call_api no longer takes auth_settings). jsonpath2 is
 // chaostoolkit-lib's `jsonpath` extra: without it, chaoslib refuses JSONPath tolerances.
+// chaostoolkit-addons holds the safeguards control, which chaoskit runs itself (D127).
 export const PYTHON_ORIGINALS = [
   'chaostoolkit==1.19.0',
   'chaostoolkit-lib==1.44.0',
   'chaostoolkit-kubernetes==0.25.1',
   'chaostoolkit-istio==0.1.4',
+  'chaostoolkit-addons==0.11.0',
   'kubernetes==12.0.1',
   'jsonpath2==0.4.5',
 ];

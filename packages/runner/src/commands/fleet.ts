@@ -198,6 +198,7 @@ export async function runFleetCommand(file: string, opts: FleetFlags): Promise<v
         return [logEvents(prefixed(reporter, label)), writer.listener];
       },
       ledger,
+      haltNamespace: ledgerSettings(opts).namespace,
       signal: interrupts.run,
       rollbackSignal: interrupts.rollbacks,
       interruptedBy: () => interrupts.received,

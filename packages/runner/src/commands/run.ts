@@ -4,6 +4,7 @@ import { newRunId, RunLedger, recordName, redact } from '@chaoskit/core/runner';
 import { type Command, Option } from 'commander';
 import { Refusal } from '../errors.js';
 import { EXIT, EXIT_SUMMARY, runExitCode, worst } from '../exit-codes.js';
+import { haltGuard } from '../guards/halt-guard.js';
 import { handleInterrupts } from '../interrupts.js';
 import { jobEvents, jobFromEnv } from '../journals/job-events.js';
 import { checkJournalRights, clusterJournal } from '../journals/keeper.js';
@@ -166,6 +167,8 @@ export function register(program: Command): void {
         const reporter = session.logger;
         const ledger = opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title);
         await checkClusters(prepared, { ledgerNamespace: ledger?.run.namespace, dry: opts.dry });
+        // Halted (D128): refused; otherwise the lever is watched while the run goes.
+        const halt = await haltGuard(prepared, ledgerSettings(opts).namespace, { dry: opts.dry });
         const inCluster = opts.journalToCluster
           ? await keptInCluster(opts, ledger?.runId ?? newRunId(), reporter)
           : undefined;
@@ -213,6 +216,7 @@ export function register(program: Command): void {
           ...(opts.dry ? { dry: opts.dry as DryMode } : {}),
           ...(opts.failFast ? { failFast: true } : {}),
           ...(ledger ? { ledger } : {}),
+          ...(halt ? { guards: [halt] } : {}),
           ...(opts.confirm ? { confirm: confirmOnTerminal } : {}),
         }).finally(() => interrupts.dispose());
         session.exitCode = runExitCode(journal, {

@@ -9,10 +9,12 @@ import { isChaosError } from '@chaoskit/core';
 import { newRunId, RunLedger, recordName, redact } from '@chaoskit/core/runner';
 import { runExitCode } from '../exit-codes.js';
 import type { Prepared } from '../experiment.js';
+import { haltGuard } from '../guards/halt-guard.js';
 import type { Reporter } from '../log.js';
 import { checkClusters } from '../preflight.js';
 import { type RunListener, type RunOptions, runExperiment } from '../run/index.js';
 import { iso } from '../run/journal.js';
+import type { RunGuard } from '../run/state.js';
 import { type ContextChoice, type FleetContext, fleetContexts } from './contexts.js';
 import {
   aggregateJournal,
@@ -34,6 +36,8 @@ export interface FleetOptions extends ContextChoice {
   listeners?: (label: string) => RunListener[];
   /** Each context's record of changes (its own run id, in its own cluster); false: none. */
   ledger?: { namespace: string; ttlSeconds: number } | false;
+  /** Where each context's cluster keeps the halt lever (D128); default the ledger's namespace, else default. */
+  haltNamespace?: string;
   /** Interrupts every running context (each plays its rollbacks); none starts after it. */
   signal?: AbortSignal;
   /** Abandons the rollbacks under way. */
@@ -128,12 +132,15 @@ async function runContext(
         started: iso(),
       })
     : undefined;
+  let halt: RunGuard | undefined;
   try {
     await checkClusters(prepared, {
       ledgerNamespace: ledger?.run.namespace,
       dry: options.run?.dry,
       env: context.env,
     });
+    const namespace = options.haltNamespace ?? (options.ledger ? options.ledger.namespace : 'default');
+    halt = await haltGuard(prepared, namespace, { dry: options.run?.dry, env: context.env });
   } catch (err) {
     const message = isChaosError(err) ? err.message : ((err as Error).message ?? String(err));
     Object.assign(result, {
@@ -154,6 +161,7 @@ async function runContext(
     env: context.env,
     listeners: options.listeners?.(context.label) ?? [],
     ...(ledger ? { ledger } : {}),
+    ...(halt ? { guards: [halt] } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.rollbackSignal ? { rollbackSignal: options.rollbackSignal } : {}),
   });

@@ -66,7 +66,9 @@ function eventOf(event: RunEvent, runId: string): Said | undefined {
         note:
           event.by === 'control'
             ? `run ${runId} interrupted by control '${event.control}': ${event.message}`
-            : `run ${runId} interrupted by a signal: its rollbacks play before it stops`,
+            : event.by === 'guard'
+              ? `run ${runId} interrupted: ${event.interruption.reason}`
+              : `run ${runId} interrupted by a signal: its rollbacks play before it stops`,
       };
     case 'phase-ended': {
       if (event.phase !== 'rollbacks' || event.runs.length === 0) return undefined;

@@ -4,7 +4,15 @@
 // (control-events.ts) — as chaostoolkit-lib's RunEventHandler and its controls see a run.
 
 import type { Activity, Hypothesis, Step } from '../experiment-format.js';
-import type { ActivityRun, DryMode, HypothesisState, Journal, RollbackStrategy, Status } from './journal.js';
+import type {
+  ActivityRun,
+  DryMode,
+  HypothesisState,
+  Interruption,
+  Journal,
+  RollbackStrategy,
+  Status,
+} from './journal.js';
 
 /** Where an activity runs. */
 export type Phase = 'hypothesis' | 'method' | 'rollbacks';
@@ -57,6 +65,8 @@ export type RunEvent =
   /** The run stops: a signal, or a control (`control`, with its message). */
   | { type: 'interrupted'; by: 'signal' }
   | { type: 'interrupted'; by: 'control'; control: string; message: string }
+  /** A guard stops the run (guards.ts): a safeguard probe out of tolerance, or the halt lever. */
+  | { type: 'interrupted'; by: 'guard'; interruption: Interruption }
   /** The method stops for good: a safety rail refused an action, or an unexpected error. */
   | { type: 'aborted'; reason: 'refused' | 'error'; message: string }
   /** The rollbacks do not play: none declared, the strategy, or a run not confirmed (it changed nothing). */

@@ -31,7 +31,7 @@ const anyProbeFailed = (state: HypothesisState) => state.probes.some((p) => p.st
 
 /** Checks each probe against its tolerance, in order; the first one not met ends the check. */
 async function checkHypothesis(state: RunState, when: HypothesisWhen): Promise<HypothesisState> {
-  const { prepared, emit } = state;
+  const { emit } = state;
   const hypothesis = hypothesisOf(state)!;
   const result: HypothesisState = { steady_state_met: null, probes: [] };
   let unmet: { probe: string; failed: boolean } | undefined;
@@ -52,25 +52,7 @@ async function checkHypothesis(state: RunState, when: HypothesisWhen): Promise<H
         run.tolerance_met = true;
         continue;
       }
-      // withinTolerance substitutes ${name} in the tolerance itself.
-      run.tolerance_met = await withinTolerance(probe.tolerance, run.output, {
-        configuration: prepared.configuration,
-        secrets: prepared.secrets,
-        runProbe: async (toleranceProbe, value) => {
-          try {
-            const probed = withValue(toleranceProbe as Activity, value);
-            return Boolean(
-              await callProvider(probed, prepared, {
-                safety: state.safety,
-                signal: state.signal,
-                ...(state.options.env ? { env: state.options.env } : {}),
-              }),
-            );
-          } catch {
-            return false;
-          }
-        },
-      });
+      run.tolerance_met = await meetsTolerance(state, probe.tolerance, run.output, state.signal);
       if (!run.tolerance_met) {
         result.steady_state_met = false;
         unmet = { probe: name, failed: false };
@@ -89,6 +71,35 @@ async function checkHypothesis(state: RunState, when: HypothesisWhen): Promise<H
       ...(unmet ? { unmet } : {}),
     });
   }
+}
+
+/** Whether a probe's output is within its tolerance (a tolerance probe that fails: not). */
+export function meetsTolerance(
+  state: RunState,
+  tolerance: unknown,
+  output: unknown,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  const { prepared } = state;
+  // withinTolerance substitutes ${name} in the tolerance itself.
+  return withinTolerance(tolerance, output, {
+    configuration: prepared.configuration,
+    secrets: prepared.secrets,
+    runProbe: async (toleranceProbe, value) => {
+      try {
+        const probed = withValue(toleranceProbe as Activity, value);
+        return Boolean(
+          await callProvider(probed, prepared, {
+            safety: state.safety,
+            ...(signal ? { signal } : {}),
+            ...(state.options.env ? { env: state.options.env } : {}),
+          }),
+        );
+      } catch {
+        return false;
+      }
+    },
+  });
 }
 
 /** The hypothesis before the method: not met, the method does not run (false). */

@@ -37,6 +37,18 @@ export interface HypothesisState {
   probes: ActivityRun[];
 }
 
+/**
+ * What stopped a run from outside its steps (D127): a safeguard probe out of tolerance (its run,
+ * as Chaos Toolkit's safeguards keep the one that triggered), or the halt lever (D128).
+ */
+export interface Interruption {
+  by: 'safeguard' | 'halt';
+  /** The safeguard probe's name, or the halt object's. */
+  name: string;
+  reason: string;
+  run?: ActivityRun;
+}
+
 export interface Journal {
   /** The Chaos Toolkit format emulated (D95); chaoskit's own version is `chaoskit-version`. */
   'chaoslib-version': string;
@@ -56,6 +68,8 @@ export interface Journal {
   run_id?: string;
   /** What the run changed that was still in place when it ended (its rollbacks did not undo it). */
   left_in_place?: string[];
+  /** What interrupted the run, when a guard did (Chaos Toolkit's journal only says `interrupted`). */
+  interrupted_by?: Interruption;
 }
 
 export const iso = () => new Date().toISOString();

@@ -84,6 +84,8 @@ export function logEvents(reporter: Reporter): RunListener {
       case 'interrupted':
         // A signal is said when it comes (interrupts.ts); a control's interruption here.
         if (event.by === 'control') warn(`control '${event.control}' interrupted the run: ${event.message}`);
+        else if (event.by === 'guard')
+          warn(`${event.interruption.reason}: interrupting the run, its rollbacks play`);
         return;
       case 'aborted':
         warn(

@@ -9,11 +9,12 @@ import type { Prepared } from '../experiment.js';
 import { controlEvents } from './control-events.js';
 import { emitter } from './events.js';
 import { afterMethod, gate, hypothesisOf } from './hypothesis.js';
-import { iso, type Journal, newJournal } from './journal.js';
+import { type Interruption, iso, type Journal, newJournal } from './journal.js';
 import { runMethod } from './method.js';
 import { referable } from './refs.js';
 import { runRollbacks } from './rollbacks.js';
-import { checkInterrupt, fatal, type RunOptions, type RunState } from './state.js';
+import { safeguards } from './safeguards.js';
+import { checkInterrupt, fatal, Interrupted, type RunOptions, type RunState } from './state.js';
 
 export async function runExperiment(prepared: Prepared, options: RunOptions = {}): Promise<Journal> {
   const { experiment, configuration, secrets } = prepared;
@@ -21,7 +22,7 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
   const { dry, ledger } = options;
   const title = String(substitute(experiment.title, configuration, secrets));
   const journal = newJournal({ ...experiment, title, ...(dry ? { dry } : {}) }, ledger?.runId);
-  // A control's InterruptExecution stops the run as Ctrl-C does.
+  // A control's InterruptExecution, or a guard, stops the run as Ctrl-C does.
   const byControl = new AbortController();
   const state: RunState = {
     prepared,
@@ -35,6 +36,14 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
     unconfirmed: false,
   };
   const { emit } = state;
+  // The halt lever and the experiment's safeguards: each may interrupt the run until its rollbacks.
+  const guards = [...(options.guards ?? []), ...[safeguards(state)].filter((g) => g !== undefined)];
+  const interrupt = (interruption: Interruption) => {
+    if (state.signal.aborted) return;
+    journal.interrupted_by = interruption;
+    byControl.abort(new Interrupted(interruption.reason));
+    void emit({ type: 'interrupted', by: 'guard', interruption }).catch(() => undefined);
+  };
   try {
     await emit({
       type: 'run-started',
@@ -43,6 +52,7 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
       hypothesis: hypothesisOf(state) !== undefined,
       ...(dry ? { dry } : {}),
     });
+    for (const guard of guards) await guard.start(interrupt);
     checkInterrupt(state.signal);
     if (await gate(state)) {
       await runMethod(state);
@@ -52,6 +62,7 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
   } catch (err) {
     await fatal(state, err);
   }
+  for (const guard of guards) guard.stop();
   journal.status ??= 'completed';
   await runRollbacks(state);
   if (ledger) await settle(state, ledger);

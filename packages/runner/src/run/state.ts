@@ -7,7 +7,7 @@ import { ControlInterrupted } from '../controls.js';
 import type { Prepared } from '../experiment.js';
 import type { Activity } from '../experiment-format.js';
 import type { Emit, RunListener } from './events.js';
-import type { DryMode, HypothesisStrategy, Journal, RollbackStrategy } from './journal.js';
+import type { DryMode, HypothesisStrategy, Interruption, Journal, RollbackStrategy } from './journal.js';
 import type { Referable } from './refs.js';
 
 export interface RunOptions {
@@ -45,6 +45,22 @@ export interface RunOptions {
    * fails, fails the run: no further method activity starts.
    */
   failFast?: boolean;
+  /**
+   * What watches the run from outside its steps and may interrupt it: the halt lever (D128).
+   * The experiment's safeguards (D127) are added by the run itself.
+   */
+  guards?: readonly RunGuard[];
+}
+
+/**
+ * Watches a run from outside its steps (guards.ts). `start` is called when the run starts, before
+ * the hypothesis: the run waits for it (a safeguard's probes that check before the experiment);
+ * `interrupt` stops the run at its next safe point, and its rollbacks play. `stop` is called
+ * when the rollbacks start: from then on there is nothing left to stop.
+ */
+export interface RunGuard {
+  start(interrupt: (interruption: Interruption) => void): Promise<void> | void;
+  stop(): void;
 }
 
 export interface RunState {
@@ -54,7 +70,7 @@ export interface RunState {
   readonly emit: Emit;
   /** Aborted by an interruption: the user's, or a control's. */
   readonly signal: AbortSignal;
-  /** Aborted by a control's InterruptExecution (which says so itself). */
+  /** Aborted by a control's InterruptExecution or a guard (which say so themselves). */
   readonly interruptedByControl: AbortSignal;
   /** One object for the whole run: the confirmation is asked once. */
   readonly safety: Safety;

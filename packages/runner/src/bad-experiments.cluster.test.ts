@@ -93,10 +93,10 @@ const cases: Array<[string, string | Experiment, RegExp, string?]> = [
     edit(
       (e) =>
         ((e as Record<string, unknown>).controls = [
-          { name: 'safeguards', provider: { type: 'python', module: 'chaosaddons.controls.safeguards' } },
+          { name: 'reliably', provider: { type: 'python', module: 'chaosreliably.controls.experiment' } },
         ]),
     ),
-    /control 'safeguards' is a Python control.*--skip-control safeguards/,
+    /control 'reliably' is a Python control.*--skip-control reliably/,
   ],
   [
     'an undefined ${var}',

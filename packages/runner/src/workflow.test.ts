@@ -214,9 +214,10 @@ describe('controls', () => {
   });
 
   it('a Python control is refused before anything runs, saying how to go without it (D96)', async () => {
+    // (chaosaddons.controls.safeguards is run natively, D127: another Python control.)
     const python = {
-      name: 'safeguards',
-      provider: { type: 'python', module: 'chaosaddons.controls.safeguards' },
+      name: 'reliably',
+      provider: { type: 'python', module: 'chaosreliably.controls.experiment' },
     };
     const marker = join(dir, 'python-control-ran');
     const file = await experiment({
@@ -229,9 +230,9 @@ describe('controls', () => {
       [await run(file), 3],
     ] as const) {
       expect(outcome.code).toBe(code);
-      expect(outcome.stderr.match(/control 'safeguards' is a Python control/g)).toHaveLength(1);
+      expect(outcome.stderr.match(/control 'reliably' is a Python control/g)).toHaveLength(1);
       expect(outcome.stderr).toMatch(
-        /module chaosaddons\.controls\.safeguards.*none of its hooks would apply.*--skip-control safeguards, or skip_controls: \[safeguards\] in the chaoskit extension/,
+        /module chaosreliably\.controls\.experiment.*none of its hooks would apply.*--skip-control reliably, or skip_controls: \[reliably\] in the chaoskit extension/,
       );
     }
     expect(existsSync(marker)).toBe(false);

@@ -180,5 +180,9 @@ it('a right held only for the objects it names (resourceNames) is not refused: t
     cwd: dir,
   });
   expect(out.code, out.stderr).toBe(EXIT.ok);
+  // Without a record and without the halt lever's rights: told that halt will not stop it.
+  expect(out.stderr).toContain(
+    "the run cannot read the halt lever (ConfigMap chaoskit-halt in namespace 'default'), so chaoskit halt could not stop it; the run goes on without it (it keeps no record)",
+  );
   await until('the named pod terminated', async () => !(await podNames()).includes(pod!));
 });

@@ -168,7 +168,10 @@ export function register(program: Command): void {
         const ledger = opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title);
         await checkClusters(prepared, { ledgerNamespace: ledger?.run.namespace, dry: opts.dry });
         // Halted (D128): refused; otherwise the lever is watched while the run goes.
-        const halt = await haltGuard(prepared, ledgerSettings(opts).namespace, { dry: opts.dry });
+        const halt = await haltGuard(prepared, ledgerSettings(opts).namespace, {
+          dry: opts.dry,
+          ...(ledger ? {} : { unguarded: (line: string) => reporter.warn(line) }),
+        });
         const inCluster = opts.journalToCluster
           ? await keptInCluster(opts, ledger?.runId ?? newRunId(), reporter)
           : undefined;

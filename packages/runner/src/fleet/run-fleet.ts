@@ -140,7 +140,11 @@ async function runContext(
       env: context.env,
     });
     const namespace = options.haltNamespace ?? (options.ledger ? options.ledger.namespace : 'default');
-    halt = await haltGuard(prepared, namespace, { dry: options.run?.dry, env: context.env });
+    halt = await haltGuard(prepared, namespace, {
+      dry: options.run?.dry,
+      env: context.env,
+      ...(ledger ? {} : { unguarded: (line: string) => options.reporter?.warn(`[${result.label}] ${line}`) }),
+    });
   } catch (err) {
     const message = isChaosError(err) ? err.message : ((err as Error).message ?? String(err));
     Object.assign(result, {

@@ -11,17 +11,28 @@ import { describeHalt, HALT_NAME, readHalt, watchHalt } from './halt.js';
 /**
  * Refuses the run (a Refusal giving the reason and who halted) when the lever is set in a
  * cluster it changes; otherwise the guard that watches it there (none when the run changes no
- * cluster).
+ * cluster). A run that keeps its record must be able to read the lever (the -ledger Role grants
+ * it); one without a record (--no-ledger, an identity without a namespace of its own) that may
+ * not read it is told, through `unguarded`, that chaoskit halt will not stop it, and goes on:
+ * as Chaos Toolkit would run it.
  */
 export async function haltGuard(
   prepared: Prepared,
   namespace: string,
-  options: Omit<PreflightOptions, 'ledgerNamespace'>,
+  options: Omit<PreflightOptions, 'ledgerNamespace'> & { unguarded?: (line: string) => void },
 ): Promise<RunGuard | undefined> {
   const watched: Array<{ kube: KubeClient; from: string | undefined }> = [];
   for (const connection of changedClusters(prepared, options)) {
     const kube = new KubeClient(connection);
-    const { halt, resourceVersion } = await readHalt(kube, namespace);
+    const read = await readHalt(kube, namespace).catch((err: unknown) => {
+      if (!(options.unguarded && err instanceof Refusal)) throw err;
+      options.unguarded(
+        `${err.message.replace(/: bind there .*$/, '')}; the run goes on without it (it keeps no record)`,
+      );
+      return undefined;
+    });
+    if (!read) continue;
+    const { halt, resourceVersion } = read;
     if (halt) throw new Refusal(`the run does not start: ${describeHalt(halt, namespace)}`);
     watched.push({ kube, from: resourceVersion });
   }

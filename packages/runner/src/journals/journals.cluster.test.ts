@@ -231,6 +231,33 @@ describe('run --journal-to-cluster', { timeout: 180_000 }, () => {
     ]);
   });
 
+  it('says a deviation: the journal kept in the cluster is deviated, and the Job has a Deviated Event', async () => {
+    // The hypothesis holds while a marker file is absent; the method makes it.
+    const marker = join(dir, 'deviation-marker');
+    const sh = (type: 'probe' | 'action', name: string, script: string) => ({
+      type,
+      name,
+      provider: { type: 'process', path: 'sh', arguments: ['-c', script] },
+    });
+    const file = await writeExperiment('deviates', {
+      title: 'deviates on purpose',
+      description: 'the method breaks the hypothesis',
+      'steady-state-hypothesis': {
+        title: 'no marker',
+        probes: [{ ...sh('probe', 'no-marker', `test ! -e ${marker}`), tolerance: 0 }],
+      },
+      method: [sh('action', 'make-marker', `touch ${marker}`)],
+    });
+    const args = ['run', file, '--journal-to-cluster', '--ledger-namespace', ns.name, '-n', ns.name];
+    const run = await chaoskit([...args, '--journal-path', join(dir, 'deviates.json')], inJob(adminEnv()));
+    expect(run.code, run.stderr).toBe(1);
+    const runId = JSON.parse(await readFile(join(dir, 'deviates.json'), 'utf8')).run_id as string;
+    const cm = await configMap(runId);
+    expect(cm.metadata?.annotations?.['chaoskit.io/deviated']).toBe('true');
+    expect(journalOf(cm)).toMatchObject({ deviated: true, status: 'completed' });
+    expect((await jobEvents(runId)).map((e) => e.split(':')[0])).toEqual(['Started', 'Deviated', 'Completed']);
+  });
+
   it('needs no more than the Role chaoskit rbac --journal-to-cluster prints, and is refused without it', async () => {
     const file = await writeExperiment('looks', {
       title: 'only looks',

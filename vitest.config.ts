@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/longest-first.js';
 
 // Tests import sibling packages from source, so `vitest` needs no build step.
 const packagesDir = fileURLToPath(new URL('./packages', import.meta.url));
@@ -15,9 +16,18 @@ const alias = {
   ),
 };
 
+// Every project shares one pool of workers, so the unit, repo and packaging files run beside the
+// cluster files, filling the workers a cluster file leaves idle. Vitest runs projects of
+// different maxWorkers one after the other, and a project left at its default (cores - 1 = 1 on
+// a 2-core machine) after every other, one file at a time: on CI that was a serial tail of
+// minutes. Three workers on 2 cores: the cluster files spend most of their time waiting on the
+// cluster (pods scheduled, Jobs run, grace periods), not on a core.
+const maxWorkers = 3;
+
 export default defineConfig({
   resolve: { alias },
   test: {
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         resolve: { alias },
@@ -29,6 +39,7 @@ export default defineConfig({
           // package and case transform hundreds of files, which on a shared, loaded CI machine
           // takes longer than vitest's 5 s default (coverage.test.ts timed out at load 37).
           testTimeout: 60_000,
+          maxWorkers,
         },
       },
       {
@@ -41,8 +52,7 @@ export default defineConfig({
           globalSetup: ['packages/cluster/src/vitest-global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
-          // 2 cores: the control plane needs one of them.
-          maxWorkers: 2,
+          maxWorkers,
         },
       },
       {
@@ -51,6 +61,7 @@ export default defineConfig({
           // Checks of the repository as a whole (e.g. that it points at nothing outside it).
           include: ['test/*.test.ts'],
           testTimeout: 60_000,
+          maxWorkers,
         },
       },
       {
@@ -62,6 +73,7 @@ export default defineConfig({
           globalSetup: ['test/packaging/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
+          maxWorkers,
         },
       },
     ],

@@ -70,11 +70,40 @@ const deployOn = (
     ...(nodeSelector ? { podSpec: { nodeSelector } } : {}),
   });
 
+// The file's three clusters start at once, before its first test: a start mostly waits on its
+// components, and the throttled pair would otherwise start only once the restarts are done.
+let clusters: Promise<PromiseSettledResult<LocalCluster>[]>;
+beforeAll(() => {
+  clusters = Promise.allSettled([
+    start({ provider: 'local', nodes: 2, mesh: false }),
+    // Low in-flight limits, priority and fairness off (the local provider's default): the
+    // apiserver answers 429 with Retry-After: 1 to whatever is over the limit.
+    start({
+      provider: 'local',
+      nodes: 2,
+      mesh: false,
+      apiserverArgs: ['--max-requests-inflight=4', '--max-mutating-requests-inflight=1'],
+    }),
+    start({ provider: 'local', nodes: 2, mesh: false }),
+  ]);
+});
+// Each describe stops its own once done; this stops those a failed describe never took.
+afterAll(async () => {
+  for (const c of await clusters) if (c.status === 'fulfilled') await c.value.stop();
+});
+
+/** The file's cluster `i` (restarts, throttled, plain), once started, as cluster-admin. */
+async function started(i: number): Promise<LocalCluster> {
+  const c = (await clusters)[i]!;
+  if (c.status === 'rejected') throw c.reason;
+  await asClusterAdmin(c.value);
+  return c.value;
+}
+
 describe('an apiserver that restarts under the activity', () => {
   let cluster: LocalCluster;
   beforeAll(async () => {
-    cluster = await start({ provider: 'local', nodes: 2, mesh: false });
-    await asClusterAdmin(cluster);
+    cluster = await started(0);
   }, 300_000);
   afterAll(async () => {
     closeConnections();
@@ -192,16 +221,7 @@ describe('a throttled apiserver (real 429s)', () => {
   let plain: LocalCluster;
   let throttled: LocalCluster;
   beforeAll(async () => {
-    // Low in-flight limits, priority and fairness off (the local provider's default): the
-    // apiserver answers 429 with Retry-After: 1 to whatever is over the limit.
-    throttled = await start({
-      provider: 'local',
-      nodes: 2,
-      mesh: false,
-      apiserverArgs: ['--max-requests-inflight=4', '--max-mutating-requests-inflight=1'],
-    });
-    plain = await start({ provider: 'local', nodes: 2, mesh: false });
-    await Promise.all([asClusterAdmin(throttled), asClusterAdmin(plain)]);
+    [throttled, plain] = await Promise.all([started(1), started(2)]);
   }, 300_000);
   afterAll(async () => {
     closeConnections();

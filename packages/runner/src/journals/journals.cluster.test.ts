@@ -255,7 +255,11 @@ describe('run --journal-to-cluster', { timeout: 180_000 }, () => {
     const cm = await configMap(runId);
     expect(cm.metadata?.annotations?.['chaoskit.io/deviated']).toBe('true');
     expect(journalOf(cm)).toMatchObject({ deviated: true, status: 'completed' });
-    expect((await jobEvents(runId)).map((e) => e.split(':')[0])).toEqual(['Started', 'Deviated', 'Completed']);
+    expect((await jobEvents(runId)).map((e) => e.split(':')[0])).toEqual([
+      'Started',
+      'Deviated',
+      'Completed',
+    ]);
   });
 
   it('needs no more than the Role chaoskit rbac --journal-to-cluster prints, and is refused without it', async () => {

@@ -1,20 +1,19 @@
 // The OpenTelemetry SDK, as telemetry.ts loads it (a dynamic import, only when traces or metrics
-// are on): spans batched to an OTLP exporter, metrics pushed over OTLP and/or served on
-// `/metrics`, the context carried through async calls (so that core's request spans are the
-// children of the activity under way), and W3C trace context for what the run sends out.
+// are on; each part only when it is used): spans batched to an OTLP exporter, metrics pushed
+// over OTLP and/or served on `/metrics`, the context carried through async calls (so that core's
+// request spans are the children of the activity under way), and W3C trace context for what
+// the run sends out.
 
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import {
   detectResources,
   resourceAttributesEnvDetector,
   resourceFromAttributes,
   serviceNameEnvDetector,
 } from '@opentelemetry/resources';
-import { MeterProvider, type MetricReader, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { RUNNER_VERSION } from '../version.js';
 import type { OtlpChoice, TelemetryChoice } from './config.js';
 
@@ -61,6 +60,7 @@ export async function startSdk(choice: TelemetryChoice): Promise<Started> {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   if (choice.traces) {
+    const { BatchSpanProcessor, TracerProvider } = await import('@opentelemetry/sdk-trace');
     const provider = new TracerProvider({
       resource,
       spanProcessors: [new BatchSpanProcessor({ exporter: await spanExporter(choice.traces) })],
@@ -70,6 +70,7 @@ export async function startSdk(choice: TelemetryChoice): Promise<Started> {
   }
   let metricsAddress: string | undefined;
   if (choice.metrics) {
+    const { MeterProvider, PeriodicExportingMetricReader } = await import('@opentelemetry/sdk-metrics');
     const readers: MetricReader[] = [];
     const { push, serve } = choice.metrics;
     if (push)
@@ -81,6 +82,7 @@ export async function startSdk(choice: TelemetryChoice): Promise<Started> {
         }),
       );
     if (serve) {
+      const { PrometheusExporter } = await import('@opentelemetry/exporter-prometheus');
       const exporter = new PrometheusExporter({
         port: serve.port,
         ...(serve.host ? { host: serve.host } : {}),

@@ -1,4 +1,4 @@
-// Traces and metrics of `chaoskit run` (D130–D134), with real back ends: a real Jaeger receives
+// Traces and metrics of `chaoskit run` (D130–D133), with real back ends: a real Jaeger receives
 // the spans (over OTLP http/protobuf and gRPC) and the test reads them back through its API as a
 // tree that must be the journal's — the run, its phases, one span per activity — with one span
 // per API request the apiserver's audit log shows for the run's identity; the fault applied and

@@ -4,7 +4,6 @@
 // environment asks for it) every span is a no-op and every instrument counts nothing.
 
 import {
-  type Attributes,
   context,
   createContextKey,
   type Meter,
@@ -16,7 +15,7 @@ import {
 import { redact } from '../errors/redact.js';
 
 /** The instrumentation scope of what core traces and counts. */
-export const CORE_SCOPE = '@chaoskit/core';
+const CORE_SCOPE = '@chaoskit/core';
 
 const tracer = trace.getTracer(CORE_SCOPE);
 
@@ -84,33 +83,36 @@ export interface RequestSpanEnd {
  * returns what ends it. The server's URL never goes in: only the API path (D90).
  */
 export function requestSpan(method: string, path: string, dryRun: boolean): (ended: RequestSpanEnd) => void {
-  const span = tracer.startSpan(`${method} ${resourceOfPath(path)}`, {
-    kind: SpanKind.CLIENT,
-    attributes: {
+  const span = tracer.startSpan(`${method} ${resourceOfPath(path)}`, { kind: SpanKind.CLIENT });
+  // Untraced, the span records nothing: nothing is masked for it either.
+  if (span.isRecording())
+    span.setAttributes({
       'http.request.method': method,
       'url.path': redact(path),
       ...(dryRun ? { 'chaoskit.dry_run': true } : {}),
-    },
-  });
+    });
   return (ended) => {
     const m = meters();
     const code = ended.status !== undefined ? String(ended.status) : 'error';
     m.requests.add(1, { method, code });
     if (ended.throttled) m.throttled.add(ended.throttled, { method });
     m.duration.record(ended.durationMs / 1000, { method });
-    if (!span.isRecording()) return;
-    const resends = Math.max(0, (ended.attempts ?? 1) - 1);
-    span.setAttributes({
-      ...(ended.status !== undefined ? { 'http.response.status_code': ended.status } : {}),
-      'http.request.resend_count': resends,
-    });
-    if (ended.error !== undefined || (ended.status ?? 0) >= 400) {
-      const message =
-        ended.error !== undefined ? redact(String((ended.error as Error).message ?? ended.error)) : '';
-      span.setStatus({ code: SpanStatusCode.ERROR, ...(message ? { message } : {}) });
-      if (ended.status === undefined)
-        span.setAttribute('error.type', (ended.error as Error)?.name ?? 'Error');
-      else span.setAttribute('error.type', String(ended.status));
+    if (span.isRecording()) {
+      span.setAttributes({
+        ...(ended.status !== undefined ? { 'http.response.status_code': ended.status } : {}),
+        'http.request.resend_count': Math.max(0, (ended.attempts ?? 1) - 1),
+      });
+      if (ended.error !== undefined || (ended.status ?? 0) >= 400) {
+        const error = ended.error as Error | undefined;
+        span.setAttribute(
+          'error.type',
+          ended.status !== undefined ? String(ended.status) : (error?.name ?? 'Error'),
+        );
+        span.setStatus({
+          code: SpanStatusCode.ERROR,
+          ...(error !== undefined ? { message: redact(String(error?.message ?? error)) } : {}),
+        });
+      }
     }
     span.end();
   };
@@ -140,13 +142,14 @@ export function changeEvent(
   change: ChangedObject,
   reverted = context.active().getValue(REVERTING) === true,
 ): void {
-  const attributes: Attributes = {
-    'chaoskit.change.verb': change.verb,
-    'chaoskit.change.resource': change.resource,
-    ...(change.name ? { 'chaoskit.change.name': redact(change.name) } : {}),
-    ...(change.namespace ? { 'chaoskit.change.namespace': redact(change.namespace) } : {}),
-  };
-  trace.getActiveSpan()?.addEvent(reverted ? 'fault reverted' : 'fault applied', attributes);
+  const span = trace.getActiveSpan();
+  if (span?.isRecording())
+    span.addEvent(reverted ? 'fault reverted' : 'fault applied', {
+      'chaoskit.change.verb': change.verb,
+      'chaoskit.change.resource': change.resource,
+      ...(change.name ? { 'chaoskit.change.name': redact(change.name) } : {}),
+      ...(change.namespace ? { 'chaoskit.change.namespace': redact(change.namespace) } : {}),
+    });
   const m = meters();
   m.faults.add(1, { event: reverted ? 'reverted' : 'applied' });
   // A pod deleted or evicted is not undone: its controller replaces it.

@@ -39,17 +39,6 @@ const inTerminatingNamespace = (err: unknown): boolean =>
     (c) => c.reason === 'NamespaceTerminating',
   );
 
-/** Whether the pod is on its way out: gone, being deleted, or replaced by another of its name. */
-async function leaving(kube: KubeClient, pod: V1Pod): Promise<boolean> {
-  try {
-    const now = await kube.get<V1Pod>(Pods, pod.metadata?.name ?? '', pod.metadata?.namespace ?? null);
-    return Boolean(now.metadata?.deletionTimestamp) || now.metadata?.uid !== pod.metadata?.uid;
-  } catch (err) {
-    if (isApiError(err, 'NotFound')) return true;
-    throw err;
-  }
-}
-
 type Outcome = { pod: V1Pod; evicted: true } | { pod: V1Pod; gone: true } | ({ refused: true } & Refusal);
 
 const evictionOf = (pod: V1Pod): EvictOp => ({
@@ -70,7 +59,8 @@ async function evictOnce(kube: KubeClient, batch: Batch, op: EvictOp, pod: V1Pod
     // A namespace being deleted takes its pods with it: no eviction can go through there, and
     // none is needed once the pod is being deleted. Until then, wait like for a budget.
     if (inTerminatingNamespace(err)) {
-      if (await leaving(kube, pod)) return { pod, gone: true };
+      // On its way out (gone, being deleted, or replaced), as core reads it after an abort.
+      if ((await removedAfterAbort(kube, Pods, [pod])).get(pod)) return { pod, gone: true };
       return { refused: true, pod, message: `namespace '${namespace}' is being deleted` };
     }
     // 429: a disruption budget (or the server's rate limits) said no for now. 409: the budget

@@ -86,6 +86,23 @@ async function deployed(file: string, ns: string, ...more: string[]): Promise<vo
   expect(out.code).toBe(0);
 }
 
+/** The Job `name` once it has ended, its pod and that pod's log. */
+async function jobEnded(ns: string, name: string): Promise<{ job: V1Job; pod: V1Pod; log: string }> {
+  const batch = kc.makeApiClient(BatchV1Api);
+  const job = await until(
+    `the Job ${name} to end`,
+    async () => {
+      const j: V1Job = await batch.readNamespacedJob({ name, namespace: ns });
+      return j.status?.succeeded || j.status?.failed ? j : undefined;
+    },
+    { timeoutMs: 600_000, intervalMs: 1000 },
+  );
+  const core = kc.makeApiClient(CoreV1Api);
+  const [pod] = (await core.listNamespacedPod({ namespace: ns, labelSelector: `job-name=${name}` })).items;
+  const log = await core.readNamespacedPodLog({ name: pod!.metadata!.name!, namespace: ns });
+  return { job, pod: pod!, log };
+}
+
 const replicas = async (ns: string, name: string) =>
   (await kc.makeApiClient(AppsV1Api).readNamespacedDeployment({ name, namespace: ns })).spec?.replicas;
 
@@ -220,20 +237,7 @@ it('a deployed Job runs an experiment in a pod with in-cluster credentials and t
   expect(out.stderr).toBe('');
   expect(out.code).toBe(0);
 
-  const batch = kc.makeApiClient(BatchV1Api);
-  const job = await until(
-    'the Job to end',
-    async () => {
-      const j: V1Job = await batch.readNamespacedJob({ name: 'chaoskit-count-web', namespace: 'chaos' });
-      return j.status?.succeeded || j.status?.failed ? j : undefined;
-    },
-    { timeoutMs: 600_000, intervalMs: 1000 },
-  );
-  const core = kc.makeApiClient(CoreV1Api);
-  const [pod] = (
-    await core.listNamespacedPod({ namespace: 'chaos', labelSelector: 'job-name=chaoskit-count-web' })
-  ).items;
-  const log = await core.readNamespacedPodLog({ name: pod!.metadata!.name!, namespace: 'chaos' });
+  const { job, pod, log } = await jobEnded('chaos', 'chaoskit-count-web');
   console.log(`in-pod: the Job's pod on ${pod?.spec?.nodeName}:\n${log}`);
   expect(job.status?.succeeded, log).toBe(1);
   expect(pod?.spec?.nodeName).toBe(local.realNodes[0]);
@@ -398,18 +402,7 @@ it('the reaper, deployed with deploy --reaper, undoes what an expired run left, 
       spec: cron.spec!.jobTemplate.spec!,
     },
   });
-  const job = await until(
-    'the reaper Job to end',
-    async () => {
-      const j: V1Job = await batch.readNamespacedJob({ name: 'reaper-now', namespace: 'left' });
-      return j.status?.succeeded || j.status?.failed ? j : undefined;
-    },
-    { timeoutMs: 600_000, intervalMs: 1000 },
-  );
-  const core = kc.makeApiClient(CoreV1Api);
-  const [pod] = (await core.listNamespacedPod({ namespace: 'left', labelSelector: 'job-name=reaper-now' }))
-    .items;
-  const log = await core.readNamespacedPodLog({ name: pod!.metadata!.name!, namespace: 'left' });
+  const { job, log } = await jobEnded('left', 'reaper-now');
   console.log(`in-pod: the reaper:\n${log}`);
   expect(job.status?.succeeded, log).toBe(1);
   expect(log).toMatch(

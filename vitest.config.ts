@@ -20,9 +20,9 @@ const alias = {
 // cluster files, filling the workers a cluster file leaves idle. Vitest runs projects of
 // different maxWorkers one after the other, and a project left at its default (cores - 1 = 1 on
 // a 2-core machine) after every other, one file at a time: on CI that was a serial tail of
-// minutes. Three workers on 2 cores: the cluster files spend most of their time waiting on the
-// cluster (pods scheduled, Jobs run, grace periods), not on a core.
-const maxWorkers = 3;
+// minutes. Two workers, as the cluster files had: with three, at a load of 60 on 2 cores, a
+// cluster test met its 120 s timeout.
+const maxWorkers = 2;
 
 export default defineConfig({
   resolve: { alias },

@@ -22,10 +22,12 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('the bench, tiny', () => {
   it('runs every scenario with chaoskit, the Python originals and kubectl, and reports what each did', () => {
+    // The timeout bounds a hang, not the bench's speed: the tiny bench runs beside the cluster
+    // tests, and at a load of 59 on 2 cores it took more than 10 minutes.
     execFileSync(process.execPath, ['bench/run.mjs', '--tiny', '--out', out], {
       cwd: repoRoot,
       stdio: 'pipe',
-      timeout: 600_000,
+      timeout: 1_500_000,
     });
     const report: Report = JSON.parse(readFileSync(join(out, 'tiny.json'), 'utf8'));
     expect(report.scenarios.map((s) => s.id)).toEqual([
@@ -58,5 +60,5 @@ describe('the bench, tiny', () => {
       }
     }
     expect(readFileSync(join(out, 'tiny.md'), 'utf8')).toContain('Method: one run of `./dev bench`');
-  }, 900_000);
+  }, 1_800_000);
 });

@@ -30,16 +30,23 @@ export interface RunNotesOptions {
   graceMs?: number;
 }
 
-type Obj = { kind?: string; apiVersion?: string; metadata?: { uid?: string }; details?: { uid?: string } };
+type Obj = { kind?: string; metadata?: { uid?: string }; details?: { uid?: string } };
 type Options = { preconditions?: { uid?: string }; deleteOptions?: { preconditions?: { uid?: string } } };
 
-/** The object a write's answer is about: the object itself, or a Status that names its uid. */
-function regardingOf(op: WriteOp, sent: unknown): Regarding {
+/** What a write's answer says of its object: the object itself, or a Status naming its uid. */
+function answered(sent: unknown): { kind?: string | undefined; uid?: string | undefined } {
   const answer = (sent ?? {}) as Obj;
-  const isObject = answer.kind !== undefined && answer.kind !== 'Status';
+  return answer.kind !== undefined && answer.kind !== 'Status'
+    ? { kind: answer.kind, uid: answer.metadata?.uid }
+    : { uid: answer.details?.uid };
+}
+
+/** The object a write is about, as its answer (else its body, else what the caller read) names it. */
+function regardingOf(op: WriteOp, sent: unknown): Regarding {
+  const answer = answered(sent);
   const given = ('body' in op ? op.body : undefined) as Options | undefined;
   const uid =
-    (isObject ? answer.metadata?.uid : answer.details?.uid) ??
+    answer.uid ??
     given?.preconditions?.uid ??
     given?.deleteOptions?.preconditions?.uid ??
     ('before' in op ? (op.before as Obj | undefined)?.metadata?.uid : undefined);
@@ -50,7 +57,7 @@ function regardingOf(op: WriteOp, sent: unknown): Regarding {
       : undefined);
   return {
     apiVersion: op.type.apiVersion,
-    kind: op.type.kind || (isObject ? (answer.kind ?? '') : ''),
+    kind: op.type.kind || (answer.kind ?? ''),
     name: nameOf(op) ?? '',
     ...(op.type.namespaced && namespace ? { namespace } : {}),
     ...(uid ? { uid } : {}),
@@ -173,13 +180,12 @@ export class ClusterNotes {
     sent: unknown,
     activities: readonly string[],
   ): void {
-    const answer = (sent ?? {}) as Obj;
-    const isObject = answer.kind !== undefined && answer.kind !== 'Status';
-    const uid = (isObject ? answer.metadata?.uid : answer.details?.uid) ?? ref.uid;
+    const answer = answered(sent);
+    const uid = answer.uid ?? ref.uid;
     this.#post({
       regarding: {
         apiVersion: ref.apiVersion,
-        kind: isObject ? (answer.kind ?? '') : '',
+        kind: answer.kind ?? '',
         name: ref.name,
         ...(ref.namespace ? { namespace: ref.namespace } : {}),
         ...(uid ? { uid } : {}),

@@ -13,7 +13,9 @@ const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.
 
 describe('the catalogue', () => {
   it('loads every activity package this package depends on, and no other', () => {
-    const activityPackages = Object.keys(manifest.dependencies).filter((n) => /^@chaoskit\/chaos(cluster|mesh)-/.test(n));
+    const activityPackages = Object.keys(manifest.dependencies).filter((n) =>
+      /^@chaoskit\/chaos(cluster|mesh)-/.test(n),
+    );
     expect(Object.keys(ACTIVITY_PACKAGES).sort()).toEqual(activityPackages.sort());
   });
 
@@ -60,7 +62,9 @@ describe('durations', () => {
 
   it('refuses anything else, naming where and what is accepted', () => {
     // @ts-expect-error a duration needs a unit
-    expect(() => durationMs('30', 'toHoldWithin')).toThrow(/^toHoldWithin: the duration must be milliseconds .* received "30"$/);
+    expect(() => durationMs('30', 'toHoldWithin')).toThrow(
+      /^toHoldWithin: the duration must be milliseconds .* received "30"$/,
+    );
     expect(() => durationMs(-1, 'toRecoverWithin')).toThrow(/toRecoverWithin/);
   });
 });

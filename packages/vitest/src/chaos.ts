@@ -44,7 +44,12 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
   const runs: FaultRun[] = [];
   const faults: Fault[] = [];
   const call = (found: AnyActivity, given: Options | undefined, extra: Record<string, unknown>) =>
-    ((found as unknown as { fn: Callable }).fn)({ ...(options.log ? { log: options.log } : {}), ...given, ...extra, env });
+    (found as unknown as { fn: Callable }).fn({
+      ...(options.log ? { log: options.log } : {}),
+      ...given,
+      ...extra,
+      env,
+    });
 
   const act = async (name: string, given?: Options): Promise<Fault> => {
     const known: Catalogue = await catalogue();
@@ -61,7 +66,10 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
     } catch (err) {
       // What the action changed before it failed is undone before the error goes on.
       await run.revert().catch((revertErr: unknown) => {
-        throw new AggregateError([err, revertErr], `${(err as Error).message}; and ${(revertErr as Error).message}`);
+        throw new AggregateError(
+          [err, revertErr],
+          `${(err as Error).message}; and ${(revertErr as Error).message}`,
+        );
       });
       throw err;
     }

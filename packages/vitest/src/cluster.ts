@@ -2,7 +2,12 @@
 // shared cluster of chaoskit's own test suite (@chaoskit/cluster/vitest-global-setup).
 
 import { readFileSync } from 'node:fs';
-import { type MeshTraffic, type MeshTrafficOptions, meshTraffic as startMeshTraffic, xdsBootstrap } from '@chaoskit/cluster';
+import {
+  type MeshTraffic,
+  type MeshTrafficOptions,
+  meshTraffic as startMeshTraffic,
+  xdsBootstrap,
+} from '@chaoskit/cluster';
 import { inject } from 'vitest';
 import type { ChaosCluster } from './global-setup.js';
 
@@ -10,8 +15,16 @@ import type { ChaosCluster } from './global-setup.js';
 export function chaosCluster(): ChaosCluster {
   const provided = inject('chaoskit');
   if (provided) return provided;
-  const shared = (inject as (key: string) => { kubeconfigPath: string; context: string } | undefined)('cluster');
-  if (shared) return { kubeconfigPath: shared.kubeconfigPath, context: shared.context, provider: 'local', realNodes: [] };
+  const shared = (inject as (key: string) => { kubeconfigPath: string; context: string } | undefined)(
+    'cluster',
+  );
+  if (shared)
+    return {
+      kubeconfigPath: shared.kubeconfigPath,
+      context: shared.context,
+      provider: 'local',
+      realNodes: [],
+    };
   throw new Error(
     "no cluster for chaos tests: add '@chaoskit/vitest/global-setup' to test.globalSetup in vitest.config (a local cluster, or CHAOSKIT_CONTEXT=<context> for one of your kubeconfig)",
   );

@@ -4,7 +4,8 @@
 import { deploy, sharedCluster } from '@chaoskit/cluster/testing';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { describe } from 'vitest';
-import { expect, test, withFault } from './index.js';
+import { expect, test } from './index.js';
+import { createChaos, withFault } from './plain.js';
 
 const { kc } = sharedCluster();
 const objects = kc.makeApiClient(CustomObjectsApi);
@@ -57,7 +58,9 @@ describe('a fault handle', () => {
         routes: [route],
       });
       runId = fault.runId;
-      expect(fault.result.spec.http?.[0]?.fault).toEqual({ abort: { httpStatus: 503, percentage: { value: 100 } } });
+      expect(fault.result.spec.http?.[0]?.fault).toEqual({
+        abort: { httpStatus: 503, percentage: { value: 100 } },
+      });
       expect((await reviews()).spec).toEqual(fault.result.spec);
       expect(await recorded(runId)).toBe(true);
       throw new Error('the assertion after the fault failed');
@@ -66,31 +69,50 @@ describe('a fault handle', () => {
     expect(await recorded(runId)).toBe(false);
   });
 
-  test('is reverted by withFault when the body throws, and after it returns', async ({ chaos }) => {
+  test('is reverted by withFault when the body throws, and after it returns (a runner without fixtures)', async () => {
+    const { kubeconfigPath, context } = sharedCluster();
     const before = await reviews();
-    const fault = chaos.addAbortFault({ virtualServiceName: 'reviews', ns, httpStatus: 500, routes: [route] });
-    await expect(
-      withFault(fault, async () => {
-        expect((await reviews()).spec).not.toEqual(before.spec);
-        throw new Error('body failed');
-      }),
-    ).rejects.toThrow('body failed');
+    const body = async () => {
+      // #region with-fault
+      const chaos = createChaos({ kubeconfigPath, context });
+      await withFault(
+        chaos.addAbortFault({ virtualServiceName: 'reviews', ns, httpStatus: 500, routes: [route] }),
+        async (abort) => {
+          expect(abort.result.spec.http?.[0]?.fault).toMatchObject({ abort: { httpStatus: 500 } });
+          throw new Error('body failed'); // the abort is reverted all the same
+        },
+      );
+      // #endregion
+    };
+    await expect(body()).rejects.toThrow('body failed');
     expect(await reviews()).toEqual(before);
+    const chaos = createChaos({ kubeconfigPath, context });
     const answer = await withFault(
       () => chaos.addDelayFault({ virtualServiceName: 'reviews', ns, fixedDelay: '1s', routes: [route] }),
-      async (delay) => delay.result.spec.http?.[0]?.fault,
+      async (delay) => {
+        expect((await reviews()).spec).toEqual(delay.result.spec);
+        return delay.result.spec.http?.[0]?.fault;
+      },
     );
     expect(answer).toEqual({ delay: { fixedDelay: '1s', percentage: { value: 100 } } });
     expect(await reviews()).toEqual(before);
+    expect(await chaos.settle()).toEqual([]);
   });
 
   test('left in place is named by settle(), which undoes it', async ({ chaos }) => {
     const before = await reviews();
-    const fault = await chaos.addAbortFault({ virtualServiceName: 'reviews', ns, httpStatus: 503, routes: [route] });
+    const fault = await chaos.addAbortFault({
+      virtualServiceName: 'reviews',
+      ns,
+      httpStatus: 503,
+      routes: [route],
+    });
     const left = await chaos.settle();
     expect(left).toEqual([
       expect.stringMatching(
-        new RegExp(`^chaosmesh\\.fault\\.actions\\.add_abort_fault \\(run ${fault.runId}\\): .*'reviews' in namespace '${ns}'`),
+        new RegExp(
+          `^chaosmesh\\.fault\\.actions\\.add_abort_fault \\(run ${fault.runId}\\): .*'reviews' in namespace '${ns}'`,
+        ),
       ),
     ]);
     expect(await reviews()).toEqual(before);
@@ -98,7 +120,9 @@ describe('a fault handle', () => {
     expect(await chaos.settle()).toEqual([]);
   });
 
-  test('of an action that fails leaves nothing: bad input changes nothing, and is refused by name', async ({ chaos }) => {
+  test('of an action that fails leaves nothing: bad input changes nothing, and is refused by name', async ({
+    chaos,
+  }) => {
     const before = await reviews();
     await expect(
       // @ts-expect-error httpStatus must be a number
@@ -121,7 +145,9 @@ describe('a fault handle', () => {
 describe('probes as matchers', () => {
   test('a probe that cannot hold does not, within the time', async ({ chaos }) => {
     await using ns = await chaos.testNamespace('vitest-probes');
-    await expect(chaos.probe.deploymentFullyAvailable({ name: 'absent', ns: ns.name })).not.toHoldWithin('3s');
+    await expect(chaos.probe.deploymentFullyAvailable({ name: 'absent', ns: ns.name })).not.toHoldWithin(
+      '3s',
+    );
     await expect(
       expect(chaos.probe.deploymentFullyAvailable({ name: 'absent', ns: ns.name })).toHoldWithin('2s'),
     ).rejects.toThrow(/chaos\.probe\.deploymentFullyAvailable to hold within 2s, and it did not/);

@@ -7,6 +7,7 @@ import { type Chaos, createChaos } from './chaos.js';
 import { chaosCluster } from './cluster.js';
 import './matchers.js';
 
+export { expect } from 'vitest';
 export type { Actions, Probes } from './catalogue.js';
 export type { Chaos, ChaosMembers, ChaosOptions } from './chaos.js';
 export { chaosCluster, meshTraffic, meshUnavailable } from './cluster.js';
@@ -18,7 +19,6 @@ export type { TestNamespace } from './namespace.js';
 export type { ProbeCall } from './probe.js';
 export { errorRateOf, sendTraffic, type TrafficOptions, type TrafficSample } from './traffic.js';
 export { withFault } from './with-fault.js';
-export { expect } from 'vitest';
 
 /** vitest's `test`, with `chaos` on the run's cluster. */
 export const test = base.extend<{ chaos: Chaos }>({

@@ -22,7 +22,11 @@ declare module 'vitest' {
   }
 }
 
-function matcher(name: string, pollOptions: (extra: unknown) => PollOptions, words: (r: PollResult) => string) {
+function matcher(
+  name: string,
+  pollOptions: (extra: unknown) => PollOptions,
+  words: (r: PollResult) => string,
+) {
   return async function (this: { isNot: boolean }, received: unknown, within: Duration, extra?: unknown) {
     if (!isProbeCall(received))
       throw new TypeError(
@@ -41,7 +45,11 @@ function matcher(name: string, pollOptions: (extra: unknown) => PollOptions, wor
 }
 
 expect.extend({
-  toHoldWithin: matcher('toHoldWithin', () => ({}), () => 'hold'),
+  toHoldWithin: matcher(
+    'toHoldWithin',
+    () => ({}),
+    () => 'hold',
+  ),
   toRecoverWithin: matcher(
     'toRecoverWithin',
     (extra) => ({ consecutive: (extra as RecoverOptions | undefined)?.consecutive ?? 3 }),

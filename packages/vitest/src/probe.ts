@@ -25,7 +25,9 @@ export function probeCall<R>(activity: string, run: (signal?: AbortSignal) => Pr
 }
 
 export function isProbeCall(value: unknown): value is ProbeCall {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PROBE_CALL] === true;
+  return (
+    typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PROBE_CALL] === true
+  );
 }
 
 /** One look: whether the probe held, and why not. */

@@ -46,7 +46,9 @@ export async function sendTraffic(
 
 /** The sample of a mesh traffic batch (`RouteStats`: counts per gRPC status). */
 export function errorRateOf(stats: { codes: Record<string, number> }): TrafficSample {
-  return sampleOf(Object.fromEntries(Object.entries(stats.codes).map(([code, n]) => [code === 'OK' ? 'ok' : code, n])));
+  return sampleOf(
+    Object.fromEntries(Object.entries(stats.codes).map(([code, n]) => [code === 'OK' ? 'ok' : code, n])),
+  );
 }
 
 function sampleOf(outcomes: Record<string, number>): TrafficSample {

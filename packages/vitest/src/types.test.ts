@@ -1,9 +1,10 @@
 // The types of `chaos`: each action takes its activity's options and its handle's result is the
 // activity's result; a wrong argument is a compile error (`npm run typecheck` checks the
 // `@ts-expect-error` lines: each must be an error). Nothing here reaches a cluster.
-import type { ResultOf } from '@chaoskit/core';
+
 import type { terminatePodsActivity } from '@chaoskit/chaoscluster-pod';
 import type { addAbortFaultActivity } from '@chaoskit/chaosmesh-fault';
+import type { ResultOf } from '@chaoskit/core';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Chaos, Fault, ProbeCall } from './index.js';
 

@@ -18,7 +18,10 @@ export async function withFault<R, T>(
     value = await body(fault);
   } catch (err) {
     await fault.revert().catch((revertErr: unknown) => {
-      throw new AggregateError([err, revertErr], `${(err as Error).message}; and ${(revertErr as Error).message}`);
+      throw new AggregateError(
+        [err, revertErr],
+        `${(err as Error).message}; and ${(revertErr as Error).message}`,
+      );
     });
     throw err;
   }

@@ -20,7 +20,8 @@ let cluster: LocalCluster | undefined;
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   const result = spawnSync(command, args, {
     cwd: project,
-    env: { ...process.env, ...env },
+    // Plain text, for the counts matched below.
+    env: { ...process.env, NO_COLOR: '1', ...env },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });

@@ -19,8 +19,6 @@ export interface ChaosOptions extends ChaosTarget {
 export interface ChaosMembers {
   /** Every probe, `chaos.probe.<name>(options)`: awaited, it runs once; matchers poll it. */
   readonly probe: Probes;
-  /** The faults made so far, oldest first. */
-  readonly faults: readonly Fault[];
   /** A fresh namespace, deleted when disposed (`await using ns = await chaos.testNamespace()`). */
   testNamespace(prefix?: string): Promise<TestNamespace>;
   /**
@@ -42,7 +40,6 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
   const env = envOf(options);
   const ledgerNamespace = options.ledgerNamespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default';
   const runs: FaultRun[] = [];
-  const faults: Fault[] = [];
   const call = (found: AnyActivity, given: Options | undefined, extra: Record<string, unknown>) =>
     (found as unknown as { fn: Callable }).fn({
       ...(options.log ? { log: options.log } : {}),
@@ -73,9 +70,7 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
       });
       throw err;
     }
-    const fault = faultHandle(run, result);
-    faults.push(fault);
-    return fault;
+    return faultHandle(run, result);
   };
 
   const probe = new Proxy({} as Probes, {
@@ -91,7 +86,6 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
 
   const members: ChaosMembers = {
     probe,
-    faults,
     testNamespace: (prefix) => testNamespace(options, prefix),
     async settle() {
       const left: string[] = [];

@@ -3,7 +3,7 @@
 // before and after is the same; the record is gone.
 import { deploy, sharedCluster } from '@chaoskit/cluster/testing';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
-import { describe } from 'vitest';
+import { afterAll, describe } from 'vitest';
 import { expect, test } from './index.js';
 import { createChaos, withFault } from './plain.js';
 
@@ -158,5 +158,38 @@ describe('probes as matchers', () => {
     await deploy(kc, ns.name, 'api', 2);
     const available: boolean = await chaos.probe.deploymentFullyAvailable({ name: 'api', ns: ns.name });
     expect(available).toBe(true);
+  });
+});
+
+describe('the fixture', () => {
+  let left: { runId: string; namespace: string; before: unknown } | undefined;
+
+  test.fails('fails a test that leaves a fault in place', async ({ chaos }) => {
+    const namespace = await chaos.testNamespace('vitest-left');
+    const body = {
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'VirtualService',
+      metadata: { name: 'reviews' },
+      spec: { hosts: ['reviews'], http: [{ route: [route] }] },
+    };
+    await objects.createNamespacedCustomObject({ ...VS, namespace: namespace.name, body });
+    const fault = await chaos.addAbortFault({
+      virtualServiceName: 'reviews',
+      ns: namespace.name,
+      httpStatus: 503,
+      routes: [route],
+    });
+    // Never disposed: the fixture fails the test after it, and undoes the abort.
+    left = { runId: fault.runId, namespace: namespace.name, before: body.spec };
+  });
+
+  afterAll(async () => {
+    // The test itself got as far as the fault: its failure is the fixture's.
+    expect(left).toBeDefined();
+    const { runId, namespace, before } = left!;
+    const vs = (await objects.getNamespacedCustomObject({ ...VS, namespace })) as { spec: unknown };
+    expect(vs.spec).toEqual(before);
+    expect(await recorded(runId)).toBe(false);
+    await core.deleteNamespace({ name: namespace });
   });
 });

@@ -4,7 +4,7 @@
 
 import type { AnyActivity, RunCallOptions } from '@chaoskit/core';
 import { type Actions, type Catalogue, catalogue, type Probes } from './catalogue.js';
-import { type Fault, FaultRun, faultHandle } from './fault.js';
+import { type Fault, FaultRun, faultHandle, revertAndThrow } from './fault.js';
 import { type TestNamespace, testNamespace } from './namespace.js';
 import { type ProbeCall, probeCall } from './probe.js';
 import { type ChaosTarget, envOf } from './target.js';
@@ -62,13 +62,7 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
       result = await call(activity, given, { ledger: run.ledger });
     } catch (err) {
       // What the action changed before it failed is undone before the error goes on.
-      await run.revert().catch((revertErr: unknown) => {
-        throw new AggregateError(
-          [err, revertErr],
-          `${(err as Error).message}; and ${(revertErr as Error).message}`,
-        );
-      });
-      throw err;
+      return revertAndThrow(err, () => run.revert());
     }
     return faultHandle(run, result);
   };
@@ -89,7 +83,8 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
     testNamespace: (prefix) => testNamespace(options, prefix),
     async settle() {
       const left: string[] = [];
-      for (const run of runs.splice(0)) {
+      // Newest first: a fault written over another is undone before it.
+      for (const run of runs.splice(0).reverse()) {
         const inPlace = await run.settle();
         if (inPlace.length === 0) continue;
         left.push(...inPlace.map((what) => `${run.activity.qualifiedName} (run ${run.runId}): ${what}`));

@@ -123,3 +123,17 @@ export function faultHandle<R>(run: FaultRun, result: R): Fault<R> {
     [Symbol.asyncDispose]: () => run.revert(),
   };
 }
+
+/**
+ * Reverts after `err` ended what the fault was for, then throws `err`; a revert that fails too
+ * is added to it (an AggregateError).
+ */
+export async function revertAndThrow(err: unknown, revert: () => Promise<void>): Promise<never> {
+  await revert().catch((revertErr: unknown) => {
+    throw new AggregateError(
+      [err, revertErr],
+      `${(err as Error).message}; and ${(revertErr as Error).message}`,
+    );
+  });
+  throw err;
+}

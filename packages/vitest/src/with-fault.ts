@@ -1,7 +1,7 @@
 // For test runners without fixtures (node:test, jest): a fault for the length of a body, reverted
 // however the body ends.
 
-import type { Fault } from './fault.js';
+import { type Fault, revertAndThrow } from './fault.js';
 
 /**
  * Makes the fault (`action`: a `chaos.<name>(…)` call, or a function making one), runs `body`
@@ -17,13 +17,7 @@ export async function withFault<R, T>(
   try {
     value = await body(fault);
   } catch (err) {
-    await fault.revert().catch((revertErr: unknown) => {
-      throw new AggregateError(
-        [err, revertErr],
-        `${(err as Error).message}; and ${(revertErr as Error).message}`,
-      );
-    });
-    throw err;
+    return revertAndThrow(err, () => fault.revert());
   }
   await fault.revert();
   return value;

@@ -108,7 +108,13 @@ describe('the released tarballs, installed in a project outside the repository',
       if (name.startsWith('@chaoskit/chaoscluster-')) expect(versions.get(name), name).toBe('0.25.1');
     }
     expect(versions.get('@chaoskit/chaosmesh-fault')).toBe('0.1.4');
-    for (const name of ['@chaoskit/core', '@chaoskit/runner', '@chaoskit/cluster', '@chaoskit/conformance'])
+    for (const name of [
+      '@chaoskit/core',
+      '@chaoskit/runner',
+      '@chaoskit/cluster',
+      '@chaoskit/conformance',
+      '@chaoskit/vitest',
+    ])
       expect(versions.get(name), name).toBe('0.1.0');
     for (const name of versions.keys()) {
       const dir = join(project, 'node_modules', name);

@@ -59,6 +59,24 @@ export { ActivityRegistry, canonicalModule, registry } from './definition/regist
 // Words for people: did-you-mean
 export { nearMiss, suggest } from './definition/suggest.js';
 export { type RedactOptions, redact, redactValue, registerSecret, registerTarget } from './errors/redact.js';
+// The Events chaoskit posts: on the objects a run changes (D134), and on a run's Job
+export {
+  EVENT_RULES,
+  type EventNote,
+  Events,
+  eventBody,
+  postEvent,
+  REPORTING_COMPONENT,
+  type Regarding,
+} from './notes/event.js';
+export {
+  ClusterNotes,
+  INJECTED,
+  NOTES_GRACE_MS,
+  REVERTED,
+  RunNotes,
+  type RunNotesOptions,
+} from './notes/notes.js';
 // The rails' defaults
 export { DEFAULT_MAX_POD_SHARE, DEFAULT_SAFETY, SYSTEM_NAMESPACES } from './rails/safety.js';
 // The record of changes, and its revert
@@ -105,4 +123,4 @@ export {
 } from './record/revert.js';
 export { LEDGER_KEY_SECRET, LEDGER_RULES, type LedgerKey, ledgerKey } from './record/seal.js';
 // Traces and metrics (D130): the run's spans and meters, a no-op without an SDK
-export { asReverting, instruments } from './telemetry/telemetry.js';
+export { asReverting, instruments, isReverting } from './telemetry/telemetry.js';

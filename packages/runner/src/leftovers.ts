@@ -9,6 +9,7 @@ import {
   describeRef,
   LedgerKeys,
   otherRunsOf,
+  RunNotes,
   type RunPod,
   type RunRecord,
   readRecords,
@@ -76,11 +77,17 @@ export async function revertLeftovers(
       continue;
     }
     const current = await readRecords(kube, namespace, keys);
+    const notes = new RunNotes({
+      runId: run.runId,
+      warn: (line) => say(`leftovers of run ${run.runId}: ${line}`),
+    });
     const result = await revertRun(kube, run, otherRunsOf(current.runs), key, {
       rulesOf,
       log: (line) => say(`leftovers of run ${run.runId}: ${redact(line)}`),
       settleRecord: current.runs.some((r) => r.runId === run.runId),
+      notes: notes.for(kube),
     });
+    await notes.settled();
     for (const o of [...result.refused, ...result.failed])
       out.left.push(`run ${run.runId}: ${describeRef(o.ref)}: ${o.detail ?? o.state}`);
     if (result.cleared) out.reverted.push(run.runId);

@@ -73,7 +73,7 @@ describe('chaoskit rbac', () => {
       metadata: { name: 'chaos-journal' },
       rules: [
         { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'update'] },
-        { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'] },
+        { apiGroups: [''], resources: ['events'], verbs: ['create'] },
       ],
     });
     expect(loadAll(yaml)).toEqual([role, ledger, journal]);

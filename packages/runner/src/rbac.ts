@@ -2,7 +2,7 @@
 // the RBAC rules each activity declares in its definition.
 
 import type { AnyActivity, RbacRule } from '@chaoskit/core';
-import { LEDGER_RULES, type Right, rightsOf } from '@chaoskit/core/runner';
+import { EVENT_RULES, LEDGER_RULES, type Right, rightsOf } from '@chaoskit/core/runner';
 import { dump } from 'js-yaml';
 import { HALT_RULES } from './guards/halt.js';
 import { JOB_EVENT_RULES, JOURNAL_RULES } from './journals/rules.js';
@@ -83,7 +83,10 @@ export function roleFor(
   name: string,
   options: { journal?: boolean } = {},
 ): { role: object; ledger?: object; journal?: object; yaml: string } {
-  const rules = mergeRules(activities);
+  // A run posts an Event on each object its actions change, where it changes it (D134): a right
+  // the run goes on without, so the preflight never asks for it.
+  const changes = activities.some((a) => a.kind === 'action');
+  const rules = mergeRuleList([...activities.flatMap((a) => a.rbac), ...(changes ? EVENT_RULES : [])]);
   const clusterWide = rules.some((r) => r.resources.some((res) => CLUSTER_SCOPED.has(res)));
   const role = {
     apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -98,6 +101,9 @@ export function roleFor(
     clusterWide
       ? '# A ClusterRole: some rules are on cluster-wide resources. Bind it with a ClusterRoleBinding.'
       : '# A Role: bind it with a RoleBinding in each namespace the experiment acts in.',
+    ...(changes
+      ? ['# create events: the Event on each object the run changes (kubectl describe shows it; optional).']
+      : []),
   ];
   let yaml = `${header.join('\n')}\n${dump(role, { lineWidth: 120 })}`;
   const more = (suffix: string, rules: readonly RbacRule[], note: string[]) => {
@@ -112,7 +118,7 @@ export function roleFor(
   };
   // Actions record what they change before they change it (chaoskit run without --no-ledger),
   // and a run that changes a cluster watches the halt lever there (D128).
-  const ledger = activities.some((a) => a.kind === 'action')
+  const ledger = changes
     ? more(
         'ledger',
         [...LEDGER_RULES, ...HALT_RULES],

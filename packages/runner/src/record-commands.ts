@@ -15,6 +15,7 @@ import {
   otherRunsOf,
   type RecordProblem,
   type RevertResult,
+  RunNotes,
   type RunRecord,
   readRecord,
   readRecords,
@@ -294,13 +295,17 @@ export async function revert(
   // Newest first: a run written over another is undone before it.
   for (const run of [...runs].reverse()) {
     const current = await readRecords(kube, options.namespace, keys);
+    // ChaosReverted on each object restored (D134); a missing right is said once.
+    const notes = new RunNotes({ runId: run.runId, warn: (line) => io.err(`chaoskit: ${line}\n`) });
     const result = await revertRun(kube, run, otherRunsOf(current.runs), key, {
       force: options.force === true,
       allowKinds: options.allowKind,
       rulesOf,
       log: (line) => io.err(`${run.runId}: ${redact(line)}\n`),
       settleRecord: current.runs.some((r) => r.runId === run.runId),
+      notes: notes.for(kube),
     });
+    await notes.settled();
     left += result.refused.length + result.failed.length;
     io.out(summary(run.runId, result));
   }

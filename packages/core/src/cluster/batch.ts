@@ -5,9 +5,9 @@
 
 import { checkPodRemoval, type PodRemovalOptions } from '../rails/pod-share.js';
 import { railWrite } from '../rails/writes.js';
-import { changed, type DeleteOp, type RemovalOp, sendWrite } from './ops.js';
+import { type DeleteOp, type RemovalOp, sendWrite } from './ops.js';
 import { Pods } from './resources.js';
-import { recordDeletes, recordPodRemoval, type Writer } from './steps.js';
+import { afterWrite, recordDeletes, recordPodRemoval, type Writer } from './steps.js';
 
 export interface Batch {
   /** Sends one of the batch's writes, its rails and record done (a dry run in plan mode). */
@@ -47,7 +47,7 @@ export async function prepareBatch(
       if (!members.has(op))
         return Promise.reject(new TypeError(`${op.verb} ${op.type.noun} '${op.name}' is not of this batch`));
       return sendWrite<T>(writer.transport, op, { dryRun: writer.dryRun }).then((sent) => {
-        changed(op, writer.dryRun);
+        afterWrite(writer, op, sent);
         return sent;
       });
     },

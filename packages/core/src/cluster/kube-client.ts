@@ -7,6 +7,7 @@
 
 import { createClusterClient } from '../auth/cluster-client.js';
 import type { ApiRequestContext } from '../errors/errors.js';
+import type { ClusterNotes } from '../notes/notes.js';
 import type { PodRemovalOptions } from '../rails/pod-share.js';
 import type { Safety } from '../rails/safety.js';
 import { railWrite } from '../rails/writes.js';
@@ -14,9 +15,9 @@ import type { ClusterLedger } from '../record/ledger.js';
 import { type Batch, prepareBatch } from './batch.js';
 import { type Connection, connectionFor, type Query, type RequestOptions } from './connection.js';
 import type { CountOptions, ListOptions, Page } from './lists.js';
-import { changed, type PatchType, type RemovalOp, sendWrite, type WriteOp } from './ops.js';
+import { type PatchType, type RemovalOp, sendWrite, type WriteOp } from './ops.js';
 import { Pods, type ResourceType } from './resources.js';
-import { recordWrite, type Writer } from './steps.js';
+import { afterWrite, recordWrite, type Writer } from './steps.js';
 import { Transport, type TransportMiddleware } from './transport.js';
 import type { WatchEvent, WatchOptions } from './watch.js';
 
@@ -39,6 +40,8 @@ export interface KubeClientOptions {
   ledger?: ClusterLedger;
   /** Who makes the changes (`module.func`), for the record. */
   activity?: string;
+  /** The run's Events on the objects it changes: one after each real write (D134). */
+  notes?: ClusterNotes;
   /** The run's safety rails: no change in a protected namespace, the confirmation asked first. */
   safety?: Safety;
   /** Where the rails say what they considered (the activity's log: the journal, `plan`). */
@@ -81,6 +84,11 @@ export class KubeClient implements Writer {
   /** The run's record of this call's changes, unless none is kept (no run, plan mode). */
   get ledger(): ClusterLedger | undefined {
     return this.options.dryRun ? undefined : this.options.ledger;
+  }
+
+  /** The Events of this call's changes, unless none are posted (no run, plan mode). */
+  get notes(): ClusterNotes | undefined {
+    return this.options.dryRun ? undefined : this.options.notes;
   }
 
   /** The run's safety rails, when this client has any (an activity's has). */
@@ -156,7 +164,7 @@ export class KubeClient implements Writer {
   /**
    * The one way a write reaches the cluster: the rails (refused before any request), the run's
    * confirmation, the record of the change in the run's ledger, then the send — a server-side
-   * dry run in plan mode.
+   * dry run in plan mode —, and after it the object's Event (notes/, not awaited).
    */
   async write<T>(op: WriteOp): Promise<T> {
     await railWrite(this, op);
@@ -165,7 +173,7 @@ export class KubeClient implements Writer {
       ...(body !== undefined ? { body } : {}),
       dryRun: this.dryRun,
     });
-    changed(op, this.dryRun);
+    afterWrite(this, op, sent);
     return sent;
   }
 

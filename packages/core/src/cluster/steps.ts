@@ -2,13 +2,14 @@
 // keeps before each change (the before-image), and the marks the write carries.
 
 import { isApiError } from '../errors/errors.js';
+import type { ClusterNotes } from '../notes/notes.js';
 import type { Safety } from '../rails/safety.js';
 import type { After, ClusterLedger } from '../record/ledger.js';
 import { isMarkPointer, type MarkChange } from '../record/marks.js';
 import { refOf } from '../record/names.js';
 import { diffPointers, patchPointers } from '../record/pointers.js';
 import { reservedByOthers, withShareLock } from '../record/reservations.js';
-import { type DeleteOp, nameOf, type PatchOp, type ReplaceOp, type WriteOp } from './ops.js';
+import { changed, type DeleteOp, nameOf, type PatchOp, type ReplaceOp, type WriteOp } from './ops.js';
 import { Pods } from './resources.js';
 import type { Transport } from './transport.js';
 
@@ -21,8 +22,16 @@ export interface Writer {
   /** The run's record of the changes; none in plan mode or outside a run. */
   readonly ledger: ClusterLedger | undefined;
   readonly dryRun: boolean;
+  /** The Events of the run's changes on this cluster; none in plan mode or outside a run. */
+  readonly notes: ClusterNotes | undefined;
   /** A line of what the rails considered, for the activity's log. */
   note(line: string): void;
+}
+
+/** The chain's step after a write was sent: its trace event and meters, and its object's Event. */
+export function afterWrite(writer: Writer, op: WriteOp, sent: unknown): void {
+  changed(op, writer.dryRun);
+  writer.notes?.changed(op, sent, writer.activity);
 }
 
 type Obj = Record<string, unknown>;

@@ -8,6 +8,7 @@ import { connectionFor } from '../cluster/connection.js';
 import { KubeClient } from '../cluster/kube-client.js';
 import { Transport, type TransportMiddleware } from '../cluster/transport.js';
 import { redact, registerSecret } from '../errors/redact.js';
+import type { RunNotes } from '../notes/notes.js';
 import { DEFAULT_SAFETY, Safety, type SafetyOptions } from '../rails/safety.js';
 import type { RunLedger } from '../record/ledger.js';
 import { planWording } from './plan-wording.js';
@@ -49,6 +50,8 @@ export interface CallOptions {
 /** What the runner gives besides: the run's record (every change is written to it first). */
 export interface RunCallOptions extends CallOptions {
   ledger?: RunLedger;
+  /** The run's Events on the objects its changes touch (D134). */
+  notes?: RunNotes;
   /** Seen before and after every request the call sends (tracing, counting). */
   middleware?: readonly TransportMiddleware[];
   /**
@@ -137,6 +140,7 @@ export function buildContext(activity: ActivityIdentity, given: RunCallOptions =
         ...(given.dryRun ? { dryRun: true } : {}),
         // One record per run and cluster, shared by the run's calls: no one call's signal.
         ...(given.ledger ? { ledger: given.ledger.for(new Transport(connection, middleware)) } : {}),
+        ...(given.notes ? { notes: given.notes.for(new Transport(connection, middleware)) } : {}),
         safety,
         log,
         ...middleware,

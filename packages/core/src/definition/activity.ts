@@ -51,10 +51,10 @@ export interface ArgumentProblem<K extends string = string> {
   value?: unknown;
 }
 
-export interface ActivityDefinition<S extends ArgsShape, R> {
+export interface ActivityDefinition<S extends ArgsShape, R, K extends ActivityKind = ActivityKind> {
   /** The experiment function name, snake_case (`terminate_pods`). */
   name: string;
-  kind: ActivityKind;
+  kind: K;
   /** The experiment module (`chaoscluster.pod.actions`). */
   module: string;
   doc: string;
@@ -107,7 +107,10 @@ export interface AnyActivity extends ActivityIdentity {
   jsonSchema(): JsonSchema;
 }
 
-export interface Activity<S extends ArgsShape = ArgsShape, R = unknown> extends AnyActivity {
+export interface Activity<S extends ArgsShape = ArgsShape, R = unknown, K extends ActivityKind = ActivityKind>
+  extends AnyActivity {
+  /** Kept literal in the type, so that typed surfaces (`@chaoskit/vitest`) tell actions from probes. */
+  readonly kind: K;
   readonly schema: ArgsSchema<S>;
   validate(rawArgs: unknown): ArgsOutput<S>;
   call(rawArgs: unknown, options?: RunCallOptions): Promise<Awaited<R>>;

@@ -20,8 +20,8 @@ import {
 } from './activity.js';
 import {
   type ActivityIdentity,
+  type ActivityKind,
   buildContext,
-  type CallOptions,
   type RunCallOptions,
   safetyOf,
 } from './activity-context.js';
@@ -50,9 +50,11 @@ export function camelCase(name: string): string {
 const SNAKE_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const MODULE_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 // Given to the camelCase export next to the arguments, so no argument may be called so.
-const RESERVED = new Set(['secrets', 'configuration', 'signal', 'log', 'dry_run', 'safety']);
+const RESERVED = new Set(['secrets', 'configuration', 'signal', 'log', 'dry_run', 'safety', 'ledger', 'env']);
 
-export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefinition<S, R>): Activity<S, R> {
+export function defineActivity<S extends ArgsShape, R, K extends ActivityKind = ActivityKind>(
+  definition: ActivityDefinition<S, R, K>,
+): Activity<S, R, K> {
   const { name, kind, module, doc, args, run, check } = definition;
   const where = `defineActivity(${module}.${name})`;
   if (!SNAKE_NAME.test(name)) throw new TypeError(`${where}: the name must be snake_case`);
@@ -180,8 +182,10 @@ export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefin
   };
 
   const fn = async (options: Record<string, unknown> = {}) => {
-    const { secrets, configuration, signal, log, dryRun, safety, ...rest } = options as CallOptions &
-      Record<string, unknown>;
+    // `ledger` and `env` are not in the export's type: what a runner-like caller (such as
+    // @chaoskit/vitest's fault handles) passes, so that camelCase options are named as such.
+    const { secrets, configuration, signal, log, dryRun, safety, ledger, env, ...rest } =
+      options as RunCallOptions & Record<string, unknown>;
     const snake: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(rest)) {
       if (value === undefined) continue;
@@ -189,7 +193,9 @@ export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefin
       if (arg === undefined) fail([unknownArgument(key, camelNaming)]);
       else snake[arg] = value;
     }
-    const call: CallOptions = {
+    const call: RunCallOptions = {
+      ...(ledger !== undefined ? { ledger } : {}),
+      ...(env !== undefined ? { env } : {}),
       ...(secrets !== undefined ? { secrets } : {}),
       ...(configuration !== undefined ? { configuration } : {}),
       ...(signal !== undefined ? { signal } : {}),
@@ -216,9 +222,10 @@ export function defineActivity<S extends ArgsShape, R>(definition: ActivityDefin
 
   const deprecated = definition.deprecated === true || typeof definition.deprecated === 'string';
 
-  const activity: Activity<S, R> & { [ACTIVITY]: true } = {
+  const activity: Activity<S, R, K> & { [ACTIVITY]: true } = {
     [ACTIVITY]: true,
     ...identity,
+    kind,
     camelName: camelCase(name),
     doc,
     returns: definition.returns,

@@ -9,6 +9,7 @@ import { sendWrite } from '../cluster/ops.js';
 import { ConfigMaps } from '../cluster/resources.js';
 import type { Transport } from '../cluster/transport.js';
 import { isApiError } from '../errors/errors.js';
+import type { ClusterNotes } from '../notes/notes.js';
 import { changeEvent } from '../telemetry/telemetry.js';
 import { type Assessment, assess, type ObjectStatus, type OtherRuns } from './assess.js';
 import { MAC_SUFFIX, type ObjectRef } from './entries.js';
@@ -63,6 +64,8 @@ export interface RevertOptions {
    * changes found only by their marks: a record that did not verify is never touched.
    */
   settleRecord?: boolean;
+  /** The reverted run's Events: ChaosReverted on each object restored (D134). */
+  notes?: ClusterNotes;
 }
 
 export interface RevertResult {
@@ -78,17 +81,17 @@ export interface RevertResult {
 }
 
 // Sent as they are: a revert is no change of a run, and the rails guard runs, not their undoing.
-async function apply(kube: Transport, ref: ObjectRef, undo: NonNullable<Assessment['undo']>) {
+// Answered with the object as the undo left it (or the Status of its deletion).
+function apply(kube: Transport, ref: ObjectRef, undo: NonNullable<Assessment['undo']>): Promise<unknown> {
   const at = { type: typeOf(ref), namespace: ref.namespace ?? null };
   if ('delete' in undo) {
     const body = undo.delete.uid ? { body: { preconditions: { uid: undo.delete.uid } } } : {};
-    await sendWrite(kube, { verb: 'delete', ...at, name: ref.name, ...body });
-  } else if ('create' in undo) {
-    // As it was: without a mark of this call.
-    await sendWrite(kube, { verb: 'create', ...at, body: undo.create, unmarked: true });
-  } else {
-    await sendWrite(kube, { verb: 'patch', ...at, name: ref.name, patch: undo.patch, patchType: 'json' });
+    return sendWrite(kube, { verb: 'delete', ...at, name: ref.name, ...body });
   }
+  if ('create' in undo)
+    // As it was: without a mark of this call.
+    return sendWrite(kube, { verb: 'create', ...at, body: undo.create, unmarked: true });
+  return sendWrite(kube, { verb: 'patch', ...at, name: ref.name, patch: undo.patch, patchType: 'json' });
 }
 
 /**
@@ -148,7 +151,9 @@ export async function revertRun(
       continue;
     }
     try {
-      await apply(kube, o.ref, undo!);
+      const sent = await apply(kube, o.ref, undo!);
+      const how = 'delete' in undo! ? 'deleted' : 'create' in undo! ? 'created again' : 'restored';
+      options.notes?.reverted(o.ref, how, sent, o.activities);
       changeEvent(
         { verb: 'revert', resource: o.ref.plural, name: o.ref.name, namespace: o.ref.namespace },
         true,

@@ -3,15 +3,8 @@
 // Only @opentelemetry/api: without an SDK registered (the runner registers one when the OTEL_*
 // environment asks for it) every span is a no-op and every instrument counts nothing.
 
-import {
-  context,
-  createContextKey,
-  type Meter,
-  metrics,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from '@opentelemetry/api';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { type Meter, metrics, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { redact } from '../errors/redact.js';
 
 /** The instrumentation scope of what core traces and counts. */
@@ -118,12 +111,20 @@ export function requestSpan(method: string, path: string, dryRun: boolean): (end
   };
 }
 
-const REVERTING = createContextKey('chaoskit.reverting');
+// Node's own async context, not OpenTelemetry's: it holds without an SDK registered (the Events
+// on changed objects tell injected from reverted by it too, traced or not).
+const reverting = new AsyncLocalStorage<boolean>();
 
-/** Runs `fn` as an undoing: the changes it makes are events "fault reverted" (a run's rollbacks). */
+/**
+ * Runs `fn` as an undoing: the changes it makes are events "fault reverted" (a run's rollbacks)
+ * and their objects' Events say ChaosReverted.
+ */
 export function asReverting<T>(fn: () => T): T {
-  return context.with(context.active().setValue(REVERTING, true), fn);
+  return reverting.run(true, fn);
 }
+
+/** Whether the change under way undoes (within asReverting). */
+export const isReverting = (): boolean => reverting.getStore() === true;
 
 /** What a change is about, as span attributes. */
 export interface ChangedObject {
@@ -138,10 +139,7 @@ export interface ChangedObject {
  * A change made (or, `reverted`, undone) to the cluster: an event on the span under way (the
  * activity's), and the faults counted. Within asReverting, a change counts as undone.
  */
-export function changeEvent(
-  change: ChangedObject,
-  reverted = context.active().getValue(REVERTING) === true,
-): void {
+export function changeEvent(change: ChangedObject, reverted = isReverting()): void {
   const span = trace.getActiveSpan();
   if (span?.isRecording())
     span.addEvent(reverted ? 'fault reverted' : 'fault applied', {

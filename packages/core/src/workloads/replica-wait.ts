@@ -137,7 +137,7 @@ export function replicaWaitProbe(
   type: ResourceType,
   want: ReplicaWant,
   identity: { name: string; module: string; doc: string },
-): Activity<ReturnType<typeof replicaWaitArgs>, Awaited<ReturnType<typeof waitForReplicas>>> {
+): Activity<ReturnType<typeof replicaWaitArgs>, Awaited<ReturnType<typeof waitForReplicas>>, 'probe'> {
   return defineActivity({
     ...identity,
     kind: 'probe',

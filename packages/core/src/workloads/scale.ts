@@ -24,7 +24,7 @@ const scaleArgs = (type: ResourceType) => ({
 export function scaleAction(
   type: ResourceType,
   identity: { name: string; module: string; doc: string },
-): Activity<ReturnType<typeof scaleArgs>, { name: string; replicas: number }> {
+): Activity<ReturnType<typeof scaleArgs>, { name: string; replicas: number }, 'action'> {
   return defineActivity({
     ...identity,
     kind: 'action',

@@ -1,6 +1,6 @@
 // `chaoskit run`: runs an experiment against the cluster and writes its journal as it goes.
 import { createInterface } from 'node:readline/promises';
-import { newRunId, RunLedger, recordName, redact } from '@chaoskit/core/runner';
+import { newRunId, RunLedger, RunNotes, recordName, redact } from '@chaoskit/core/runner';
 import { type Command, Option } from 'commander';
 import { Refusal } from '../errors.js';
 import { EXIT, EXIT_SUMMARY, runExitCode, worst } from '../exit-codes.js';
@@ -185,9 +185,8 @@ export function register(program: Command): void {
             dry: opts.dry,
             ...(ledger ? {} : { unguarded: (line: string) => reporter.warn(line) }),
           });
-          const inCluster = opts.journalToCluster
-            ? await keptInCluster(opts, ledger?.runId ?? newRunId(), reporter)
-            : undefined;
+          const runId = ledger?.runId ?? newRunId();
+          const inCluster = opts.journalToCluster ? await keptInCluster(opts, runId, reporter) : undefined;
           started = true;
           // Installed before leftovers are undone: a pod stopped meanwhile ends without its run.
           const interrupts = handleInterrupts((line) => reporter.warn(line));
@@ -232,6 +231,8 @@ export function register(program: Command): void {
             ...(opts.dry ? { dry: opts.dry as DryMode } : {}),
             ...(opts.failFast ? { failFast: true } : {}),
             ...(ledger ? { ledger } : {}),
+            // An Event on each object the run changes (D134); a missing right is said once.
+            notes: new RunNotes({ runId, warn: (line) => reporter.warn(line) }),
             ...(halt ? { guards: [halt] } : {}),
             ...(opts.confirm ? { confirm: confirmOnTerminal } : {}),
           }).finally(() => interrupts.dispose());

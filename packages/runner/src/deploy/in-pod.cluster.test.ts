@@ -270,7 +270,7 @@ it('a deployed Job runs an experiment in a pod with in-cluster credentials and t
   });
   expect(
     events.items
-      .filter((e) => e.reportingController === 'chaoskit.io/runner' && e.regarding?.uid === job.metadata?.uid)
+      .filter((e) => e.reportingController === 'chaoskit' && e.regarding?.uid === job.metadata?.uid)
       .map((e) => e.reason)
       .sort(),
   ).toEqual(['Completed', 'Started']);

@@ -120,7 +120,7 @@ describe('chaoskit deploy -o yaml', () => {
     // The journal's: its ConfigMap written, and Events on the Job; nothing more.
     expect(journal?.rules).toEqual([
       { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'update'] },
-      { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'] },
+      { apiGroups: [''], resources: ['events'], verbs: ['create'] },
     ]);
     for (const binding of byKind<V1RoleBinding>(objects, 'RoleBinding')) {
       expect(binding.roleRef).toEqual({

@@ -6,7 +6,7 @@
 import type { AnyActivity, RbacRule } from '@chaoskit/core';
 import { undoRules } from '@chaoskit/core/runner';
 import { isObject } from '../raw-experiment.js';
-import { mergeRuleList, roleFor } from '../rbac.js';
+import { mergeRuleList, mergeRules, roleFor } from '../rbac.js';
 import { EXPERIMENT_DIR, EXPERIMENT_KEY } from './experiment-files.js';
 
 type Json = Record<string, unknown>;
@@ -112,9 +112,8 @@ function rbacObjects(input: DeployInput, account: string): Manifest[] {
     journal: Manifest;
   };
   // A run first undoes what a killed predecessor left (--revert-leftovers-of): the inverse of
-  // the writes of the same activities (D121).
-  const rules = role.rules as RbacRule[];
-  role.rules = mergeRuleList([...rules, ...undoRules(rules)]);
+  // the writes of the same activities (D121); its Events are notes, not undone.
+  role.rules = mergeRuleList([...(role.rules as RbacRule[]), ...undoRules(mergeRules(input.activities))]);
   const out: Manifest[] = [];
   const bind = (kind: 'Role' | 'ClusterRole', roleName: string, namespace?: string): Manifest => ({
     apiVersion: 'rbac.authorization.k8s.io/v1',

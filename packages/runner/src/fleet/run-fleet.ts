@@ -6,7 +6,7 @@
 // stops every context not started yet: the rest of its wave and the waves after it.
 
 import { isChaosError } from '@chaoskit/core';
-import { newRunId, RunLedger, recordName, redact } from '@chaoskit/core/runner';
+import { newRunId, RunLedger, RunNotes, recordName, redact } from '@chaoskit/core/runner';
 import { runExitCode } from '../exit-codes.js';
 import type { Prepared } from '../experiment.js';
 import { haltGuard } from '../guards/halt-guard.js';
@@ -160,11 +160,16 @@ async function runContext(
     options.reporter?.info(
       `[${result.label}] run ${ledger.runId}: its changes are recorded in its cluster (ConfigMap ${recordName(ledger.runId)}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} with the context's --context find and undo them`,
     );
+  const notes = new RunNotes({
+    runId: ledger?.runId ?? newRunId(),
+    warn: (line) => options.reporter?.warn(`[${result.label}] ${line}`),
+  });
   const journal = await runExperiment(prepared, {
     ...options.run,
     env: context.env,
     listeners: options.listeners?.(context.label) ?? [],
     ...(ledger ? { ledger } : {}),
+    notes,
     ...(halt ? { guards: [halt] } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.rollbackSignal ? { rollbackSignal: options.rollbackSignal } : {}),

@@ -1,24 +1,12 @@
-// Kubernetes Events on the run's Job (events.k8s.io/v1, `regarding` the Job), so that
-// `kubectl describe job` and `kubectl get events` say how the run went: it started, deviated,
-// was interrupted, rolled back, ended. Written through core's write chain; the Job is the one
-// the pod's labels name (deploy's manifests give them to the run through the downward API).
+// Kubernetes Events on the run's Job, so that `kubectl describe job` and `kubectl get events`
+// say how the run went: it started, deviated, was interrupted, rolled back, ended. Posted as
+// core posts the Events on the objects a run changes (postEvent, D134); the Job is the one the
+// pod's labels name (deploy's manifests give them to the run through the downward API).
 
-import { hostname } from 'node:os';
-import type { KubeClient, ResourceType } from '@chaoskit/core';
-import { redact } from '@chaoskit/core/runner';
+import type { KubeClient } from '@chaoskit/core';
+import { postEvent, redact } from '@chaoskit/core/runner';
 import type { RunEvent, RunListener } from '../run/index.js';
 import { journalName } from './labels.js';
-
-const Events: ResourceType = {
-  apiVersion: 'events.k8s.io/v1',
-  plural: 'events',
-  kind: 'Event',
-  namespaced: true,
-  noun: 'event',
-};
-
-/** Who the Events are written by. */
-export const REPORTING_CONTROLLER = 'chaoskit.io/runner';
 
 export interface JobRef {
   name: string;
@@ -94,40 +82,14 @@ function eventOf(event: RunEvent, runId: string): Said | undefined {
   }
 }
 
-/** Microseconds, as the API's MicroTime takes them. */
-const microTime = (date: Date) => date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-
 /** Writes an Event on `job` at each moment of the run that says one; a failure is said, not thrown. */
 export function jobEvents(kube: KubeClient, job: JobRef, runId: string): RunListener {
   return async (event, emit) => {
     const said = eventOf(event, runId);
     if (!said) return;
-    const now = new Date();
-    const body = {
-      apiVersion: 'events.k8s.io/v1',
-      kind: 'Event',
-      metadata: {
-        name: `${job.name}.${now.getTime().toString(16)}${Math.random().toString(16).slice(2, 8)}`,
-        namespace: job.namespace,
-      },
-      eventTime: microTime(now),
-      reportingController: REPORTING_CONTROLLER,
-      reportingInstance: hostname().slice(0, 128),
-      action: said.action,
-      reason: said.reason,
-      type: said.type,
-      regarding: {
-        apiVersion: 'batch/v1',
-        kind: 'Job',
-        name: job.name,
-        namespace: job.namespace,
-        ...(job.uid ? { uid: job.uid } : {}),
-      },
-      // The API takes 1 kB of note: 340 characters are at most 1020 bytes.
-      note: redact(said.note).slice(0, 340),
-    };
+    const regarding = { apiVersion: 'batch/v1', kind: 'Job', ...job };
     try {
-      await kube.create(Events, body, { namespace: job.namespace });
+      await postEvent(kube.transport, { ...said, regarding, message: said.note });
     } catch (err) {
       await emit({ type: 'job-event-failed', reason: said.reason, message: redact((err as Error).message) });
     }

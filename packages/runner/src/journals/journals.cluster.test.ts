@@ -307,7 +307,7 @@ describe('run --journal-to-cluster', { timeout: 180_000 }, () => {
     );
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain(
-      `chaoskit: User "${denied.identity}" may not create configmaps, get configmaps, update configmaps, create events.events.k8s.io in namespace '${ns.name}', which --journal-to-cluster needs`,
+      `chaoskit: User "${denied.identity}" may not create configmaps, get configmaps, update configmaps, create events in namespace '${ns.name}', which --journal-to-cluster needs`,
     );
     const after = JSON.parse((await chaoskit(['journals', '-n', ns.name, '--json'])).stdout);
     expect(after).toHaveLength(listed.length);

@@ -118,6 +118,7 @@ async function call(
           safety: state.safety,
           ...(signal ? { signal } : {}),
           ...(options.ledger ? { ledger: options.ledger } : {}),
+          ...(options.notes ? { notes: options.notes } : {}),
           ...(options.env ? { env: options.env } : {}),
         }),
       );

@@ -3,7 +3,13 @@
 // must carry (rails, the run's record, its signal, later a trace) is added once.
 
 import type { AnyActivity, ResultOf, Safety } from '@chaoskit/core';
-import { type ResolvedSecrets, type RunLedger, secretsFor, substitute } from '@chaoskit/core/runner';
+import {
+  type ResolvedSecrets,
+  type RunLedger,
+  type RunNotes,
+  secretsFor,
+  substitute,
+} from '@chaoskit/core/runner';
 import type { Json, Prepared } from '../experiment.js';
 import type { Activity } from '../experiment-format.js';
 import { runHttp } from '../http-provider.js';
@@ -23,6 +29,8 @@ export interface Invocation {
   signal?: AbortSignal;
   /** The run's record: every change is written to it before it is made. */
   ledger?: RunLedger;
+  /** The run's Events on the objects it changes. */
+  notes?: RunNotes;
   /** `plan`: every change sent as a server-side dry run. */
   dryRun?: boolean;
   /** The environment the cluster is chosen from (a fleet run's context); default the process's. */
@@ -33,7 +41,7 @@ export interface Invocation {
 export function invokeActivity<A extends AnyActivity>(
   target: A,
   args: unknown,
-  { secrets = {}, configuration, log, safety, signal, ledger, dryRun, env }: Invocation = {},
+  { secrets = {}, configuration, log, safety, signal, ledger, notes, dryRun, env }: Invocation = {},
 ): Promise<ResultOf<A>> {
   return target.call(args, {
     secrets,
@@ -42,6 +50,7 @@ export function invokeActivity<A extends AnyActivity>(
     ...(safety ? { safety } : {}),
     ...(signal ? { signal } : {}),
     ...(ledger ? { ledger } : {}),
+    ...(notes ? { notes } : {}),
     ...(dryRun ? { dryRun: true } : {}),
     ...(env ? { env } : {}),
   }) as Promise<ResultOf<A>>;

@@ -94,6 +94,7 @@ async function play(prepared: Prepared, options: RunOptions, title: string, span
   journal.status ??= 'completed';
   await runRollbacks(state);
   if (ledger) await settle(state, ledger);
+  await options.notes?.settled();
   journal.end = iso();
   journal.duration = (performance.now() - started) / 1000;
   await emit({ type: 'run-ended', journal });

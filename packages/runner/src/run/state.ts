@@ -2,7 +2,7 @@
 // journal, its signal and rails, and where it says what happens.
 
 import type { Safety, SafetyRefusal } from '@chaoskit/core';
-import { type RunLedger, redact } from '@chaoskit/core/runner';
+import { type RunLedger, type RunNotes, redact } from '@chaoskit/core/runner';
 import { ControlInterrupted } from '../controls.js';
 import type { Prepared } from '../experiment.js';
 import type { Activity } from '../experiment-format.js';
@@ -30,6 +30,11 @@ export interface RunOptions {
   rollbackSignal?: AbortSignal;
   /** The run's record in the cluster: every change is written to it before it is made. */
   ledger?: RunLedger;
+  /**
+   * The run's Events on the objects it changes (D134): posted beside the run, waited for (a
+   * while) before it ends.
+   */
+  notes?: RunNotes;
   /**
    * The environment the activities' cluster is chosen from (`CLUSTER_CONTEXT`, `KUBECONFIG`),
    * their process providers' too: a fleet run's context (runFleet). Default: the process's.

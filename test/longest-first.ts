@@ -12,6 +12,7 @@ const LONGEST = [
   'packages/conformance/src/mesh-traffic.cluster.test.ts',
   'packages/runner/src/resilience.cluster.test.ts',
   'test/packaging/e2e.test.ts',
+  'test/packaging/vitest-app.test.ts',
   'packages/runner/src/deploy/in-pod.cluster.test.ts',
   'packages/conformance/src/running.cluster.test.ts',
   'packages/runner/src/bad-experiments.cluster.test.ts',

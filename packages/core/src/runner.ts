@@ -104,3 +104,5 @@ export {
   runStatus,
 } from './record/revert.js';
 export { LEDGER_KEY_SECRET, LEDGER_RULES, type LedgerKey, ledgerKey } from './record/seal.js';
+// Traces and metrics (D130): the run's spans and meters, a no-op without an SDK
+export { asReverting, instruments } from './telemetry/telemetry.js';

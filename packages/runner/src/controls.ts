@@ -2,7 +2,7 @@
 // the rollbacks and each activity. A chaoskit control is a JavaScript module (a file, or an
 // installed package) exporting hook functions under Chaos Toolkit's names, declared with the
 // provider type `js`; Python controls cannot be loaded: they are refused unless skipped by name,
-// but for Chaos Toolkit's safeguards, which chaoskit runs itself (D127).
+// but for Chaos Toolkit's safeguards and tracing, which chaoskit runs itself (D127, D132).
 
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { type ResolvedSecrets, redact, substitute } from '@chaoskit/core/runner';
 import { isSafeguards } from './guards/safeguards.js';
 import { activitiesOf, hypothesisOf, isObject } from './raw-experiment.js';
+import { isTracingControl } from './telemetry/tracing-control.js';
 
 type Json = Record<string, unknown>;
 
@@ -84,6 +85,10 @@ const listOf = (value: unknown): DeclaredControl[] =>
     ? (value.filter((c) => isObject(c) && typeof c.name === 'string') as DeclaredControl[])
     : [];
 
+/** The experiment's own controls (its top-level `controls`), but those skipped by name. */
+export const topControls = (experiment: Json, skipped: readonly string[]): DeclaredControl[] =>
+  listOf(experiment.controls).filter((c) => !skipped.includes(c.name));
+
 /** Every control the experiment declares, in Chaos Toolkit's order: experiment, hypothesis, activities. */
 export function declaredControls(experiment: Json): DeclaredControl[] {
   return [
@@ -91,6 +96,24 @@ export function declaredControls(experiment: Json): DeclaredControl[] {
     ...listOf(hypothesisOf(experiment).controls),
     ...activitiesOf(experiment).flatMap((a) => listOf(a.controls)),
   ];
+}
+
+/** Controls that name no provider, or refer to no control of the experiment (as Chaos Toolkit checks). */
+export function controlProblems(experiment: Json): string[] {
+  const top = Array.isArray(experiment.controls) ? experiment.controls.filter(isObject) : [];
+  const problems: string[] = [];
+  for (const control of declaredControls(experiment)) {
+    if (control.ref !== undefined) {
+      if (!top.some((t) => t.name === control.ref && t.ref === undefined))
+        problems.push(
+          `control '${control.name}' refers to '${control.ref}', which is not one of the experiment's controls`,
+        );
+    } else if (!control.provider)
+      problems.push(
+        `control '${control.name}' must have a provider (or a ref to one of the experiment's controls)`,
+      );
+  }
+  return [...new Set(problems)];
 }
 
 /**
@@ -111,12 +134,18 @@ export function unrunnableControls(
     if (!control.provider || type === 'js' || seen.has(control.name)) continue;
     seen.add(control.name);
     const module = typeof control.provider.module === 'string' ? ` (module ${control.provider.module})` : '';
-    // chaoskit runs Chaos Toolkit's safeguards itself (D127), from the experiment's own controls.
+    // chaoskit runs Chaos Toolkit's safeguards (D127) and tracing (D132) itself, from the
+    // experiment's own controls.
     const safeguards = isSafeguards(control) && !skipped.includes(control.name);
-    if (safeguards && listOf(experiment.controls).includes(control)) continue;
+    const tracing = isTracingControl(control) && !skipped.includes(control.name);
+    if ((safeguards || tracing) && listOf(experiment.controls).includes(control)) continue;
     if (safeguards)
       problems.push(
         `control '${control.name}' is a safeguards control declared on an activity or the hypothesis, where Chaos Toolkit never starts it: declare it in the experiment's controls`,
+      );
+    else if (tracing)
+      problems.push(
+        `control '${control.name}' is a tracing control declared on an activity or the hypothesis: chaoskit traces the whole run, declare it in the experiment's controls`,
       );
     else if (type !== 'python')
       warnings.push(

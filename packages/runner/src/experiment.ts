@@ -10,7 +10,13 @@ import {
   secretsFor,
   substitute,
 } from '@chaoskit/core/runner';
-import { type ControlModule, declaredControls, loadControls, unrunnableControls } from './controls.js';
+import {
+  type ControlModule,
+  controlProblems,
+  loadControls,
+  topControls,
+  unrunnableControls,
+} from './controls.js';
 import { InvalidExperiment } from './errors.js';
 import {
   type Activity,
@@ -29,6 +35,8 @@ import { type RailFlags, railsOf, skippedControls } from './rails.js';
 import { activitiesOf, isObject, placedActivities } from './raw-experiment.js';
 import { type Lookup, resolveActivity } from './resolve-activity.js';
 import { type Referable, referable } from './run/refs.js';
+import type { OtlpChoice } from './telemetry/config.js';
+import { experimentTracing } from './telemetry/tracing-control.js';
 import { validateTolerance } from './tolerance.js';
 import { experimentWarnings } from './warnings.js';
 
@@ -117,6 +125,8 @@ export interface Prepared {
   controls: Map<string, ControlModule>;
   /** The probes of its safeguards controls (D127), but those skipped by name. */
   safeguards: SafeguardProbe[];
+  /** What its tracing control asks of the run's traces (D132). */
+  tracing?: OtlpChoice;
   /**
    * What the experiment declares that chaoskit does not act on (Python controls, others'
    * extensions, `dry` keys), and, under `--no-validation`, the problems validation found.
@@ -228,6 +238,8 @@ export async function prepareExperiment(
   problems.push(
     ...(await safeguardProblems(experiment, skipped, (p, where) => checkActivity(p, where, context))),
   );
+  const traced = experimentTracing(topControls(experiment, skipped), configuration, env);
+  problems.push(...traced.problems);
   const controlChecks = unrunnableControls(experiment, skipped);
   problems.push(...controlChecks.problems);
   const { loaded, problems: loading } = await loadControls(experiment, flags.base ?? process.cwd());
@@ -238,25 +250,17 @@ export async function prepareExperiment(
     warnings.push(...[...new Set(problems)].map((p) => `not valid (--no-validation): ${p}`));
   }
   const safeguards = safeguardProbes(experiment, skipped);
-  return { experiment, configuration, secrets, activities, rails, controls: loaded, safeguards, warnings };
-}
-
-/** Controls that name no provider, or refer to no control of the experiment (as Chaos Toolkit checks). */
-function controlProblems(experiment: Json): string[] {
-  const top = Array.isArray(experiment.controls) ? experiment.controls.filter(isObject) : [];
-  const problems: string[] = [];
-  for (const control of declaredControls(experiment)) {
-    if (control.ref !== undefined) {
-      if (!top.some((t) => t.name === control.ref && t.ref === undefined))
-        problems.push(
-          `control '${control.name}' refers to '${control.ref}', which is not one of the experiment's controls`,
-        );
-    } else if (!control.provider)
-      problems.push(
-        `control '${control.name}' must have a provider (or a ref to one of the experiment's controls)`,
-      );
-  }
-  return [...new Set(problems)];
+  return {
+    experiment,
+    configuration,
+    secrets,
+    activities,
+    rails,
+    controls: loaded,
+    safeguards,
+    warnings,
+    ...(traced.tracing ? { tracing: traced.tracing } : {}),
+  };
 }
 
 interface CheckContext {

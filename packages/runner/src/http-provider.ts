@@ -25,6 +25,7 @@
 
 import { ActivityFailed } from '@chaoskit/core';
 import { renderForSubstitution, substitute } from '@chaoskit/core/runner';
+import { context, propagation } from '@opentelemetry/api';
 import type { Agent } from 'undici';
 
 type Configuration = Record<string, unknown> | null | undefined;
@@ -175,6 +176,11 @@ export async function runHttp(provider: HttpProvider, opts: HttpOptions = {}): P
   for (const [name, value] of Object.entries(rawHeaders)) {
     if (value !== null && value !== undefined) headers[name] = renderForSubstitution(value);
   }
+  // The run's trace context (W3C traceparent) when traces are on, unless the experiment sets its own.
+  const traced: Record<string, string> = {};
+  propagation.inject(context.active(), traced);
+  const given = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  for (const [name, value] of Object.entries(traced)) if (!given.has(name)) headers[name] = value;
   const args = substitute(provider.arguments, configuration, secrets);
   const deadline = timeoutMs(substitute(provider.timeout, configuration, secrets));
 

@@ -268,6 +268,26 @@ const shapes: Shape[] = [
     /control 'tracing' is a Python control \(module chaostracing\.control\), skipped as asked/,
   ),
   accepted(
+    "Chaos Toolkit's tracing controls (chaostoolkit-opentracing), which chaoskit maps onto its own traces (D132)",
+    experiment({
+      controls: [
+        { name: 'otel', provider: { type: 'python', module: 'chaostracing.oltp' } },
+        {
+          name: 'tracing',
+          provider: {
+            type: 'python',
+            module: 'chaostracing.control',
+            arguments: {
+              provider: 'opentelemetry',
+              exporter: 'oltp-grpc',
+              collector_endpoint: 'http://127.0.0.1:4317',
+            },
+          },
+        },
+      ],
+    }),
+  ),
+  accepted(
     "Chaos Toolkit's safeguards control (chaostoolkit-addons), which chaoskit runs itself (D127)",
     withSafeguards([
       { ...upProbe, name: 'before' },
@@ -459,10 +479,25 @@ const shapes: Shape[] = [
   refusedByChaoskit(
     'a Python control, which chaoskit cannot run',
     experiment({
-      controls: [{ name: 'tracing', provider: { type: 'python', module: 'chaostracing.control' } }],
+      controls: [
+        { name: 'reliably', provider: { type: 'python', module: 'chaosreliably.controls.experiment' } },
+      ],
     }),
     'D96',
-    /control 'tracing' is a Python control.*--skip-control tracing/,
+    /control 'reliably' is a Python control.*--skip-control reliably/,
+  ),
+  refusedByChaoskit(
+    "a tracing control that sends Jaeger's own protocol, which chaoskit does not speak",
+    experiment({
+      controls: [
+        {
+          name: 'tracing',
+          provider: { type: 'python', module: 'chaostracing.control', arguments: { provider: 'jaeger' } },
+        },
+      ],
+    }),
+    'D132',
+    /tracing control 'tracing': provider "jaeger" is not one chaoskit sends to/,
   ),
   refusedByChaoskit(
     'a secret group the experiment does not declare',

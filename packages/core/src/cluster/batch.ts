@@ -5,7 +5,7 @@
 
 import { checkPodRemoval, type PodRemovalOptions } from '../rails/pod-share.js';
 import { railWrite } from '../rails/writes.js';
-import { type DeleteOp, type RemovalOp, sendWrite } from './ops.js';
+import { changed, type DeleteOp, type RemovalOp, sendWrite } from './ops.js';
 import { Pods } from './resources.js';
 import { recordDeletes, recordPodRemoval, type Writer } from './steps.js';
 
@@ -46,7 +46,10 @@ export async function prepareBatch(
     send: <T>(op: RemovalOp) => {
       if (!members.has(op))
         return Promise.reject(new TypeError(`${op.verb} ${op.type.noun} '${op.name}' is not of this batch`));
-      return sendWrite<T>(writer.transport, op, { dryRun: writer.dryRun });
+      return sendWrite<T>(writer.transport, op, { dryRun: writer.dryRun }).then((sent) => {
+        changed(op, writer.dryRun);
+        return sent;
+      });
     },
   };
 }

@@ -41,6 +41,8 @@ export interface RawResponse {
   body: string;
   /** How many times the request was sent. */
   attempts: number;
+  /** How many of its attempts were answered 429 Too Many Requests (retried or not). */
+  throttled?: number;
   /**
    * An earlier attempt may have been applied (its connection broke, or the server failed with a
    * 5xx after receiving it): a create answered AlreadyExists must then be checked.
@@ -104,6 +106,7 @@ export class Connection {
     const throttle = options.method === 'GET' ? this.throttles.read : this.throttles.write;
     let ambiguous = false;
     let askedAgain = false;
+    let throttled = 0;
     for (let attempt = 1; ; attempt++) {
       if (this.#wasDown) await this.untilReady(deadline, signal);
       // The budget is for the server's refusals and failures: time queued behind this client's
@@ -120,7 +123,15 @@ export class Connection {
         stream.setEncoding('utf8');
         let body = '';
         for await (const chunk of stream) body += chunk;
-        res = { status: stream.statusCode ?? 0, headers: stream.headers, body, attempts: attempt, ambiguous };
+        if (stream.statusCode === 429) throttled++;
+        res = {
+          status: stream.statusCode ?? 0,
+          headers: stream.headers,
+          body,
+          attempts: attempt,
+          ambiguous,
+          ...(throttled ? { throttled } : {}),
+        };
         outcome =
           res.status === 429 && !budgetRefusal(res) ? 'overloaded' : res.status < 500 ? 'ok' : 'other';
         retryAfter = retryAfterMs(res);

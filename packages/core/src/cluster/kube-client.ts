@@ -14,7 +14,7 @@ import type { ClusterLedger } from '../record/ledger.js';
 import { type Batch, prepareBatch } from './batch.js';
 import { type Connection, connectionFor, type Query, type RequestOptions } from './connection.js';
 import type { CountOptions, ListOptions, Page } from './lists.js';
-import { type PatchType, type RemovalOp, sendWrite, type WriteOp } from './ops.js';
+import { changed, type PatchType, type RemovalOp, sendWrite, type WriteOp } from './ops.js';
 import { Pods, type ResourceType } from './resources.js';
 import { recordWrite, type Writer } from './steps.js';
 import { Transport, type TransportMiddleware } from './transport.js';
@@ -161,7 +161,12 @@ export class KubeClient implements Writer {
   async write<T>(op: WriteOp): Promise<T> {
     await railWrite(this, op);
     const body = await recordWrite(this, op);
-    return sendWrite<T>(this.transport, op, { ...(body !== undefined ? { body } : {}), dryRun: this.dryRun });
+    const sent = await sendWrite<T>(this.transport, op, {
+      ...(body !== undefined ? { body } : {}),
+      dryRun: this.dryRun,
+    });
+    changed(op, this.dryRun);
+    return sent;
   }
 
   /**

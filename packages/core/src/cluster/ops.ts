@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { type ApiRequestContext, toApiError } from '../errors/errors.js';
 import { RUN_ANNOTATION } from '../record/names.js';
+import { changeEvent } from '../telemetry/telemetry.js';
 import type { Query, RequestOptions } from './connection.js';
 import { collectionPath, objectPath, type ResourceType, requestContext } from './resources.js';
 import type { Transport } from './transport.js';
@@ -71,6 +72,12 @@ export interface SubresourceOp extends Target {
 export type WriteOp = CreateOp | ReplaceOp | PatchOp | DeleteOp | EvictOp | SubresourceOp;
 /** What a batch holds: deletes, or evictions. */
 export type RemovalOp = DeleteOp | EvictOp;
+
+/** A write sent through the chain, as the run's trace and meters count it (telemetry.ts). */
+export function changed(op: WriteOp, dryRun: boolean): void {
+  if (dryRun) return;
+  changeEvent({ verb: op.verb, resource: op.type.plural, name: nameOf(op), namespace: op.namespace });
+}
 
 /** The name of the object a write is about (a create's from its body). */
 export function nameOf(op: WriteOp): string | undefined {

@@ -2,9 +2,11 @@
 // requests answered as JSON, lists, watches and streams, over the shared connection of one
 // cluster, aborted by one signal, each seen by the middleware before it goes and after it ends.
 // It applies no rail, keeps no record and sends no dry run: what the record and revert use.
+// Every request is a span of the run's trace (telemetry.ts: a no-op unless the runner traces).
 
 import type { IncomingMessage } from 'node:http';
 import { type ApiRequestContext, toApiError } from '../errors/errors.js';
+import { requestSpan } from '../telemetry/telemetry.js';
 import type { Connection, HttpMethod, Query, RawResponse, RequestOptions } from './connection.js';
 import { type CountOptions, count, type ListOptions, listPage, listWithVersion, type Page } from './lists.js';
 import { objectPath, type ResourceType, requestContext } from './resources.js';
@@ -63,7 +65,12 @@ export class Transport {
   send(options: RequestOptions): Promise<RawResponse> {
     return this.observed(options, async () => {
       const res = await this.connection.send({ ...this.signalled(), ...options });
-      return { value: res, status: res.status, attempts: res.attempts };
+      return {
+        value: res,
+        status: res.status,
+        attempts: res.attempts,
+        ...(res.throttled ? { throttled: res.throttled } : {}),
+      };
     });
   }
 
@@ -150,10 +157,10 @@ export class Transport {
 
   private async observed<T>(
     options: RequestOptions,
-    go: () => Promise<{ value: T; status?: number; attempts?: number }>,
+    go: () => Promise<{ value: T; status?: number; attempts?: number; throttled?: number }>,
   ): Promise<T> {
     const hooks = this.options.middleware ?? [];
-    if (hooks.length === 0) return (await go()).value;
+    const endSpan = requestSpan(options.method, options.path, options.query?.dryRun === 'All');
     const event: RequestEvent = {
       method: options.method,
       path: options.path,
@@ -170,8 +177,10 @@ export class Transport {
         ...(answer.status !== undefined ? { status: answer.status } : {}),
         ...(answer.attempts !== undefined ? { attempts: answer.attempts } : {}),
       };
+      endSpan({ ...ended, throttled: answer.throttled ?? 0, durationMs: performance.now() - started });
     } catch (error) {
       const failed = { ...event, durationMs: performance.now() - started, error };
+      endSpan(failed);
       for (const hook of hooks) hook.after?.(failed);
       throw error;
     }

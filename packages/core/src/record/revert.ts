@@ -9,6 +9,7 @@ import { sendWrite } from '../cluster/ops.js';
 import { ConfigMaps } from '../cluster/resources.js';
 import type { Transport } from '../cluster/transport.js';
 import { isApiError } from '../errors/errors.js';
+import { changeEvent } from '../telemetry/telemetry.js';
 import { type Assessment, assess, type ObjectStatus, type OtherRuns } from './assess.js';
 import { MAC_SUFFIX, type ObjectRef } from './entries.js';
 import { recordName, typeOf } from './names.js';
@@ -148,6 +149,10 @@ export async function revertRun(
     }
     try {
       await apply(kube, o.ref, undo!);
+      changeEvent(
+        { verb: 'revert', resource: o.ref.plural, name: o.ref.name, namespace: o.ref.namespace },
+        true,
+      );
       result.undone.push(status);
       if (o.key) settled.push(o.key);
       log(

@@ -24,6 +24,7 @@ import {
   logEvents,
   type RollbackStrategy,
 } from '../run/index.js';
+import { withTelemetry } from '../telemetry/telemetry.js';
 import { checkJournalPath, scratchOf, writeJournal } from '../writable.js';
 import { CHOOSERS, choosingActivities } from './cluster-choice.js';
 import { ledgerSettings } from './options.js';
@@ -125,6 +126,7 @@ interface FleetFlags extends Record<string, unknown> {
   failFast?: boolean;
   failOnDeviation?: boolean;
   json?: boolean;
+  metricsPort?: number;
 }
 
 /**
@@ -174,6 +176,18 @@ export async function runFleetCommand(file: string, opts: FleetFlags): Promise<v
     session.exitCode = fail(err, EXIT.refused);
     return;
   }
+  const telemetry = {
+    metricsPort: opts.metricsPort,
+    tracing: fleet.prepared.tracing,
+    reporter: session.logger,
+  };
+  // Only the telemetry's start may fail here (an OTEL_* value refused): nothing ran.
+  await withTelemetry('chaoskit run', telemetry, () => runFleet(fleet, opts)).catch((err: unknown) => {
+    session.exitCode = fail(err, EXIT.refused);
+  });
+}
+
+async function runFleet(fleet: Awaited<ReturnType<typeof prepareFleet>>, opts: FleetFlags): Promise<void> {
   const { prepared, contexts, waves, aggregatePath, ledger } = fleet;
   const reporter = session.logger;
   reporter.info(

@@ -23,6 +23,8 @@ import {
   type RunListener,
   runExperiment,
 } from '../run/index.js';
+import { parseMetricsPort } from '../telemetry/config.js';
+import { withTelemetry } from '../telemetry/telemetry.js';
 import { checkJournalPath, scratchOf, writeJournal } from '../writable.js';
 import { adminClient, choosingActivities, deployClient, useCluster } from './cluster-choice.js';
 import { isFleet, runFleetCommand, withFleet } from './fleet.js';
@@ -140,6 +142,11 @@ export function register(program: Command): void {
     )
     .option('--confirm', "ask on the terminal before the run's first change")
     .option(
+      '--metrics-port <port>',
+      "serve the run's metrics for Prometheus to scrape on this port (/metrics) while it runs",
+      parseMetricsPort,
+    )
+    .option(
       '--fail-on-deviation',
       'exit 1 also when the steady state is not met before the method (which then does not run) or during it',
     )
@@ -163,75 +170,82 @@ export function register(program: Command): void {
         // Before anything else, the journal's place: an existing journal stays as it is.
         checkJournalPath('--journal-path', opts.journalPath, scratchOf(opts.journalPath));
         const prepared = await prepareFrom(file, opts);
-        useCluster(opts, choosingActivities(prepared));
-        const reporter = session.logger;
-        const ledger = opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title);
-        await checkClusters(prepared, { ledgerNamespace: ledger?.run.namespace, dry: opts.dry });
-        // Halted (D128): refused; otherwise the lever is watched while the run goes.
-        const halt = await haltGuard(prepared, ledgerSettings(opts).namespace, {
-          dry: opts.dry,
-          ...(ledger ? {} : { unguarded: (line: string) => reporter.warn(line) }),
-        });
-        const inCluster = opts.journalToCluster
-          ? await keptInCluster(opts, ledger?.runId ?? newRunId(), reporter)
-          : undefined;
-        started = true;
-        // Installed before leftovers are undone: a pod stopped meanwhile ends without its run.
-        const interrupts = handleInterrupts((line) => reporter.warn(line));
-        if (opts.revertLeftoversOf) {
-          const namespace = ledger?.run.namespace ?? ledgerSettings(opts).namespace;
-          const stop = await leftoversFirst(
-            adminClient(opts),
-            opts.revertLeftoversOf,
-            namespace,
-            ledger?.runId,
-            reporter,
-          ).catch((err: unknown) => {
-            interrupts.dispose();
-            throw err;
+        const telemetry = {
+          metricsPort: opts.metricsPort,
+          tracing: prepared.tracing,
+          reporter: session.logger,
+        };
+        await withTelemetry('chaoskit run', telemetry, async () => {
+          useCluster(opts, choosingActivities(prepared));
+          const reporter = session.logger;
+          const ledger = opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title);
+          await checkClusters(prepared, { ledgerNamespace: ledger?.run.namespace, dry: opts.dry });
+          // Halted (D128): refused; otherwise the lever is watched while the run goes.
+          const halt = await haltGuard(prepared, ledgerSettings(opts).namespace, {
+            dry: opts.dry,
+            ...(ledger ? {} : { unguarded: (line: string) => reporter.warn(line) }),
           });
-          if (stop !== undefined || interrupts.received) {
-            interrupts.dispose();
-            session.exitCode = stop ?? interrupts.exitCode ?? EXIT.sigterm;
-            return;
+          const inCluster = opts.journalToCluster
+            ? await keptInCluster(opts, ledger?.runId ?? newRunId(), reporter)
+            : undefined;
+          started = true;
+          // Installed before leftovers are undone: a pod stopped meanwhile ends without its run.
+          const interrupts = handleInterrupts((line) => reporter.warn(line));
+          if (opts.revertLeftoversOf) {
+            const namespace = ledger?.run.namespace ?? ledgerSettings(opts).namespace;
+            const stop = await leftoversFirst(
+              adminClient(opts),
+              opts.revertLeftoversOf,
+              namespace,
+              ledger?.runId,
+              reporter,
+            ).catch((err: unknown) => {
+              interrupts.dispose();
+              throw err;
+            });
+            if (stop !== undefined || interrupts.received) {
+              interrupts.dispose();
+              session.exitCode = stop ?? interrupts.exitCode ?? EXIT.sigterm;
+              return;
+            }
           }
-        }
-        if (ledger) {
-          reporter.info(
-            `Run ${ledger.runId}: its changes are recorded (ConfigMap ${recordName(ledger.runId)}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} find and undo them`,
-          );
-        }
-        // The journal is written as the run goes, so a crash loses at most the activity under way.
-        const journalFile = journalWriter((text) => writeJournal(opts.journalPath, text));
-        const journal = await runExperiment(prepared, {
-          rollbackStrategy: opts.rollbackStrategy as RollbackStrategy,
-          hypothesisStrategy: opts.hypothesisStrategy as HypothesisStrategy,
-          hypothesisFrequency: opts.hypothesisFrequency,
-          // What the run says: the log, the journal file, and with --json the journal on stdout.
-          listeners: [
-            logEvents(reporter),
-            journalFile.listener,
-            ...(inCluster ?? []),
-            ...(opts.json ? [jsonOutput((text) => process.stdout.write(text))] : []),
-          ],
-          signal: interrupts.run,
-          rollbackSignal: interrupts.rollbacks,
-          ...(opts.dry ? { dry: opts.dry as DryMode } : {}),
-          ...(opts.failFast ? { failFast: true } : {}),
-          ...(ledger ? { ledger } : {}),
-          ...(halt ? { guards: [halt] } : {}),
-          ...(opts.confirm ? { confirm: confirmOnTerminal } : {}),
-        }).finally(() => interrupts.dispose());
-        session.exitCode = runExitCode(journal, {
-          signal: interrupts.received,
-          failOnDeviation: opts.failOnDeviation,
+          if (ledger) {
+            reporter.info(
+              `Run ${ledger.runId}: its changes are recorded (ConfigMap ${recordName(ledger.runId)}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} find and undo them`,
+            );
+          }
+          // The journal is written as the run goes, so a crash loses at most the activity under way.
+          const journalFile = journalWriter((text) => writeJournal(opts.journalPath, text));
+          const journal = await runExperiment(prepared, {
+            rollbackStrategy: opts.rollbackStrategy as RollbackStrategy,
+            hypothesisStrategy: opts.hypothesisStrategy as HypothesisStrategy,
+            hypothesisFrequency: opts.hypothesisFrequency,
+            // What the run says: the log, the journal file, and with --json the journal on stdout.
+            listeners: [
+              logEvents(reporter),
+              journalFile.listener,
+              ...(inCluster ?? []),
+              ...(opts.json ? [jsonOutput((text) => process.stdout.write(text))] : []),
+            ],
+            signal: interrupts.run,
+            rollbackSignal: interrupts.rollbacks,
+            ...(opts.dry ? { dry: opts.dry as DryMode } : {}),
+            ...(opts.failFast ? { failFast: true } : {}),
+            ...(ledger ? { ledger } : {}),
+            ...(halt ? { guards: [halt] } : {}),
+            ...(opts.confirm ? { confirm: confirmOnTerminal } : {}),
+          }).finally(() => interrupts.dispose());
+          session.exitCode = runExitCode(journal, {
+            signal: interrupts.received,
+            failOnDeviation: opts.failOnDeviation,
+          });
+          if (journal.steady_states.before?.steady_state_met === false && !opts.failOnDeviation)
+            reporter.warn(
+              'The steady state was not met before the method, so the method did not run: exit code 0 as with Chaos Toolkit, unless something else failed (--fail-on-deviation makes it 1)',
+            );
+          await journalFile.finished();
+          if (!opts.json) reporter.info(`journal written to ${opts.journalPath}`);
         });
-        if (journal.steady_states.before?.steady_state_met === false && !opts.failOnDeviation)
-          reporter.warn(
-            'The steady state was not met before the method, so the method did not run: exit code 0 as with Chaos Toolkit, unless something else failed (--fail-on-deviation makes it 1)',
-          );
-        await journalFile.finished();
-        if (!opts.json) reporter.info(`journal written to ${opts.journalPath}`);
       } catch (err) {
         session.exitCode = started
           ? worst(session.exitCode, fail(err, EXIT.failed))

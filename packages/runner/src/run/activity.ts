@@ -3,9 +3,11 @@
 
 import { isChaosError, type SafetyRefusal, sleep } from '@chaoskit/core';
 import { redact, redactValue, substitute } from '@chaoskit/core/runner';
+import { SpanStatusCode } from '@opentelemetry/api';
 import type { Activity, Step } from '../experiment-format.js';
+import { inSpan } from '../telemetry/telemetry.js';
 import type { Phase } from './events.js';
-import { callProvider } from './invoke.js';
+import { argumentsOf, callProvider } from './invoke.js';
 import { type ActivityRun, iso } from './journal.js';
 import { resolveStep } from './refs.js';
 import { Interrupted, isDry, Refused, type RunState } from './state.js';
@@ -30,11 +32,46 @@ export async function playActivity(
   }
   // The entry, from the moment the provider is called: what the turn's end says, however it ends.
   const turn: Turn = { phase, background: step.background === true && phase !== 'hypothesis' };
+  const skipped = isDry(state.options.dry, activity);
+  const attributes = {
+    'chaoskit.activity': redact(String(activity.name)),
+    'chaoskit.activity.type': activity.type,
+    'chaoskit.phase': phase,
+    'chaoskit.provider': providerOf(activity),
+    'chaoskit.dry_run': skipped,
+    'chaoskit.background': turn.background,
+  };
+  return inSpan(`${activity.type} ${attributes['chaoskit.activity']}`, attributes, async (span) => {
+    if (span.isRecording()) span.setAttribute('chaoskit.targets', targetsOf(state, activity));
+    try {
+      await state.emit({ type: 'activity-started', phase, step, activity });
+      return await call(state, activity, turn, into, signal);
+    } finally {
+      const run = turn.run;
+      if (run) span.setAttribute('chaoskit.outcome', skipped ? 'skipped' : run.status);
+      if (run?.status === 'failed')
+        span.setStatus({ code: SpanStatusCode.ERROR, message: run.exception?.join('\n') ?? 'failed' });
+      await state.emit({ type: 'activity-ended', phase, activity, run: run ?? null });
+    }
+  });
+}
+
+/** What runs the activity: a chaoskit activity's `module.func`, `process`, `http`. */
+function providerOf(activity: Activity): string {
+  const provider = activity.provider;
+  return provider.type === 'python' ? `${provider.module}.${provider.func}` : provider.type;
+}
+
+/** The namespaces a chaoskit action says it changes (its rails' targets); none for the others. */
+function targetsOf(state: RunState, activity: Activity): string[] {
+  const target = state.prepared.activities.get(activity);
+  if (target?.kind !== 'action') return [];
   try {
-    await state.emit({ type: 'activity-started', phase, step, activity });
-    return await call(state, activity, turn, into, signal);
-  } finally {
-    await state.emit({ type: 'activity-ended', phase, activity, run: turn.run ?? null });
+    const { args } = argumentsOf(activity, state.prepared);
+    return target.targetNamespaces(target.validate(args)).map((t) => redact(t.namespace));
+  } catch {
+    // Arguments the activity refuses: its call fails and says why.
+    return [];
   }
 }
 

@@ -3,6 +3,7 @@
 
 import { sleep } from '@chaoskit/core';
 import type { Activity, Hypothesis } from '../experiment-format.js';
+import { inSpan } from '../telemetry/telemetry.js';
 import { withinTolerance } from '../tolerance.js';
 import { playActivity } from './activity.js';
 import type { HypothesisWhen } from './events.js';
@@ -30,7 +31,15 @@ function checked(state: RunState, when: HypothesisWhen): boolean {
 const anyProbeFailed = (state: HypothesisState) => state.probes.some((p) => p.status === 'failed');
 
 /** Checks each probe against its tolerance, in order; the first one not met ends the check. */
-async function checkHypothesis(state: RunState, when: HypothesisWhen): Promise<HypothesisState> {
+function checkHypothesis(state: RunState, when: HypothesisWhen): Promise<HypothesisState> {
+  return inSpan(`steady-state ${when}`, {}, async (span) => {
+    const result = await check(state, when);
+    span.setAttribute('chaoskit.steady_state_met', result.steady_state_met === true);
+    return result;
+  });
+}
+
+async function check(state: RunState, when: HypothesisWhen): Promise<HypothesisState> {
   const { emit } = state;
   const hypothesis = hypothesisOf(state)!;
   const result: HypothesisState = { steady_state_met: null, probes: [] };

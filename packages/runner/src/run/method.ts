@@ -1,11 +1,16 @@
 // The method, as chaostoolkit-lib's run_method: its activities in order (some in the
 // background), with the hypothesis checked alongside when the strategy says so.
 
+import { inSpan } from '../telemetry/telemetry.js';
 import { playActivity, playAll } from './activity.js';
 import { duringMethod } from './hypothesis.js';
 import { checkInterrupt, type RunState } from './state.js';
 
-export async function runMethod(state: RunState): Promise<void> {
+export function runMethod(state: RunState): Promise<void> {
+  return inSpan('method', {}, () => method(state));
+}
+
+async function method(state: RunState): Promise<void> {
   const { journal, emit } = state;
   const steps = Array.isArray(state.prepared.experiment.method) ? state.prepared.experiment.method : [];
   let over = false;

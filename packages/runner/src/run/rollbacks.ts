@@ -2,9 +2,11 @@
 // D70, after an interruption under every strategy but `never`); each whatever happened to the
 // one before it; abandoned by the user's second, confirmed interruption.
 
+import { asReverting } from '@chaoskit/core/runner';
 import type { Step } from '../experiment-format.js';
+import { inSpan } from '../telemetry/telemetry.js';
 import { playActivity, playAll } from './activity.js';
-import { iso } from './journal.js';
+import { iso, type Status } from './journal.js';
 import { fatal, Interrupted, type RunState } from './state.js';
 
 /** Whether the rollbacks play, and if not, why. */
@@ -38,6 +40,12 @@ export async function runRollbacks(state: RunState): Promise<void> {
     await emit({ type: 'rollbacks-skipped', reason: 'none-declared', strategy, status });
     return;
   }
+  // What the rollbacks change undoes the run's faults (core's "fault reverted" events).
+  await inSpan('rollbacks', {}, () => asReverting(() => rollBack(state, rollbacks, status)));
+}
+
+async function rollBack(state: RunState, rollbacks: Step[], status: Status): Promise<void> {
+  const { journal, emit, options } = state;
   const signal = options.rollbackSignal;
   let abandoned = false;
   const abandon = async (left: Step[]) => {

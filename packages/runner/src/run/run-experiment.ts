@@ -2,10 +2,14 @@
 // the method (with the hypothesis alongside, by strategy), the hypothesis after it (the
 // deviation check), then the rollbacks; what the run left in place, from its record; the end.
 // Each phase is a function over the run's state; what happens is said as events (events.ts).
+// The run, each phase and each activity is a span (telemetry/, D130).
 
 import { Safety } from '@chaoskit/core';
 import { describeRef, type RunLedger, redact, substitute } from '@chaoskit/core/runner';
+import { type Span, SpanStatusCode } from '@opentelemetry/api';
 import type { Prepared } from '../experiment.js';
+import { runMetrics } from '../telemetry/run-metrics.js';
+import { inSpan } from '../telemetry/telemetry.js';
 import { controlEvents } from './control-events.js';
 import { emitter } from './events.js';
 import { afterMethod, gate, hypothesisOf } from './hypothesis.js';
@@ -16,11 +20,30 @@ import { runRollbacks } from './rollbacks.js';
 import { safeguards } from './safeguards.js';
 import { checkInterrupt, fatal, Interrupted, type RunOptions, type RunState } from './state.js';
 
-export async function runExperiment(prepared: Prepared, options: RunOptions = {}): Promise<Journal> {
+export function runExperiment(prepared: Prepared, options: RunOptions = {}): Promise<Journal> {
   const { experiment, configuration, secrets } = prepared;
+  const title = String(substitute(experiment.title, configuration, secrets));
+  const attributes = {
+    'chaoskit.experiment': redact(title),
+    ...(options.ledger ? { 'chaoskit.run_id': options.ledger.runId } : {}),
+    'chaoskit.dry_run': options.dry ?? false,
+  };
+  return inSpan('run', attributes, async (span) => {
+    const journal = await play(prepared, options, title, span);
+    span.setAttributes({
+      'chaoskit.outcome': journal.status ?? 'completed',
+      'chaoskit.deviated': journal.deviated,
+    });
+    if (journal.status === 'failed' || journal.status === 'aborted')
+      span.setStatus({ code: SpanStatusCode.ERROR, message: `the run ${journal.status}` });
+    return journal;
+  });
+}
+
+async function play(prepared: Prepared, options: RunOptions, title: string, span: Span): Promise<Journal> {
+  const { experiment } = prepared;
   const started = performance.now();
   const { dry, ledger } = options;
-  const title = String(substitute(experiment.title, configuration, secrets));
   const journal = newJournal({ ...experiment, title, ...(dry ? { dry } : {}) }, ledger?.runId);
   // A control's InterruptExecution, or a guard, stops the run as Ctrl-C does.
   const byControl = new AbortController();
@@ -28,7 +51,7 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
     prepared,
     options,
     journal,
-    emit: emitter([...(options.listeners ?? []), controlEvents(prepared, byControl)]),
+    emit: emitter([...(options.listeners ?? []), runMetrics, controlEvents(prepared, byControl)]),
     signal: options.signal ? AbortSignal.any([options.signal, byControl.signal]) : byControl.signal,
     interruptedByControl: byControl.signal,
     safety: new Safety({ ...prepared.rails, ...(options.confirm ? { confirm: options.confirm } : {}) }),
@@ -41,6 +64,11 @@ export async function runExperiment(prepared: Prepared, options: RunOptions = {}
   const interrupt = (interruption: Interruption) => {
     if (state.signal.aborted) return;
     journal.interrupted_by = interruption;
+    span.addEvent('guard breached', {
+      'chaoskit.guard': interruption.by,
+      'chaoskit.guard.name': redact(interruption.name),
+      'chaoskit.guard.reason': redact(interruption.reason),
+    });
     byControl.abort(new Interrupted(interruption.reason));
     void emit({ type: 'interrupted', by: 'guard', interruption }).catch(() => undefined);
   };

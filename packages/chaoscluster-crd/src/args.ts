@@ -3,7 +3,7 @@
 // `resource_as_yaml_file` — read and checked while the arguments are validated, so a bad file
 // is refused before any request.
 
-import { DocumentFileError, kubernetesName, z } from '@chaoskit/core';
+import { DocumentFileError, kubernetesName, namespaceArg, z } from '@chaoskit/core';
 import { type CustomObject, checkCustomObject, loadObjectFile, type ObjectFile } from './body.js';
 
 /** `group`, `version`, `plural`: which resource, as every crd activity takes them (in 0.25.1 order). */
@@ -74,5 +74,25 @@ export function bodyArgs(purpose: string) {
       .describe(
         `Path of a YAML or JSON file (read as YAML, whatever its extension) holding the custom object ${purpose}. Exactly one of resource and resource_as_yaml_file.`,
       ),
+  };
+}
+
+/**
+ * The arguments of patch and replace, whose words are each one's own: which resource, the name
+ * of the existing object, its namespace (not in the cluster-scoped variant), force and the body.
+ */
+export function changeArgs(words: { verb: string; force: string; body: string }) {
+  const common = () => ({
+    ...resourceTypeArgs(),
+    name: objectNameArg(`Name of the custom object to ${words.verb}.`),
+  });
+  return {
+    namespaced: {
+      ...common(),
+      ns: namespaceArg('Namespace of the object; a namespace in resource must be this one.'),
+      force: forceArg(words.force),
+      ...bodyArgs(words.body),
+    },
+    cluster: { ...common(), force: forceArg(words.force), ...bodyArgs(words.body) },
   };
 }

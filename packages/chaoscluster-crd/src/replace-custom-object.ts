@@ -1,16 +1,10 @@
-import {
-  type ActivityContext,
-  ActivityFailed,
-  type ApiError,
-  defineActivity,
-  namespaceArg,
-} from '@chaoskit/core';
-import { bodyArgs, forceArg, objectNameArg, resourceTypeArgs } from './args.js';
+import { type ActivityContext, ActivityFailed, type ApiError, defineActivity } from '@chaoskit/core';
+import { changeArgs } from './args.js';
 import { addressed, type BodyArgsOutput, type CustomObject, checkBodyArgs, givenBody } from './body.js';
 import { CustomObjects } from './custom-objects.js';
 import { failure, isStaleVersion, type Operation } from './failures.js';
 import { ACTIONS } from './modules.js';
-import { describeObject, type Target, targetOf } from './target.js';
+import { describeObject, type Target, type TargetArgs, targetOf } from './target.js';
 
 /** How many times a forced replace re-reads the current version when the object keeps changing. */
 const FORCED_REPLACE_ATTEMPTS = 5;
@@ -18,12 +12,12 @@ const FORCED_REPLACE_ATTEMPTS = 5;
 const variants = { namespaced: 'replace_custom_object', cluster: 'replace_cluster_custom_object' };
 // get: a forced replace reads the current resourceVersion first.
 const RBAC = [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'update'] }];
-const nameArg = () => objectNameArg('Name of the custom object to replace.');
-const force = () =>
-  forceArg(
+const ARGS = changeArgs({
+  verb: 'replace',
+  force:
     'Replace whatever version is current: its resourceVersion is read first and put in the new object. Without force, the object must give metadata.resourceVersion, and a newer version on the server is a conflict (ActivityFailed, nothing replaced).',
-  );
-const body = () => bodyArgs('to put in place of the current one (the whole object)');
+  body: 'to put in place of the current one (the whole object)',
+});
 
 /** PUT of the whole object (D8): guarded by its resourceVersion, or by the current one with force. */
 async function replace(
@@ -73,36 +67,31 @@ async function replace(
   );
 }
 
-export const replaceCustomObjectActivity = defineActivity({
-  name: variants.namespaced,
+/** What both variants share: they differ in their name, their words and `ns`. */
+const REPLACE = {
   kind: 'action',
   module: ACTIONS,
-  doc: 'Replaces a custom object of namespace ns with resource (or resource_as_yaml_file), a PUT of the whole object. Without force the object gives metadata.resourceVersion and a newer version is a conflict; with force the current version is replaced. A missing object or definition is ActivityFailed. Returns the object the server returned.',
   returns: 'the object after the replace',
-  args: {
-    ...resourceTypeArgs(),
-    name: nameArg(),
-    ns: namespaceArg('Namespace of the object; a namespace in resource must be this one.'),
-    force: force(),
-    ...body(),
-  },
-  check: (args) => checkBodyArgs(args, { replace: true }),
+  check: <K extends string>(args: BodyArgsOutput) => checkBodyArgs<K>(args, { replace: true }),
   rbac: RBAC,
-  run: (args, ctx) => replace(targetOf(args), args, ctx),
+  run: (args: BodyArgsOutput & TargetArgs & { name: string; force: boolean }, ctx: ActivityContext) =>
+    replace(targetOf(args), args, ctx),
+} as const;
+
+export const replaceCustomObjectActivity = defineActivity({
+  ...REPLACE,
+  name: variants.namespaced,
+  doc: 'Replaces a custom object of namespace ns with resource (or resource_as_yaml_file), a PUT of the whole object. Without force the object gives metadata.resourceVersion and a newer version is a conflict; with force the current version is replaced. A missing object or definition is ActivityFailed. Returns the object the server returned.',
+  args: ARGS.namespaced,
 });
 
 export const replaceCustomObject = replaceCustomObjectActivity.fn;
 
 export const replaceClusterCustomObjectActivity = defineActivity({
+  ...REPLACE,
   name: variants.cluster,
-  kind: 'action',
-  module: ACTIONS,
   doc: 'Replaces a cluster-scoped custom object with resource (or resource_as_yaml_file), a PUT of the whole object. Without force the object gives metadata.resourceVersion and a newer version is a conflict; with force the current version is replaced. A missing object or definition is ActivityFailed. Returns the object the server returned.',
-  returns: 'the object after the replace',
-  args: { ...resourceTypeArgs(), name: nameArg(), force: force(), ...body() },
-  check: (args) => checkBodyArgs(args, { replace: true }),
-  rbac: RBAC,
-  run: (args, ctx) => replace(targetOf(args), args, ctx),
+  args: ARGS.cluster,
 });
 
 export const replaceClusterCustomObject = replaceClusterCustomObjectActivity.fn;

@@ -11,7 +11,10 @@ export interface Target {
   namespace?: string;
 }
 
-export function targetOf(args: { group: string; version: string; plural: string; ns?: string }): Target {
+/** The arguments that name the resource, and with `ns` the namespace. */
+export type TargetArgs = { group: string; version: string; plural: string; ns?: string };
+
+export function targetOf(args: TargetArgs): Target {
   const { group, version, plural, ns } = args;
   return ns === undefined ? { group, version, plural } : { group, version, plural, namespace: ns };
 }

@@ -7,14 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
-import {
-  deploy,
-  fileNamespace,
-  serviceAccountToken,
-  sharedCluster,
-  tokenEnv,
-  until,
-} from '@chaoskit/cluster/testing';
+import { deploy, fileNamespace, serviceAccountEnv, sharedCluster, until } from '@chaoskit/cluster/testing';
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,21 +26,19 @@ let operator: { env: NodeJS.ProcessEnv; identity: string };
 /** An identity that may read pods but not delete them (the record's rights it has). */
 let viewer: { env: NodeJS.ProcessEnv; identity: string };
 
-const envOf = (token: string) => tokenEnv(cluster.credentials, token);
-
 /** A service account bound, in the test's namespace, to what `chaoskit rbac <activities>` prints. */
 async function identityFor(name: string, activities: string[]) {
   const printed = await runCli(['rbac', ...activities, '--name', name], { cwd: dir });
   expect(printed.code, printed.stderr).toBe(0);
   const roles = loadAll(printed.stdout) as V1Role[];
   for (const role of roles) await rbac.createNamespacedRole({ namespace: ns.name, body: role });
-  const sa = await serviceAccountToken(
-    cluster.kc,
+  const sa = await serviceAccountEnv(
+    cluster,
     ns.name,
     name,
     roles.map((r) => ({ role: r.metadata!.name!, kind: 'Role' as const })),
   );
-  return { env: envOf(sa.token), identity: sa.identity };
+  return { env: sa.env, identity: sa.identity };
 }
 
 const python = (type: 'action' | 'probe', module: string, func: string, args: Record<string, unknown>) => ({

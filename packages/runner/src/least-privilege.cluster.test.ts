@@ -11,7 +11,7 @@ import { isMutation, readAuditLog } from '@chaoskit/cluster';
 import {
   deploy,
   fileNamespace,
-  serviceAccountToken,
+  serviceAccountEnv,
   sharedCluster,
   tokenEnv,
   until,
@@ -21,7 +21,7 @@ import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
 import { runCli } from './test-cli.js';
-import { activity } from './test-experiments.js';
+import { activity, killOneWebPod } from './test-experiments.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
@@ -33,13 +33,7 @@ let dir: string;
 /** The ServiceAccount deploy made for the experiment `kill`, and a token of it. */
 let deployed: { token: string; identity: string };
 
-const kill = () =>
-  activity('action', 'kill', 'chaoscluster.pod.actions', 'terminate_pods', {
-    ns: target.name,
-    label_selector: 'app=web',
-    qty: 1,
-    grace_period: 0,
-  });
+const kill = () => killOneWebPod(target.name);
 
 const podNames = async () =>
   (await core.listNamespacedPod({ namespace: target.name, labelSelector: 'app=web' })).items
@@ -76,11 +70,11 @@ beforeAll(async () => {
   );
   // Deployed on a schedule that does not come during the test: its ServiceAccount and Roles are
   // what matter here, and no pod of it runs.
-  const deployer = await serviceAccountToken(cluster.kc, ns.name, 'deployer', [
+  const deployer = await serviceAccountEnv(cluster, ns.name, 'deployer', [
     { role: 'cluster-admin', clusterBinding: binding },
   ]);
   const out = await runCli(['deploy', 'kill.yaml', '-n', ns.name, '--schedule', '0 0 1 1 *'], {
-    env: tokenEnv(cluster.credentials, deployer.token),
+    env: deployer.env,
     cwd: dir,
   });
   expect(out.code, out.stderr).toBe(0);
@@ -158,7 +152,7 @@ it('a right held only for the objects it names (resourceNames) is not refused: t
       ],
     },
   });
-  const narrow = await serviceAccountToken(cluster.kc, target.name, 'one-pod', [
+  const narrow = await serviceAccountEnv(cluster, target.name, 'one-pod', [
     { role: 'delete-one-pod', kind: 'Role' },
   ]);
   await writeFile(
@@ -176,7 +170,7 @@ it('a right held only for the objects it names (resourceNames) is not refused: t
     }),
   );
   const out = await runCli(['run', 'kill-one.yaml', '--no-ledger', '--journal-path', 'kill-one.json'], {
-    env: tokenEnv(cluster.credentials, narrow.token),
+    env: narrow.env,
     cwd: dir,
   });
   expect(out.code, out.stderr).toBe(EXIT.ok);

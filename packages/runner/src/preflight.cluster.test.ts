@@ -21,7 +21,7 @@ import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
 import { cli, exec, runCli } from './test-cli.js';
-import { activity } from './test-experiments.js';
+import { activity, killOneWebPod } from './test-experiments.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
@@ -69,14 +69,7 @@ beforeAll(async () => {
           },
         ],
       },
-      method: [
-        activity('action', 'kill', 'chaoscluster.pod.actions', 'terminate_pods', {
-          ns: ns.name,
-          label_selector: 'app=web',
-          qty: 1,
-          grace_period: 0,
-        }),
-      ],
+      method: [killOneWebPod(ns.name)],
     }),
   );
   const printed = await runCli(['rbac', file, '--name', 'runner'], { cwd: dir });

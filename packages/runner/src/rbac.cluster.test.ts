@@ -5,13 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
-import {
-  deploy,
-  fileNamespace,
-  serviceAccountToken,
-  sharedCluster,
-  tokenEnv,
-} from '@chaoskit/cluster/testing';
+import { deploy, fileNamespace, serviceAccountEnv, sharedCluster } from '@chaoskit/cluster/testing';
 import { LEDGER_LABEL } from '@chaoskit/core/runner';
 import { CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
@@ -64,13 +58,12 @@ it('an identity bound to exactly what chaoskit rbac prints runs the experiment a
   expect(role?.kind).toBe('Role');
   expect(ledger?.metadata?.name).toBe('experimenter-ledger');
   for (const r of [role!, ledger!]) await rbac.createNamespacedRole({ namespace: ns.name, body: r });
-  const { token, identity } = await serviceAccountToken(
-    cluster.kc,
+  const { env, identity } = await serviceAccountEnv(
+    cluster,
     ns.name,
     'experimenter',
     [role!, ledger!].map((r) => ({ role: r.metadata!.name!, kind: 'Role' as const })),
   );
-  const env = tokenEnv(cluster.credentials, token);
   const journal = join(dir, 'journal.json');
   const run = await chaoskit(['run', file, '--ledger-namespace', ns.name, '--journal-path', journal], env);
   expect(run.code, run.stderr).toBe(0);

@@ -16,3 +16,12 @@ export const activity = (
   func: string,
   args: Record<string, unknown>,
 ) => ({ type, name, provider: python(module, func, args) });
+
+/** The action `name` that terminates one pod labelled app=web of namespace `ns`, at once. */
+export const killOneWebPod = (ns: string, name = 'kill') =>
+  activity('action', name, 'chaoscluster.pod.actions', 'terminate_pods', {
+    ns,
+    label_selector: 'app=web',
+    qty: 1,
+    grace_period: 0,
+  });

@@ -45,6 +45,20 @@ export async function serviceAccountToken(
 }
 
 /**
+ * `serviceAccountToken` on `cluster`, with the environment of a process that acts as that
+ * identity and nothing else (`tokenEnv`).
+ */
+export async function serviceAccountEnv(
+  cluster: { kc: KubeConfig; credentials: { server: string; caFile: string } },
+  namespace: string,
+  name: string,
+  grants: Grant[],
+): Promise<{ token: string; identity: string; env: NodeJS.ProcessEnv }> {
+  const sa = await serviceAccountToken(cluster.kc, namespace, name, grants);
+  return { ...sa, env: tokenEnv(cluster.credentials, sa.token) };
+}
+
+/**
  * A kubeconfig (YAML) with one cluster (`server`, trusted through `caFile`), the `users` given
  * (name → user entry), and one context per entry of `contexts` (context name → user name).
  */

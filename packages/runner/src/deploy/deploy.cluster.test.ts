@@ -6,13 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDryRun, isMutation, readAuditLog } from '@chaoskit/cluster';
-import {
-  fileNamespace,
-  serviceAccountToken,
-  sharedCluster,
-  tokenEnv,
-  until,
-} from '@chaoskit/cluster/testing';
+import { fileNamespace, serviceAccountEnv, sharedCluster, until } from '@chaoskit/cluster/testing';
 import {
   CoreV1Api,
   type KubernetesObject,
@@ -30,11 +24,10 @@ const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
 const ns = fileNamespace(cluster.kc, 'deploy');
 const target = fileNamespace(cluster.kc, 'deploy-target');
 let dir: string;
-let deployer: { token: string; identity: string };
+let deployer: { identity: string; env: NodeJS.ProcessEnv };
 const binding = `chaoskit-deploy-test-${process.pid}`;
 
-const chaoskit = (args: string[]) =>
-  runCli(args, { cwd: dir, env: tokenEnv(cluster.credentials, deployer.token) });
+const chaoskit = (args: string[]) => runCli(args, { cwd: dir, env: deployer.env });
 
 const KINDS: Array<[string, string, boolean]> = [
   ['v1', 'ServiceAccount', true],
@@ -69,7 +62,7 @@ async function deployed(name: string): Promise<Map<string, KubernetesObject>> {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-deploy-'));
-  deployer = await serviceAccountToken(cluster.kc, ns.name, 'deployer', [
+  deployer = await serviceAccountEnv(cluster, ns.name, 'deployer', [
     { role: 'cluster-admin', clusterBinding: binding },
   ]);
   await writeFile(
@@ -188,11 +181,11 @@ it('--dry-run=server still says what the server refuses, and creates nothing', a
       ],
     },
   });
-  const writer = await serviceAccountToken(cluster.kc, ns.name, 'writer', [{ role: 'writer', kind: 'Role' }]);
+  const writer = await serviceAccountEnv(cluster, ns.name, 'writer', [{ role: 'writer', kind: 'Role' }]);
   const since = new Date();
   const out = await runCli(['deploy', 'here.yaml', '-n', ns.name, '--dry-run=server'], {
     cwd: dir,
-    env: tokenEnv(cluster.credentials, writer.token),
+    env: writer.env,
   });
   expect(out.code).toBe(1);
   expect(out.stdout).toBe(`serviceaccount/chaoskit-here -n ${ns.name} applied (server dry run)\n`);

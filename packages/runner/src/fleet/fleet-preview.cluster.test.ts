@@ -22,7 +22,7 @@ import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import { runCli } from '../test-cli.js';
-import { activity } from '../test-experiments.js';
+import { killOneWebPod } from '../test-experiments.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
@@ -70,14 +70,7 @@ beforeAll(async () => {
     dump({
       title: 'one web pod goes',
       description: 'a fleet previewed',
-      method: [
-        activity('action', 'kill', 'chaoscluster.pod.actions', 'terminate_pods', {
-          ns: ns.name,
-          label_selector: 'app=web',
-          qty: 1,
-          grace_period: 0,
-        }),
-      ],
+      method: [killOneWebPod(ns.name)],
     }),
   );
 });

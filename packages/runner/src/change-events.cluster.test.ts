@@ -8,14 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAuditLog } from '@chaoskit/cluster';
-import {
-  deploy,
-  fileNamespace,
-  serviceAccountToken,
-  sharedCluster,
-  tokenEnv,
-  until,
-} from '@chaoskit/cluster/testing';
+import { deploy, fileNamespace, serviceAccountEnv, sharedCluster, until } from '@chaoskit/cluster/testing';
 import {
   AppsV1Api,
   CoreV1Api,
@@ -35,7 +28,7 @@ const apps = cluster.kc.makeApiClient(AppsV1Api);
 const ns = fileNamespace(cluster.kc, 'change-events');
 let dir: string;
 /** May do anything in the namespace (a RoleBinding of cluster-admin there). */
-let admin: { token: string; identity: string };
+let admin: Awaited<ReturnType<typeof serviceAccountEnv>>;
 
 const SCALE = 'chaoscluster.deployment.actions.scale_deployment';
 const TERMINATE = 'chaoscluster.pod.actions.terminate_pods';
@@ -60,8 +53,8 @@ async function experiment(name: string, body: object): Promise<string> {
   return name;
 }
 
-const as = (identity: { token: string }, args: string[]) =>
-  runCli(args, { env: tokenEnv(cluster.credentials, identity.token), cwd: dir });
+const as = (identity: { env: NodeJS.ProcessEnv }, args: string[]) =>
+  runCli(args, { env: identity.env, cwd: dir });
 /** Where the runs keep their record and watch the halt lever: the test's namespace. */
 const ledger = () => ['--ledger-namespace', ns.name];
 
@@ -86,7 +79,7 @@ const uidOf = async (name: string) =>
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-change-events-'));
-  admin = await serviceAccountToken(cluster.kc, ns.name, 'operator', [{ role: 'cluster-admin' }]);
+  admin = await serviceAccountEnv(cluster, ns.name, 'operator', [{ role: 'cluster-admin' }]);
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -202,8 +195,8 @@ it('an identity that may not create events makes every change, and is told once'
       namespace: ns.name,
       body: { ...role, rules: role.rules?.filter((r) => !r.resources?.includes('events')) },
     });
-  const quiet = await serviceAccountToken(
-    cluster.kc,
+  const quiet = await serviceAccountEnv(
+    cluster,
     ns.name,
     'no-events',
     roles.map((r) => ({ role: r.metadata!.name!, kind: 'Role' as const })),

@@ -21,7 +21,7 @@ import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
 import { cli, exec, runCli } from './test-cli.js';
-import { activity, killOneWebPod } from './test-experiments.js';
+import { countWebPods, killOneWebPod } from './test-experiments.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
@@ -59,15 +59,7 @@ beforeAll(async () => {
       description: 'what the run needs is checked first',
       'steady-state-hypothesis': {
         title: 'web runs',
-        probes: [
-          {
-            ...activity('probe', 'web-pods', 'chaoscluster.pod.probes', 'count_pods', {
-              ns: ns.name,
-              label_selector: 'app=web',
-            }),
-            tolerance: [1, 10],
-          },
-        ],
+        probes: [countWebPods([1, 10], ns.name)],
       },
       method: [killOneWebPod(ns.name)],
     }),

@@ -25,3 +25,12 @@ export const killOneWebPod = (ns: string, name = 'kill') =>
     qty: 1,
     grace_period: 0,
   });
+
+/** The probe `web-pods`: how many pods labelled app=web (of `ns`, else the run's), within `tolerance`. */
+export const countWebPods = (tolerance: unknown, ns?: string) => ({
+  ...activity('probe', 'web-pods', 'chaoscluster.pod.probes', 'count_pods', {
+    ...(ns ? { ns } : {}),
+    label_selector: 'app=web',
+  }),
+  tolerance,
+});

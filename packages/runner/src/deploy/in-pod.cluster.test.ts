@@ -31,7 +31,7 @@ import {
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it, type TestContext } from 'vitest';
 import { runCli } from '../test-cli.js';
-import { activity } from '../test-experiments.js';
+import { activity, countWebPods } from '../test-experiments.js';
 import { clusterWithImage } from './test-real-node.js';
 
 let local: LocalCluster | undefined;
@@ -213,14 +213,7 @@ it('a deployed Job runs an experiment in a pod with in-cluster credentials and t
       description: 'in a pod',
       'steady-state-hypothesis': {
         title: 'two web pods',
-        probes: [
-          {
-            ...activity('probe', 'web-pods', 'chaoscluster.pod.probes', 'count_pods', {
-              label_selector: 'app=web',
-            }),
-            tolerance: 2,
-          },
-        ],
+        probes: [countWebPods(2)],
       },
       method: [],
     }),

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../test-cli.js';
-import { activity } from '../test-experiments.js';
+import { activity, countWebPods } from '../test-experiments.js';
 
 const NAMES = ['shop-east', 'shop-west', 'pay-prod'];
 let server: Server;
@@ -52,14 +52,7 @@ beforeAll(async () => {
       description: 'a fleet',
       'steady-state-hypothesis': {
         title: 'web',
-        probes: [
-          {
-            ...activity('probe', 'web-pods', 'chaoscluster.pod.probes', 'count_pods', {
-              label_selector: 'app=web',
-            }),
-            tolerance: 1,
-          },
-        ],
+        probes: [countWebPods(1)],
       },
       method: [
         activity('action', 'kill-web', 'chaoscluster.pod.actions', 'terminate_pods', {

@@ -25,7 +25,7 @@ import {
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../test-cli.js';
-import { activity } from '../test-experiments.js';
+import { activity, countWebPods } from '../test-experiments.js';
 import { startRun } from '../test-runs.js';
 
 const cluster = sharedCluster();
@@ -44,10 +44,6 @@ const chaoskit = (args: string[], env: NodeJS.ProcessEnv = adminEnv()) => runCli
 /** The environment deploy's pod gives the run: its Job, its experiment's name. */
 const inJob = (env: NodeJS.ProcessEnv) => ({ ...env, CHAOSKIT_JOB: job.name, CHAOSKIT_JOB_UID: job.uid });
 
-const webPods = (tolerance: number) => ({
-  ...activity('probe', 'web-pods', 'chaoscluster.pod.probes', 'count_pods', { label_selector: 'app=web' }),
-  tolerance,
-});
 const scaleWeb = (name: string) =>
   activity('action', name, 'chaoscluster.deployment.actions', 'scale_deployment', {
     name: 'web',
@@ -108,8 +104,8 @@ describe('run --journal-to-cluster', { timeout: 180_000 }, () => {
     const file = await writeExperiment('web-holds', {
       title: 'Web holds: 2 pods, whatever happens',
       description: 'kept in the cluster',
-      'steady-state-hypothesis': { title: 'two web pods', probes: [webPods(2)] },
-      method: [webPods(2)],
+      'steady-state-hypothesis': { title: 'two web pods', probes: [countWebPods(2)] },
+      method: [countWebPods(2)],
       rollbacks: [scaleWeb('web-back-to-two')],
     });
     const journalPath = join(dir, 'web-holds.journal.json');
@@ -266,7 +262,7 @@ describe('run --journal-to-cluster', { timeout: 180_000 }, () => {
     const file = await writeExperiment('looks', {
       title: 'only looks',
       description: 'probes: no record, only the journal',
-      method: [webPods(2)],
+      method: [countWebPods(2)],
     });
     const printed = await chaoskit(['rbac', file, '--journal-to-cluster', '--name', 'looks']);
     expect(printed.code, printed.stderr).toBe(0);

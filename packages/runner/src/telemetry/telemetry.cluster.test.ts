@@ -22,21 +22,14 @@ import {
   type TraceSpan,
   treeShape,
 } from '@chaoskit/cluster/observability';
-import {
-  deploy,
-  fileNamespace,
-  serviceAccountToken,
-  sharedCluster,
-  tokenEnv,
-  until,
-} from '@chaoskit/cluster/testing';
+import { deploy, fileNamespace, serviceAccountEnv, sharedCluster, until } from '@chaoskit/cluster/testing';
 import { RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import type { Journal } from '../run/index.js';
 import { runCli } from '../test-cli.js';
-import { activity, python } from '../test-experiments.js';
+import { countWebPods, python } from '../test-experiments.js';
 import { startRun } from '../test-runs.js';
 
 const cluster = sharedCluster();
@@ -63,13 +56,7 @@ const experiment = () => ({
   'steady-state-hypothesis': {
     title: 'web runs',
     probes: [
-      {
-        ...activity('probe', 'web-pods', 'chaoscluster.pod.probes', 'count_pods', {
-          ns: ns.name,
-          label_selector: 'app=web',
-        }),
-        tolerance: [0, 10],
-      },
+      countWebPods([0, 10], ns.name),
       { type: 'probe', name: 'web-answers', provider: { type: 'http', url: webUrl }, tolerance: 200 },
     ],
   },
@@ -142,15 +129,14 @@ afterAll(async () => {
 });
 
 /** The run's identity (the experiment's rights), and a service name of its own for each run's traces. */
-let identity: { token: string; identity: string };
+let identity: Awaited<ReturnType<typeof serviceAccountEnv>>;
 async function runner() {
-  identity ??= await serviceAccountToken(cluster.kc, ns.name, 'runner', [
+  identity ??= await serviceAccountEnv(cluster, ns.name, 'runner', [
     { role: 'runner', kind: 'Role' },
     { role: 'runner-ledger', kind: 'Role' },
   ]);
   const service = `chaoskit-${ns.name}-${++runs}`;
-  const env = { ...tokenEnv(cluster.credentials, identity.token), OTEL_SERVICE_NAME: service };
-  return { ...identity, service, env };
+  return { ...identity, service, env: { ...identity.env, OTEL_SERVICE_NAME: service } };
 }
 
 const METHODS: Record<string, string> = {

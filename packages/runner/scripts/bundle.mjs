@@ -6,7 +6,7 @@
 // process holds one @chaoskit/core whatever it loads. The directory needs no node_modules: the
 // runner image is Node and this directory. Only ECharts stays outside (an optional peer,
 // `chaoskit report`'s charts), found in node_modules when installed.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -86,10 +86,24 @@ const result = await build({
   define: { CHAOSKIT_RUNNER_VERSION: JSON.stringify(manifest(home).version) },
   external: ['echarts', 'echarts/*', 'zrender', 'zrender/*'],
   plugins: [builtIn, clientNodeUsed],
-  legalComments: 'linked',
+  legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
 });
+// The licences of the third-party packages built in: their notices travel with their code.
+const thirdParty = new Set(
+  Object.keys(result.metafile.inputs)
+    .map((input) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1])
+    .filter(Boolean),
+);
+const notices = [...thirdParty].sort().map((dir) => {
+  const at = join(home, dir);
+  const file = readdirSync(at).find((f) => /^(licen[cs]e|copying)/i.test(f));
+  const { name, version, license } = manifest(at);
+  const text = file ? readFileSync(join(at, file), 'utf8').trim() : `License: ${license}`;
+  return `${name}@${version}\n\n${text}\n`;
+});
+writeFileSync(join(outdir, 'THIRD-PARTY-LICENSES.txt'), notices.join(`\n${'-'.repeat(72)}\n\n`));
 const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0);
 process.stderr.write(
   `bundle: dist/bundle/ ${Object.keys(result.metafile.outputs).length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB, ${activityPackages.length} activity packages built in\n`,

@@ -137,13 +137,7 @@ export function findProviders(lookup: Lookup = {}): {
   providers: Provider[];
   byModule: Map<string, Provider>;
 } {
-  const providers: Provider[] = BUNDLED.map(({ name, version, modules, load }) => ({
-    name,
-    version,
-    dir: runnerHome,
-    modules,
-    load,
-  }));
+  const providers: Provider[] = BUNDLED.map((p) => ({ ...p, dir: runnerHome }));
   const names = new Set(providers.map((p) => p.name));
   for (const dir of searchPath(lookup)) {
     for (const provider of scan(dir)) {

@@ -1,4 +1,5 @@
-// `./dev bench` (and `npm run bench`): chaoskit against the Python originals and kubectl, in one
+// `./dev bench` (and `npm run bench`): chaoskit against the Python originals, kubectl and the
+// reference client (client-go at full speed: what the apiserver allows), in one
 // run, on one local cluster, every tool as its own identity so that the audit log counts each
 // one's requests. Numbers to report, not assertions: the method heads every report (report.mjs).
 //
@@ -14,6 +15,7 @@ import {
   ensurePythonOriginals,
   PYTHON_ORIGINALS,
 } from '../packages/conformance/dist/differential/python-env.js';
+import { ensureBenchReference } from '../packages/cluster/dist/index.js';
 import { startFixture } from './fixture.mjs';
 import { AuditTail, measureProcess, stats } from './measure.mjs';
 import { markdownReport } from './report.mjs';
@@ -40,6 +42,8 @@ const log = (line) => process.stderr.write(`bench: ${line}\n`);
 const chaos = await ensurePythonOriginals(log);
 const python = join(dirname(chaos), 'python');
 const chaoskit = join(root, 'packages', 'runner', 'dist', 'bin.js');
+// Built here, not by `./dev setup`: only the bench runs it.
+const reference = await ensureBenchReference(log);
 const scratch = await mkdtemp(join(tmpdir(), 'chaoskit-bench-'));
 log(`starting a local cluster of ${NODES} nodes and ${PODS} pods…`);
 // Ctrl-C or a kill: the cluster goes with the bench (while it starts, the cluster package's
@@ -93,6 +97,12 @@ function variants(scenario, file) {
       command: () => `${python} ${join(root, 'bench', 'in-process.py')} ${quote(steps)}`,
     },
   ];
+  if (scenario.reference)
+    list.push({
+      name: 'reference',
+      tool: 'reference',
+      command: () => [reference, ...scenario.reference].map(quote).join(' '),
+    });
   if (one)
     list.splice(1, 0, {
       name: 'chaoskit call',

@@ -10,6 +10,7 @@ export {
 export { type AuditEvent, auditLogSize, isDryRun, isMutation, readAuditLog } from './local/audit.js';
 export {
   binaryPaths,
+  ensureBenchReference,
   ETCD_VERSION,
   ensureBinaries,
   ensureIstiod,

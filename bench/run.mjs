@@ -11,11 +11,11 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ensureBenchReference } from '../packages/cluster/dist/index.js';
 import {
   ensurePythonOriginals,
   PYTHON_ORIGINALS,
 } from '../packages/conformance/dist/differential/python-env.js';
-import { ensureBenchReference } from '../packages/cluster/dist/index.js';
 import { startFixture } from './fixture.mjs';
 import { AuditTail, measureProcess, stats } from './measure.mjs';
 import { markdownReport } from './report.mjs';

@@ -10,8 +10,8 @@ export {
 export { type AuditEvent, auditLogSize, isDryRun, isMutation, readAuditLog } from './local/audit.js';
 export {
   binaryPaths,
-  ensureBenchReference,
   ETCD_VERSION,
+  ensureBenchReference,
   ensureBinaries,
   ensureIstiod,
   ensureMeshProbe,

@@ -219,6 +219,7 @@ export async function webPods(t: CaseContext) {
       node: p.spec?.nodeName ?? '',
       ready: p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false,
       containerId: p.status?.containerStatuses?.[0]?.containerID ?? '',
+      restarts: p.status?.containerStatuses?.[0]?.restartCount ?? 0,
       phase: p.status?.phase ?? '',
     }))
     .sort((a, b) => a.name.localeCompare(b.name));

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import { AppsV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fleetJournalPath } from '../commands/fleet.js';
 import type { Journal } from '../run/index.js';
 import { runCli } from '../test-cli.js';
 import { python } from '../test-experiments.js';
@@ -26,8 +27,6 @@ const chaoskit = (args: string[]) => runCli(args, { env, cwd: dir });
 /** The fleet run reads contexts from a kubeconfig: the shared cluster's, by its context's name. */
 const fleetEnv = { ...process.env, KUBECONFIG: cluster.kubeconfigPath };
 const fleetArgs = () => ['--contexts', cluster.kc.getCurrentContext()];
-/** `c.journal.json` → the fleet's journal of its first context, written as the run goes. */
-const contextJournal = (path: string) => path.replace(/\.json$/, '.context-1.json');
 const readJournal = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as Journal;
 
 beforeAll(async () => {
@@ -69,7 +68,8 @@ describe('chaoskit halt', () => {
       ),
     );
     await Promise.all(runs.slice(0, 2).map((run) => run.methodDone(1)));
-    const fleetJournal = contextJournal(runs[2]!.journalPath);
+    // The fleet's journal of its first context, written as the run goes.
+    const fleetJournal = fleetJournalPath(runs[2]!.journalPath, 'context-1');
     await until('the fleet run scaled c down', async () =>
       existsSync(fleetJournal)
         ? (await readJournal(fleetJournal).catch(() => undefined))?.run?.[0]?.status === 'succeeded'

@@ -1,6 +1,8 @@
 // The bench's cluster: one local cluster, the workloads every scenario acts on, and one identity
 // per tool (a service account bound to cluster-admin) so that the audit log tells whose each
-// request is. Nothing here is timed.
+// request is. Nothing here is timed. The two big pod sets are bare pods created through the API
+// many at once, each bound to a kwok node: a Deployment's controller (20 requests a second by
+// default) and the scheduler would take hours over 100,000 pods.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -13,7 +15,7 @@ import {
 import { dump } from 'js-yaml';
 import { start } from '../packages/cluster/dist/index.js';
 
-export const TOOLS = ['chaoskit', 'python', 'kubectl'];
+export const TOOLS = ['chaoskit', 'python', 'kubectl', 'reference'];
 const IDENTITY_NS = 'bench-identities';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -66,6 +68,33 @@ export async function startFixture({ nodes, pods, log, scratch }) {
         },
       },
     });
+  /**
+   * `<app>-0` … `<app>-<n-1>` in `ns` that do not exist yet, `CREATES` requests out at once over
+   * the client's pooled keep-alive connections, spread over the kwok nodes.
+   */
+  const CREATES = 64;
+  const podSet = async (ns, app, n) => {
+    const have = new Set((await podsOf(ns, app)).map((p) => p.metadata.name));
+    const missing = Array.from({ length: n }, (_, i) => `${app}-${i}`).filter((m) => !have.has(m));
+    let next = 0;
+    const worker = async () => {
+      while (next < missing.length) {
+        const i = next++;
+        await core.createNamespacedPod({
+          namespace: ns,
+          body: {
+            metadata: { name: missing[i], labels: { app } },
+            spec: {
+              nodeName: cluster.nodes[i % cluster.nodes.length],
+              terminationGracePeriodSeconds: 0,
+              containers: [{ name: 'app', image: 'example.invalid/app:1' }],
+            },
+          },
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: CREATES }, worker));
+  };
   /** Every pod of `app` in `ns`, page by page. */
   const podsOf = async (ns, app) => {
     const pods = [];
@@ -94,6 +123,16 @@ export async function startFixture({ nodes, pods, log, scratch }) {
       const { all, running } = await census(ns, app);
       return all === want && running === want;
     });
+
+  /** The pods of a pod set that were deleted, created again once the terminating ones are gone. */
+  const refill = async (ns, app, want) => {
+    await until(`no pod of ${app} terminating`, async () => {
+      const { all, running } = await census(ns, app);
+      return all === running;
+    });
+    await podSet(ns, app, want);
+    await settled(ns, app, want);
+  };
 
   // The workloads.
   const drainNode = 'bench-drain';
@@ -124,8 +163,12 @@ export async function startFixture({ nodes, pods, log, scratch }) {
     IDENTITY_NS,
   ])
     await namespace(ns);
-  await deployment('bench', 'bench', sizes.bench);
-  await deployment('bench-1k', 'thousand', sizes['bench-1k']);
+  const created = performance.now();
+  await podSet('bench', 'bench', sizes.bench);
+  await podSet('bench-1k', 'thousand', sizes['bench-1k']);
+  log(
+    `created ${sizes.bench + sizes['bench-1k']} pods in ${((performance.now() - created) / 1000).toFixed(1)} s`,
+  );
   await deployment('bench-small', 'small', sizes.small);
   await deployment('bench-exec', 'exec', sizes.exec);
   await deployment('bench-drain', 'drain', sizes.drain, {
@@ -208,8 +251,8 @@ export async function startFixture({ nodes, pods, log, scratch }) {
     kubectl: cluster.kubectl,
     /** Back to the state before a destructive scenario (not timed). */
     reset: {
-      bench: () => settled('bench', 'bench', sizes.bench),
-      'bench-1k': () => settled('bench-1k', 'thousand', sizes['bench-1k']),
+      bench: () => refill('bench', 'bench', sizes.bench),
+      'bench-1k': () => refill('bench-1k', 'thousand', sizes['bench-1k']),
       drain: async () => {
         const node = await core.readNode({ name: drainNode });
         if (node.spec?.unschedulable) {

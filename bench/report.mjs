@@ -5,6 +5,9 @@ const s = (x, digits = 2) => (x === undefined ? '–' : x.toFixed(digits));
 const cell = (st, unit = ' s', digits = 2) =>
   st ? `${s(st.median, digits)}${unit} (${s(st.min, digits)}–${s(st.max, digits)})` : '–';
 const ratio = (a, b) => (a && b ? `${(a.median / b.median).toFixed(1)}×` : '–');
+/** chaoskit's throughput as a share of the reference's: the same work, so its time over ours. */
+const share = (reference, ours) =>
+  reference && ours ? `${((100 * reference.median) / ours.median).toFixed(0)} %` : '–';
 
 export const METHOD = [
   'Method: one run of `./dev bench` on one local cluster (kube-apiserver, etcd, controller-manager,',
@@ -20,6 +23,15 @@ export const METHOD = [
   "  before every execution (untimed). Requests are counted in the apiserver's audit log; peak RSS",
   "  is GNU time's maximum resident set size of the process (and its children). Ratios are",
   '  medians divided by medians, above 1 when chaoskit is faster. No result is asserted anywhere.',
+  "- **Reference**: the apiserver's own limit. benchref, a Go program on client-go v0.33 (the",
+  "  ecosystem's own client, of the Kubernetes release the cluster runs), with its client-side rate",
+  '  limit off and 64 requests out at once over one HTTP/2 connection, does the same work as its own',
+  '  identity: lists the pods (500 a page) and counts them, or deletes the chosen ones with grace 0',
+  '  (terminate), or cordons the node, evicts its pods and waits until they are gone (drain).',
+  '  Its in-process time is its own clock around that work. **chaoskit / reference** is',
+  "  chaoskit's throughput as a share of the reference's: the reference's median time divided by",
+  "  chaoskit's (whole process: `chaoskit call`, else `chaoskit run`; in process: the activity's",
+  '  call), 100 % when chaoskit is as fast as the apiserver allows.',
 ].join('\n');
 
 export function markdownReport(report) {
@@ -33,27 +45,31 @@ export function markdownReport(report) {
     '',
     '## Whole process',
     '',
-    '| scenario | chaoskit run | Chaos Toolkit `chaos run` | chaoskit call | kubectl | Python ÷ chaoskit (run) | kubectl ÷ chaoskit (call) |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| scenario | chaoskit run | Chaos Toolkit `chaos run` | chaoskit call | kubectl | reference | Python ÷ chaoskit (run) | kubectl ÷ chaoskit (call) | chaoskit / reference |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const sc of report.scenarios) {
     const v = sc.variants;
     const call = v['chaoskit call']?.seconds;
+    const ref = v.reference?.seconds;
     lines.push(
-      `| ${sc.title} | ${cell(v['chaoskit run']?.seconds)} | ${cell(v['python run']?.seconds)} | ${cell(call)} | ${cell(v.kubectl?.seconds)} | ${ratio(v['python run']?.seconds, v['chaoskit run']?.seconds)} | ${call ? ratio(v.kubectl?.seconds, call) : `${ratio(v.kubectl?.seconds, v['chaoskit run']?.seconds)} (vs run)`} |`,
+      `| ${sc.title} | ${cell(v['chaoskit run']?.seconds)} | ${cell(v['python run']?.seconds)} | ${cell(call)} | ${cell(v.kubectl?.seconds)} | ${cell(ref)} | ${ratio(v['python run']?.seconds, v['chaoskit run']?.seconds)} | ${call ? ratio(v.kubectl?.seconds, call) : `${ratio(v.kubectl?.seconds, v['chaoskit run']?.seconds)} (vs run)`} | ${share(ref, call ?? v['chaoskit run']?.seconds)} |`,
     );
   }
   lines.push(
     '',
     '## In process',
     '',
-    '| scenario | chaoskit | Python original | Python ÷ chaoskit |',
-    '| --- | --- | --- | --- |',
+    '| scenario | chaoskit | Python original | reference | Python ÷ chaoskit | chaoskit / reference |',
+    '| --- | --- | --- | --- | --- | --- |',
   );
   for (const sc of report.scenarios) {
     const c = sc.variants['chaoskit in-process']?.inProcessSeconds;
     const p = sc.variants['python in-process']?.inProcessSeconds;
-    lines.push(`| ${sc.title} | ${cell(c, ' s', 3)} | ${cell(p, ' s', 3)} | ${ratio(p, c)} |`);
+    const r = sc.variants.reference?.inProcessSeconds;
+    lines.push(
+      `| ${sc.title} | ${cell(c, ' s', 3)} | ${cell(p, ' s', 3)} | ${cell(r, ' s', 3)} | ${ratio(p, c)} | ${share(r, c)} |`,
+    );
   }
   lines.push(
     '',
@@ -61,16 +77,16 @@ export function markdownReport(report) {
     '',
     'Requests (median) and peak RSS (median, MB) of the whole processes; start → first request is the time from spawning the process to the apiserver receiving its first request (median, ms).',
     '',
-    '| scenario | requests chaoskit run / chaos run / kubectl | peak RSS chaoskit run / chaos run / kubectl | start → first request chaoskit run / chaos run / kubectl |',
+    '| scenario | requests chaoskit run / chaos run / kubectl / reference | peak RSS chaoskit run / chaos run / kubectl / reference | start → first request chaoskit run / chaos run / kubectl / reference |',
     '| --- | --- | --- | --- |',
   );
-  const trio = (sc, key, digits = 0) =>
-    ['chaoskit run', 'python run', 'kubectl']
+  const perTool = (sc, key, digits = 0) =>
+    ['chaoskit run', 'python run', 'kubectl', 'reference']
       .map((n) => s(sc.variants[n]?.[key]?.median, digits))
       .join(' / ');
   for (const sc of report.scenarios)
     lines.push(
-      `| ${sc.title} | ${trio(sc, 'requests')} | ${trio(sc, 'rssMb')} | ${trio(sc, 'firstRequestMs')} |`,
+      `| ${sc.title} | ${perTool(sc, 'requests')} | ${perTool(sc, 'rssMb')} | ${perTool(sc, 'firstRequestMs')} |`,
     );
   const failures = report.scenarios.flatMap((sc) =>
     Object.entries(sc.variants).flatMap(([v, r]) => r.failures.map((f) => `- ${sc.id} · ${v}: ${f}`)),

@@ -1,4 +1,5 @@
-// `./dev bench` (and `npm run bench`): chaoskit against the Python originals and kubectl, in one
+// `./dev bench` (and `npm run bench`): chaoskit against the Python originals, kubectl and the
+// reference client (client-go at full speed: what the apiserver allows), in one
 // run, on one local cluster, every tool as its own identity so that the audit log counts each
 // one's requests. Numbers to report, not assertions: the method heads every report (report.mjs).
 //
@@ -10,6 +11,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ensureBenchReference } from '../packages/cluster/dist/index.js';
 import {
   ensurePythonOriginals,
   PYTHON_ORIGINALS,
@@ -40,6 +42,8 @@ const log = (line) => process.stderr.write(`bench: ${line}\n`);
 const chaos = await ensurePythonOriginals(log);
 const python = join(dirname(chaos), 'python');
 const chaoskit = join(root, 'packages', 'runner', 'dist', 'bundle', 'chaoskit.mjs');
+// Built here, not by `./dev setup`: only the bench runs it.
+const reference = await ensureBenchReference(log);
 const scratch = await mkdtemp(join(tmpdir(), 'chaoskit-bench-'));
 log(`starting a local cluster of ${NODES} nodes and ${PODS} pods…`);
 // Ctrl-C or a kill: the cluster goes with the bench (while it starts, the cluster package's
@@ -93,6 +97,12 @@ function variants(scenario, file) {
       command: () => `${python} ${join(root, 'bench', 'in-process.py')} ${quote(steps)}`,
     },
   ];
+  if (scenario.reference)
+    list.push({
+      name: 'reference',
+      tool: 'reference',
+      command: () => [reference, ...scenario.reference].map(quote).join(' '),
+    });
   if (one)
     list.splice(1, 0, {
       name: 'chaoskit call',

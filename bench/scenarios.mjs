@@ -1,7 +1,8 @@
 // What the bench does, the same thing three ways: a chaoskit activity, the Python original of
 // the same name (chaostoolkit-kubernetes 0.25.1, chaostoolkit-istio 0.1.4, called with the same
 // arguments — the experiments use Chaos Toolkit's module names, which both accept), and the
-// kubectl command an operator would type for it.
+// kubectl command an operator would type for it; for the scenarios that count, delete or evict,
+// also the reference client's command (benchref: client-go, no client-side rate limit).
 
 const probe = (module, func, args) => ({ type: 'probe', module, func, args });
 const action = (module, func, args) => ({ type: 'action', module, func, args });
@@ -11,11 +12,15 @@ const action = (module, func, args) => ({ type: 'action', module, func, args });
  * turn). `kubectl(fx, prepared)`: a shell command, `$KUBECTL` being kubectl with the kubectl
  * identity's kubeconfig. `reset`: what to restore before each destructive run. `prepare`:
  * untimed work before each run (kubectl's targets chosen at random, as the activities do).
+ * `reference`: the arguments of benchref doing the same work (absent: no reference).
  */
 export function scenarios(fx) {
   const { sizes } = fx;
   const tenth = Math.max(1, Math.round(sizes.bench / 10));
   const hundredth = Math.max(1, Math.round(sizes['bench-1k'] / 10));
+  const percent = Math.max(1, Math.round(sizes.bench / 100));
+  // `bench-0`, `bench-100`, `bench-200` …: one pod in a hundred, chosen by name.
+  const pattern = 'bench-(0|[0-9]*00)$';
   return [
     {
       id: 'start',
@@ -35,6 +40,7 @@ export function scenarios(fx) {
       ],
       kubectl: () =>
         '$KUBECTL get pods -n bench -l app=bench --field-selector status.phase=Running -o name | wc -l',
+      reference: ['count', '-n', 'bench', '-l', 'app=bench', '-phase', 'Running'],
     },
     {
       id: 'phase',
@@ -49,6 +55,7 @@ export function scenarios(fx) {
       // The pods not Running: none means every pod is.
       kubectl: () =>
         '$KUBECTL get pods -n bench -l app=bench --field-selector status.phase!=Running -o name | wc -l',
+      reference: ['count', '-n', 'bench', '-l', 'app=bench', '-phase', 'Running'],
     },
     {
       id: 'terminate-tenth',
@@ -65,6 +72,41 @@ export function scenarios(fx) {
       ],
       prepare: () => fx.randomPods('bench', 'bench', tenth),
       kubectl: (names) => `$KUBECTL delete pods -n bench --grace-period=0 --wait=false ${names.join(' ')}`,
+      reference: ['terminate', '-n', 'bench', '-l', 'app=bench', '-qty', String(tenth)],
+    },
+    {
+      id: 'terminate-percent',
+      title: `terminate_pods, ${percent} of ${sizes.bench} (1 %, at random)`,
+      reset: 'bench',
+      steps: [
+        action('chaosk8s.pod.actions', 'terminate_pods', {
+          label_selector: 'app=bench',
+          ns: 'bench',
+          rand: true,
+          qty: percent,
+          grace_period: 0,
+        }),
+      ],
+      prepare: () => fx.randomPods('bench', 'bench', percent),
+      kubectl: (names) => `$KUBECTL delete pods -n bench --grace-period=0 --wait=false ${names.join(' ')}`,
+      reference: ['terminate', '-n', 'bench', '-l', 'app=bench', '-qty', String(percent)],
+    },
+    {
+      id: 'name-pattern',
+      title: `terminate_pods, every pod of ${sizes.bench} whose name matches ${pattern} (1 %)`,
+      reset: 'bench',
+      steps: [
+        action('chaosk8s.pod.actions', 'terminate_pods', {
+          label_selector: 'app=bench',
+          name_pattern: pattern,
+          ns: 'bench',
+          all: true,
+          grace_period: 0,
+        }),
+      ],
+      kubectl: () =>
+        `$KUBECTL get pods -n bench -l app=bench -o name | grep -E '/${pattern}' | xargs $KUBECTL delete -n bench --grace-period=0 --wait=false`,
+      reference: ['terminate', '-n', 'bench', '-l', 'app=bench', '-pattern', pattern],
     },
     {
       id: 'terminate-hundred',
@@ -81,6 +123,7 @@ export function scenarios(fx) {
       ],
       prepare: () => fx.randomPods('bench-1k', 'thousand', hundredth),
       kubectl: (names) => `$KUBECTL delete pods -n bench-1k --grace-period=0 --wait=false ${names.join(' ')}`,
+      reference: ['terminate', '-n', 'bench-1k', '-l', 'app=thousand', '-qty', String(hundredth)],
     },
     {
       id: 'drain',
@@ -89,6 +132,7 @@ export function scenarios(fx) {
       steps: [action('chaosk8s.node.actions', 'drain_nodes', { name: fx.drainNode, timeout: 600 })],
       kubectl: () =>
         `$KUBECTL drain ${fx.drainNode} --ignore-daemonsets --delete-emptydir-data --timeout=600s`,
+      reference: ['drain', '-node', fx.drainNode],
     },
     {
       id: 'exec',

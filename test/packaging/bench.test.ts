@@ -1,6 +1,7 @@
 // `./dev bench` in its tiny size (3 nodes, 50 pods, one repeat), only to prove that it works:
 // every scenario runs with every tool, each tool's requests reach the apiserver's audit log, and
-// nothing fails. Times are reported by the bench, never asserted here.
+// nothing fails. The scenarios that count, delete or evict also run the reference client
+// (benchref, client-go at full speed), and the report compares chaoskit with it. Times are reported by the bench, never asserted here.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +36,8 @@ describe('the bench, tiny', () => {
       'count',
       'phase',
       'terminate-tenth',
+      'terminate-percent',
+      'name-pattern',
       'terminate-hundred',
       'drain',
       'exec',
@@ -50,6 +53,8 @@ describe('the bench, tiny', () => {
         'python in-process',
       ])
         expect(names, scenario.id).toContain(tool);
+      if (scenario.id !== 'start' && scenario.id !== 'exec' && scenario.id !== 'fault')
+        expect(names, `${scenario.id}: the reference client ran`).toContain('reference');
       for (const [name, variant] of Object.entries(scenario.variants)) {
         expect(variant.failures, `${scenario.id} · ${name}`).toEqual([]);
         expect(
@@ -59,6 +64,8 @@ describe('the bench, tiny', () => {
         expect(variant.rssMb.median, `${scenario.id} · ${name}: peak RSS`).toBeGreaterThan(0);
       }
     }
-    expect(readFileSync(join(out, 'tiny.md'), 'utf8')).toContain('Method: one run of `./dev bench`');
+    const markdown = readFileSync(join(out, 'tiny.md'), 'utf8');
+    expect(markdown).toContain('Method: one run of `./dev bench`');
+    expect(markdown).toContain('chaoskit / reference');
   }, 1_800_000);
 });

@@ -11,6 +11,7 @@ export { type AuditEvent, auditLogSize, isDryRun, isMutation, readAuditLog } fro
 export {
   binaryPaths,
   ETCD_VERSION,
+  ensureBenchReference,
   ensureBinaries,
   ensureIstiod,
   ensureMeshProbe,

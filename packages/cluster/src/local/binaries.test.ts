@@ -18,7 +18,7 @@ describe('binaries', () => {
     await rm(cache, { recursive: true, force: true });
   });
 
-  it('a plain cluster needs neither istiod, the mesh probe, nor what real nodes need', () => {
+  it('a plain cluster needs neither istiod, the mesh probe, the bench reference client, nor what real nodes need', () => {
     const missing = missingBinaries();
     expect(missing).toHaveLength(Object.keys(binaryPaths()).length);
     expect(missing.every((p) => p.startsWith(join(cache, 'bin')))).toBe(true);
@@ -28,6 +28,7 @@ describe('binaries', () => {
           p.includes('istiod') ||
           p.includes(ISTIO_VERSION) ||
           p.includes('meshprobe') ||
+          p.includes('benchref') ||
           p.includes('kube-router') ||
           p.includes('images-'),
       ),

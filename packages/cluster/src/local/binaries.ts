@@ -140,7 +140,7 @@ function treeHash(dir: string, hash = createHash('sha256')): ReturnType<typeof c
 }
 
 /** Our own program: its cache directory is named after a hash of its sources. */
-function ownTarget(component: 'meshprobe' | 'images', programs: string[]): Target {
+function ownTarget(component: 'meshprobe' | 'images' | 'benchref', programs: string[]): Target {
   const hash = treeHash(join(goDir, component)).digest('hex').slice(0, 12);
   return {
     component,
@@ -219,6 +219,14 @@ export function istiodMissing(): boolean {
 /** The path of chaoskit's meshprobe, built into the cache first if missing. */
 export function ensureMeshProbe(progress: ProgressSink = stderrProgress): Promise<string> {
   return ensureOne(meshProbeTarget(), progress);
+}
+
+/**
+ * The path of the bench's reference client (client-go, no client-side rate limit), built into
+ * the cache first if missing: only the bench needs it.
+ */
+export function ensureBenchReference(progress: ProgressSink = stderrProgress): Promise<string> {
+  return ensureOne(ownTarget('benchref', ['benchref']), progress);
 }
 
 /** The path of prometheus, built into the cache first if missing (only tests and demos need it). */

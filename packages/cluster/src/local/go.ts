@@ -14,6 +14,7 @@ export type GoWrapper =
   | 'istio-api'
   | 'istiod'
   | 'meshprobe'
+  | 'benchref'
   | 'prometheus'
   | 'jaeger'
   | 'images'

@@ -144,8 +144,8 @@ describe('the README of @chaoskit/cluster', () => {
 
   it('meshTraffic: half of route a aborted with Unavailable, served by v1 only; ratings untouched', () => {
     const n = 400;
-    // 99.9 % two-sided binomial interval around 0.5.
-    const half = 3.29 * Math.sqrt(0.25 / n);
+    // 99.999 % two-sided binomial interval around 0.5 (z = 4.42).
+    const half = 4.42 * Math.sqrt(0.25 / n);
     const unavailable = codes.Unavailable ?? 0;
     expect(unavailable / n).toBeGreaterThan(0.5 - half);
     expect(unavailable / n).toBeLessThan(0.5 + half);

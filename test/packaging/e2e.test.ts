@@ -4,16 +4,7 @@
 // local cluster and on a kubeconfig, and a typed import under a strict compiler.
 
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -25,7 +16,6 @@ import { repoRoot } from './repo.js';
 
 let scratch: string;
 let project: string;
-let tarballs: string;
 let runnerAlone: string;
 let runnerAloneInstall: ReturnType<typeof runAsync> | undefined;
 let up: ChildProcess | undefined;
@@ -53,7 +43,6 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'chaoskit-release-'));
   // 1. The tarballs as a release would pack them (release.ts), shared with the other files.
   const release = await releaseTarballs();
-  tarballs = release.dir;
   // chaoskit's packages (the repository's example extension is packed too, and installed).
   for (const entry of release.packed)
     if (entry.name.startsWith('@chaoskit/')) versions.set(entry.name, entry.version);
@@ -93,7 +82,7 @@ beforeAll(async () => {
       '--no-audit',
       '--no-fund',
       '--loglevel=error',
-      ...readdirSync(tarballs).map((f) => join(tarballs, f)),
+      ...release.packed.map((p) => release.tarball(p.name)),
       `typescript@${JSON.parse(readFileSync(join(repoRoot, 'node_modules/typescript/package.json'), 'utf8')).version}`,
     ],
     { cwd: project },
@@ -363,17 +352,18 @@ describe('the released tarballs, installed in a project outside the repository',
   it.concurrent('installs @chaoskit/runner without the 67 MB of ECharts, and draws the charts once echarts is installed', async ({
     expect,
   }) => {
-    const alone = runnerAlone;
     const npm = (args: string[]) =>
-      run('npm', ['--no-audit', '--no-fund', '--loglevel=error', ...args], { cwd: alone });
+      run('npm', ['--no-audit', '--no-fund', '--loglevel=error', ...args], { cwd: runnerAlone });
     // Installed in the background since the project's install (beforeAll).
     const installed = await runnerAloneInstall!;
     show('npm install <@chaoskit/runner> <@chaoskit/core> (alone)', installed);
     expect(installed.code, installed.stderr).toBe(0);
     const megabytes = () =>
-      Number(execFileSync('du', ['-sm', join(alone, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]);
+      Number(
+        execFileSync('du', ['-sm', join(runnerAlone, 'node_modules')], { encoding: 'utf8' }).split('\t')[0],
+      );
     const without = megabytes();
-    expect(existsSync(join(alone, 'node_modules', 'echarts'))).toBe(false);
+    expect(existsSync(join(runnerAlone, 'node_modules', 'echarts'))).toBe(false);
     const echarts = JSON.parse(
       readFileSync(join(repoRoot, 'node_modules/echarts/package.json'), 'utf8'),
     ).version;
@@ -387,17 +377,17 @@ describe('the released tarballs, installed in a project outside the repository',
     const drawn = run(
       process.execPath,
       [
-        join(alone, 'node_modules', '@chaoskit', 'runner', 'dist', 'bin.js'),
+        join(runnerAlone, 'node_modules', '@chaoskit', 'runner', 'dist', 'bin.js'),
         'report',
         journal,
         '--output',
         'charts.html',
       ],
-      { cwd: alone },
+      { cwd: runnerAlone },
     );
     expect(drawn.code, drawn.stderr).toBe(0);
     expect(drawn.stderr).not.toContain('without charts');
-    expect(readFileSync(join(alone, 'charts.html'), 'utf8')).toContain('<svg');
+    expect(readFileSync(join(runnerAlone, 'charts.html'), 'utf8')).toContain('<svg');
   });
 
   it.concurrent('stops the control plane of `npx chaoskit-cluster up` when npx is killed (kill $!), and `down` finds none left', async ({

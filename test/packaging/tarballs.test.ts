@@ -1,5 +1,6 @@
-// The tarballs a release would publish (release.ts): what they hold, and that each package loads with nothing
-// but its declared dependencies beside it (a phantom dependency fails here at run time).
+// The tarballs a release would publish (release.ts): what they hold, and that each package loads
+// with nothing but its declared dependencies beside it (a phantom dependency fails here at run
+// time).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -39,7 +39,7 @@ const log = (line) => process.stderr.write(`bench: ${line}\n`);
 
 const chaos = await ensurePythonOriginals(log);
 const python = join(dirname(chaos), 'python');
-const chaoskit = join(root, 'packages', 'runner', 'dist', 'bin.js');
+const chaoskit = join(root, 'packages', 'runner', 'dist', 'bundle', 'chaoskit.mjs');
 const scratch = await mkdtemp(join(tmpdir(), 'chaoskit-bench-'));
 log(`starting a local cluster of ${NODES} nodes and ${PODS} pods…`);
 // Ctrl-C or a kill: the cluster goes with the bench (while it starts, the cluster package's

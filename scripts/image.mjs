@@ -3,9 +3,9 @@
 // whichever engine this machine has (buildah, podman, or docker with its daemon), tagged
 // chaoskit.local/runner:<the runner's version>, and saved as an OCI archive that a cluster
 // without a registry imports (the local cluster's `importImage`). Its context is staged in
-// build/image/: the runner, core and the activity packages installed from their packed
-// tarballs (production dependencies only), and this machine's Node with the shared libraries
-// it loads, for an image FROM scratch (D111).
+// build/image/: the bundled command (packages/runner/dist/bundle/: the runner, core and every
+// activity package, no node_modules, D150) in /app, and this machine's Node with the shared
+// libraries it loads, for an image FROM scratch (D111).
 //
 // Usage: npm run image [-- --engine buildah|podman|docker] [-- --context-only]
 // (--context-only stages build/image/ and stops: for an engine on another machine.)
@@ -13,9 +13,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
-  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -27,16 +27,10 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const stage = join(root, 'build', 'image');
 const rootfs = join(stage, 'rootfs');
-const tarballs = join(stage, 'tarballs');
+const bundle = join(root, 'packages/runner/dist/bundle');
 const version = JSON.parse(readFileSync(join(root, 'packages/runner/package.json'), 'utf8')).version;
 export const IMAGE = `chaoskit.local/runner:${version}`;
 const archive = join(stage, `chaoskit-runner-${version}.tar`);
-/** The packages the image holds: the runner, core, and every activity package. */
-const packages = readdirSync(join(root, 'packages')).filter(
-  (name) =>
-    name === 'runner' || name === 'core' || name.startsWith('chaoscluster-') || name.startsWith('chaosmesh-'),
-);
-
 const run = (file, args, options = {}) =>
   execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...options });
 const say = (line) => process.stderr.write(`image: ${line}\n`);
@@ -64,46 +58,11 @@ function engine() {
   return found[0];
 }
 
-/** The packages' tarballs, as npm publishes them (the build's dist/ in them). */
-function pack() {
-  for (const name of packages)
-    if (!existsSync(join(root, 'packages', name, 'dist')))
-      throw new Error(`packages/${name} is not built: run npx turbo run build first`);
-  mkdirSync(tarballs, { recursive: true });
-  const out = run('npm', [
-    'pack',
-    '--silent',
-    '--pack-destination',
-    tarballs,
-    ...packages.flatMap((name) => ['--workspace', `packages/${name}`]),
-  ]);
-  return out
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((file) => join(tarballs, file.trim()));
-}
-
-/** The packages installed from the tarballs in /app, production dependencies only. */
-function install(files) {
-  const app = join(rootfs, 'app');
-  mkdirSync(app, { recursive: true });
-  const dependencies = Object.fromEntries(
-    files.map((file) => {
-      const manifest = JSON.parse(run('tar', ['-xzOf', file, 'package/package.json']));
-      return [manifest.name, `file:${file}`];
-    }),
-  );
-  writeFileSync(join(app, 'package.json'), `${JSON.stringify({ private: true, dependencies }, null, 2)}\n`);
-  run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', '--install-links'], {
-    cwd: app,
-  });
-  rmSync(join(app, 'package-lock.json'), { force: true });
-  // What only editors and debuggers read: type declarations, sources, source maps, READMEs
-  // (half of node_modules). Licences stay.
-  const unused = /(\.d\.[mc]?ts|\.[mc]?ts|\.map|README\.md|CHANGELOG\.md)$/i;
-  for (const entry of readdirSync(app, { recursive: true, withFileTypes: true }))
-    if (entry.isFile() && unused.test(entry.name)) rmSync(join(entry.parentPath, entry.name));
+/** The bundled command in /app, as the runner's build left it. */
+function copyBundle() {
+  if (!existsSync(join(bundle, 'chaoskit.mjs')))
+    throw new Error('packages/runner is not built: run npx turbo run build first');
+  cpSync(bundle, join(rootfs, 'app'), { recursive: true });
 }
 
 /** This machine's Node and the shared libraries it loads, at the same paths. */
@@ -155,8 +114,7 @@ function build(tool) {
 const contextOnly = process.argv.includes('--context-only');
 const tool = contextOnly ? undefined : engine();
 rmSync(stage, { recursive: true, force: true });
-say(`packing ${packages.length} packages`);
-install(pack());
+copyBundle();
 copyNode();
 const content = duSize(rootfs);
 if (!tool) {

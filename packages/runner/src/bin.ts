@@ -10,6 +10,9 @@ if (major < 22) {
   process.exit(1);
 }
 nodeModule.enableCompileCache?.();
+// `--version` alone answers before the program and its commands load (a tenth of the time).
+const args = process.argv.slice(2);
+const versionOnly = args.length === 1 && (args[0] === '--version' || args[0] === '-V');
 // A container's entrypoint is PID 1, to which the kernel delivers no signal it has no handler
 // for: a deleted pod's SIGTERM would wait for the SIGKILL at the end of the grace period. These
 // end the process as the default action would; while a run has its own (interrupts.ts), they
@@ -22,4 +25,5 @@ if (process.pid === 1)
     process.on(signal, () => {
       if (process.listenerCount(signal) === 1) process.exit(code);
     });
-await import('./cli.js');
+if (versionOnly) process.stdout.write(`${(await import('./version.js')).RUNNER_VERSION}\n`);
+else await import('./cli.js');

@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ActivityAlias, type AnyActivity, activitiesIn } from '@chaoskit/core';
 import { canonicalModule, isActivity, isAlias, registry } from '@chaoskit/core/runner';
 import { exports as entryExports, legacy as legacyEntry } from 'resolve.exports';
+import { BUNDLED } from './bundled.js';
 import { PROMETHEUS_MODULE, prometheusQueryActivity } from './guards/prometheus.js';
 import { CHAOSKIT_PACKAGES, chaoskitPackageOf } from './known-packages.js';
 
@@ -35,6 +36,8 @@ export interface Provider {
   dir: string;
   /** The modules it declares, as written in its package.json. */
   modules: string[];
+  /** How a package built into the bundled command is imported (D149); else from `dir`. */
+  load?: () => Promise<Record<string, unknown>>;
 }
 
 /** What a loaded provider registered. */
@@ -126,14 +129,16 @@ export function searchPath(lookup: Lookup = {}): string[] {
 
 /**
  * The installed providers, each package once (the first found wins), and which provides each
- * module (canonical name; the first package in search order that declares it wins).
+ * module (canonical name; the first package in search order that declares it wins). In the
+ * bundled command its own activity packages come first: a copy in node_modules would bring a
+ * second @chaoskit/core, with a ledger, clients and rollback context of its own (D149).
  */
 export function findProviders(lookup: Lookup = {}): {
   providers: Provider[];
   byModule: Map<string, Provider>;
 } {
-  const providers: Provider[] = [];
-  const names = new Set<string>();
+  const providers: Provider[] = BUNDLED.map((p) => ({ ...p, dir: runnerHome }));
+  const names = new Set(providers.map((p) => p.name));
   for (const dir of searchPath(lookup)) {
     for (const provider of scan(dir)) {
       if (names.has(provider.name)) continue;
@@ -170,15 +175,18 @@ function entryPoint(provider: Provider): string {
 const loaded = new Map<string, Promise<LoadedProvider>>();
 
 /**
- * Imports a provider and registers its activities and aliases (once per package directory).
+ * Imports a provider and registers its activities and aliases (once per package and directory).
  * Everything it defines must be in a module it declares: the runner finds modules by the
  * declarations alone.
  */
 export function loadProvider(provider: Provider): Promise<LoadedProvider> {
-  let promise = loaded.get(provider.dir);
+  const key = `${provider.name} ${provider.dir}`;
+  let promise = loaded.get(key);
   if (!promise) {
     promise = (async () => {
-      const mod = (await import(pathToFileURL(entryPoint(provider)).href)) as Record<string, unknown>;
+      const mod = provider.load
+        ? await provider.load()
+        : ((await import(pathToFileURL(entryPoint(provider)).href)) as Record<string, unknown>);
       const activities = Array.isArray(mod.activities)
         ? (mod.activities as unknown[]).filter(isActivity)
         : [...activitiesIn(mod)];
@@ -193,8 +201,8 @@ export function loadProvider(provider: Provider): Promise<LoadedProvider> {
       registry.register(...activities).alias(...aliases);
       return { ...provider, activities, aliases };
     })();
-    promise.catch(() => loaded.delete(provider.dir));
-    loaded.set(provider.dir, promise);
+    promise.catch(() => loaded.delete(key));
+    loaded.set(key, promise);
   }
   return promise;
 }

@@ -1,9 +1,10 @@
-// Test-only (left out of the build): the `chaoskit` command as users run it, built in dist/.
+// Test-only (left out of the build): the `chaoskit` command as users run it, the bundle built in
+// dist/bundle/ (the package's bin, D149).
 import { type ExecFileOptions, execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The built command (`npm run build` first). */
-export const cli = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+export const cli = fileURLToPath(new URL('../dist/bundle/chaoskit.mjs', import.meta.url));
 
 /** What a process did: its exit code (1 when it died of a signal), stdout and stderr. */
 export interface Outcome {

@@ -1,8 +1,14 @@
 import { readFileSync } from 'node:fs';
 
-export const RUNNER_VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+// Written into the bundled command by the bundle script, whose files stand without the
+// package.json in the runner image (D149).
+declare const CHAOSKIT_RUNNER_VERSION: string | undefined;
+
+export const RUNNER_VERSION: string =
+  typeof CHAOSKIT_RUNNER_VERSION === 'string'
+    ? CHAOSKIT_RUNNER_VERSION
+    : (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+        .version;
 
 /**
  * The Chaos Toolkit format chaoskit follows (D95): its journals' `chaoslib-version`, a SemVer as

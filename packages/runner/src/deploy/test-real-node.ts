@@ -26,20 +26,12 @@ export interface RealNodeCluster {
   built: string;
 }
 
-/** The newest modification among what the image holds: the packages' builds, Node, the recipe. */
+/** The newest modification among what the image holds: the bundled command, Node, the recipe. */
 async function newestInput(): Promise<number> {
-  const packages = (await readdir(join(root, 'packages'))).filter(
-    (n) => n === 'runner' || n === 'core' || n.startsWith('chaoscluster-') || n.startsWith('chaosmesh-'),
-  );
+  const bundle = join(root, 'packages', 'runner', 'dist', 'bundle');
   const files = [process.execPath, join(root, 'Containerfile'), join(root, 'scripts/image.mjs')];
-  for (const name of packages) {
-    files.push(join(root, 'packages', name, 'package.json'));
-    for (const e of await readdir(join(root, 'packages', name, 'dist'), {
-      recursive: true,
-      withFileTypes: true,
-    }))
-      if (e.isFile()) files.push(join(e.parentPath, e.name));
-  }
+  for (const e of await readdir(bundle, { recursive: true, withFileTypes: true }))
+    if (e.isFile()) files.push(join(e.parentPath, e.name));
   let newest = 0;
   for (const file of files) newest = Math.max(newest, (await stat(file)).mtimeMs);
   return newest;

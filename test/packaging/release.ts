@@ -36,8 +36,6 @@ export interface Packed {
 }
 
 export interface Release {
-  /** The directory of the tarballs. */
-  dir: string;
   packed: Packed[];
   /** The tarball of a package. */
   tarball(name: string): string;
@@ -121,7 +119,7 @@ export async function releaseTarballs(): Promise<Release> {
         if (!entry) throw new Error(`${name} was not packed`);
         return join(dir, entry.filename);
       };
-      return { dir, packed, tarball };
+      return { packed, tarball };
     }
     if (existsSync(failed)) throw new Error(readFileSync(failed, 'utf8'));
     try {

@@ -4,28 +4,20 @@
 // local cluster and on a kubeconfig, and a typed import under a strict compiler.
 
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspClient, nativeTsc } from './lsp.js';
-import { repoRoot, workspacePackages } from './repo.js';
+import { releaseTarballs, runAsync } from './release.js';
+import { repoRoot } from './repo.js';
 
 let scratch: string;
 let project: string;
-let tarballs: string;
+let runnerAlone: string;
+let runnerAloneInstall: ReturnType<typeof runAsync> | undefined;
 let up: ChildProcess | undefined;
 let kubeconfig = '';
 let context = '';
@@ -47,31 +39,33 @@ function show(step: string, out: { code: number; stdout: string; stderr: string 
   process.stdout.write(`\n$ ${step}\nexit ${out.code}\n${tail(out.stdout)}\n${tail(out.stderr)}\n`);
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'chaoskit-release-'));
-  // 1. The repository as a release would see it: its tracked files, the built packages, the
-  //    changesets applied (`changeset version` writes each package's version and CHANGELOG).
-  const copy = join(scratch, 'repo');
-  const files = execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' })
-    .split('\0')
-    .filter(Boolean);
-  for (const file of files) cpSync(join(repoRoot, file), join(copy, file), { recursive: true });
-  for (const { dir, short } of workspacePackages()) {
-    const dist = join(dir, 'dist');
-    if (existsSync(dist)) cpSync(dist, join(copy, 'packages', short, 'dist'), { recursive: true });
-  }
-  // The repository's tools (the changesets CLI), not copied: the release reads the copy's files.
-  symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  execFileSync('git', ['init', '-q'], { cwd: copy });
-  const version = run('npx', ['changeset', 'version'], { cwd: copy });
-  if (version.code !== 0) throw new Error(`changeset version failed:\n${version.stderr}`);
-  tarballs = join(scratch, 'tarballs');
-  mkdirSync(tarballs);
-  const pack = run('npm', ['pack', '--workspaces', '--json', '--pack-destination', tarballs], { cwd: copy });
-  if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
+  // 1. The tarballs as a release would pack them (release.ts), shared with the other files.
+  const release = await releaseTarballs();
   // chaoskit's packages (the repository's example extension is packed too, and installed).
-  for (const entry of JSON.parse(pack.stdout) as Array<{ name: string; version: string }>)
+  for (const entry of release.packed)
     if (entry.name.startsWith('@chaoskit/')) versions.set(entry.name, entry.version);
+  // @chaoskit/runner and @chaoskit/core alone, for the ECharts test, installed in the background:
+  // npm's minute of resolving overlaps the project's install and the cluster tests.
+  runnerAlone = join(scratch, 'runner-alone');
+  mkdirSync(runnerAlone);
+  writeFileSync(
+    join(runnerAlone, 'package.json'),
+    JSON.stringify({ name: 'runner-alone', private: true, type: 'module' }),
+  );
+  runnerAloneInstall = runAsync(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      release.tarball('@chaoskit/runner'),
+      release.tarball('@chaoskit/core'),
+    ],
+    { cwd: runnerAlone },
+  );
 
   // 2. A user's project, outside the repository, with the tarballs installed (npm's registry
   //    for everything else) and TypeScript for the typed import.
@@ -81,20 +75,25 @@ beforeAll(() => {
     join(project, 'package.json'),
     JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
   );
-  const install = run('npm', [
-    'install',
-    '--no-audit',
-    '--no-fund',
-    '--loglevel=error',
-    ...readdirSync(tarballs).map((f) => join(tarballs, f)),
-    `typescript@${JSON.parse(readFileSync(join(repoRoot, 'node_modules/typescript/package.json'), 'utf8')).version}`,
-  ]);
+  const install = await runAsync(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      ...release.packed.map((p) => release.tarball(p.name)),
+      `typescript@${JSON.parse(readFileSync(join(repoRoot, 'node_modules/typescript/package.json'), 'utf8')).version}`,
+    ],
+    { cwd: project },
+  );
   show('npm install <every tarball> typescript', install);
   if (install.code !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
   cpSync(join(repoRoot, 'examples'), join(project, 'examples'), { recursive: true });
 }, 600_000);
 
 afterAll(async () => {
+  await runnerAloneInstall?.catch(() => undefined);
   if (up && up.exitCode === null) {
     up.kill('SIGINT');
     await new Promise((r) => up!.once('exit', r));
@@ -125,11 +124,14 @@ describe('the released tarballs, installed in a project outside the repository',
     expect(project.startsWith(repoRoot)).toBe(false);
   });
 
-  it('every CLI answers --help', () => {
-    for (const bin of ['chaoskit', 'chaoskit-cluster', 'chaoskit-conformance']) {
-      const out = run('npx', ['--no-install', bin, '--help']);
-      expect(out.code, `${bin}: ${out.stderr}`).toBe(0);
-      expect(out.stdout).toContain(`Usage: ${bin}`);
+  it('every CLI answers --help', async () => {
+    const bins = ['chaoskit', 'chaoskit-cluster', 'chaoskit-conformance'];
+    const outs = await Promise.all(
+      bins.map((bin) => runAsync('npx', ['--no-install', bin, '--help'], { cwd: project })),
+    );
+    for (const [i, bin] of bins.entries()) {
+      expect(outs[i]!.code, `${bin}: ${outs[i]!.stderr}`).toBe(0);
+      expect(outs[i]!.stdout).toContain(`Usage: ${bin}`);
     }
   });
 
@@ -224,23 +226,6 @@ describe('the released tarballs, installed in a project outside the repository',
     expect(code).toBe(0);
     expect(existsSync(kubeconfig)).toBe(false);
   }, 120_000);
-
-  it('runs the conformance kit on a local cluster of its own for a pod, a node and a mesh activity', () => {
-    const out = run('npx', [
-      '--no-install',
-      'chaoskit-conformance',
-      '--only',
-      'terminate_pods,drain_nodes,add_abort_fault',
-      '--report',
-      'report-local',
-    ]);
-    show('npx chaoskit-conformance --only terminate_pods,drain_nodes,add_abort_fault', out);
-    expect(out.code, out.stdout + out.stderr).toBe(0);
-    const report = readFileSync(join(project, 'report-local', 'conformance.md'), 'utf8');
-    for (const activity of ['terminate_pods', 'drain_nodes', 'add_abort_fault'])
-      expect(report).toContain(activity);
-    expect(out.stdout + out.stderr).toContain('3 of 3 activities passed, 0 failed, 0 skipped');
-  }, 900_000);
 
   it('compiles a typed import under strict TypeScript, and refuses a wrong argument at compile time', () => {
     writeFileSync(
@@ -339,21 +324,46 @@ describe('the released tarballs, installed in a project outside the repository',
     expect(plain).not.toContain('<svg');
   });
 
-  it('installs @chaoskit/runner without the 67 MB of ECharts, and draws the charts once echarts is installed', () => {
-    const alone = join(scratch, 'runner-alone');
-    mkdirSync(alone);
-    writeFileSync(
-      join(alone, 'package.json'),
-      JSON.stringify({ name: 'runner-alone', private: true, type: 'module' }),
+  // The last three tests run at the same time, each with processes and directories of its own:
+  // the conformance kit's run is long and mostly waits on its cluster's pods and nodes.
+  it.concurrent('runs the conformance kit on a local cluster of its own for a pod, a node and a mesh activity', async ({
+    expect,
+  }) => {
+    const out = await runAsync(
+      'npx',
+      [
+        '--no-install',
+        'chaoskit-conformance',
+        '--only',
+        'terminate_pods,drain_nodes,add_abort_fault',
+        '--report',
+        'report-local',
+      ],
+      { cwd: project },
     );
-    const pick = (prefix: string) => join(tarballs, readdirSync(tarballs).find((f) => f.startsWith(prefix))!);
+    show('npx chaoskit-conformance --only terminate_pods,drain_nodes,add_abort_fault', out);
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    const report = readFileSync(join(project, 'report-local', 'conformance.md'), 'utf8');
+    for (const activity of ['terminate_pods', 'drain_nodes', 'add_abort_fault'])
+      expect(report).toContain(activity);
+    expect(out.stdout + out.stderr).toContain('3 of 3 activities passed, 0 failed, 0 skipped');
+  }, 900_000);
+
+  it.concurrent('installs @chaoskit/runner without the 67 MB of ECharts, and draws the charts once echarts is installed', async ({
+    expect,
+  }) => {
     const npm = (args: string[]) =>
-      run('npm', ['--no-audit', '--no-fund', '--loglevel=error', ...args], { cwd: alone });
-    expect(npm(['install', pick('chaoskit-runner-'), pick('chaoskit-core-')]).code).toBe(0);
+      run('npm', ['--no-audit', '--no-fund', '--loglevel=error', ...args], { cwd: runnerAlone });
+    // Installed in the background since the project's install (beforeAll).
+    const installed = await runnerAloneInstall!;
+    show('npm install <@chaoskit/runner> <@chaoskit/core> (alone)', installed);
+    expect(installed.code, installed.stderr).toBe(0);
     const megabytes = () =>
-      Number(execFileSync('du', ['-sm', join(alone, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]);
+      Number(
+        execFileSync('du', ['-sm', join(runnerAlone, 'node_modules')], { encoding: 'utf8' }).split('\t')[0],
+      );
     const without = megabytes();
-    expect(existsSync(join(alone, 'node_modules', 'echarts'))).toBe(false);
+    expect(existsSync(join(runnerAlone, 'node_modules', 'echarts'))).toBe(false);
     const echarts = JSON.parse(
       readFileSync(join(repoRoot, 'node_modules/echarts/package.json'), 'utf8'),
     ).version;
@@ -367,20 +377,22 @@ describe('the released tarballs, installed in a project outside the repository',
     const drawn = run(
       process.execPath,
       [
-        join(alone, 'node_modules', '@chaoskit', 'runner', 'dist', 'bin.js'),
+        join(runnerAlone, 'node_modules', '@chaoskit', 'runner', 'dist', 'bin.js'),
         'report',
         journal,
         '--output',
         'charts.html',
       ],
-      { cwd: alone },
+      { cwd: runnerAlone },
     );
     expect(drawn.code, drawn.stderr).toBe(0);
     expect(drawn.stderr).not.toContain('without charts');
-    expect(readFileSync(join(alone, 'charts.html'), 'utf8')).toContain('<svg');
+    expect(readFileSync(join(runnerAlone, 'charts.html'), 'utf8')).toContain('<svg');
   });
 
-  it('stops the control plane of `npx chaoskit-cluster up` when npx is killed (kill $!), and `down` finds none left', async () => {
+  it.concurrent('stops the control plane of `npx chaoskit-cluster up` when npx is killed (kill $!), and `down` finds none left', async ({
+    expect,
+  }) => {
     const env = { ...process.env, CHAOSKIT_STATE_DIR: join(scratch, 'cluster-state') };
     const npx = spawn('npx', ['--no-install', 'chaoskit-cluster', 'up', '--nodes', '1', '--no-mesh'], {
       cwd: project,

@@ -1,31 +1,23 @@
-// The tarballs npm would publish: what they hold, and that each package loads with nothing
-// but its declared dependencies beside it (a phantom dependency fails here at run time).
+// The tarballs a release would publish (release.ts): what they hold, and that each package loads
+// with nothing but its declared dependencies beside it (a phantom dependency fails here at run
+// time).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, parse, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Packed, type Release, releaseTarballs } from './release.js';
 import { isActivityPackage, type Manifest, repoRoot, workspacePackages } from './repo.js';
-
-interface Packed {
-  name: string;
-  version: string;
-  filename: string;
-  files: { path: string }[];
-}
 
 const packages = workspacePackages();
 let work: string;
+let release: Release;
 const packed = new Map<string, Packed>();
 
-beforeAll(() => {
+beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'chaoskit-tarballs-'));
-  const run = spawnSync('npm', ['pack', '--workspaces', '--json', '--pack-destination', work], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`npm pack failed:\n${run.stderr}`);
-  for (const entry of JSON.parse(run.stdout) as Packed[]) packed.set(entry.name, entry);
+  release = await releaseTarballs();
+  for (const entry of release.packed) packed.set(entry.name, entry);
 });
 
 afterAll(() => {
@@ -41,13 +33,11 @@ const installed = new Map<string, string>();
 function isolatedInstall(name: string): string {
   const done = installed.get(name);
   if (done) return done;
-  const pack = packed.get(name);
-  if (!pack) throw new Error(`${name} was not packed`);
   const manifest = packages.find((p) => p.manifest.name === name)?.manifest as Manifest;
   const project = join(work, `install-${name.replace('/', '+')}`);
   const target = join(project, 'node_modules', name);
   mkdirSync(target, { recursive: true });
-  const untar = spawnSync('tar', ['-xzf', join(work, pack.filename), '-C', target, '--strip-components=1']);
+  const untar = spawnSync('tar', ['-xzf', release.tarball(name), '-C', target, '--strip-components=1']);
   if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`);
   for (const dep of Object.keys(manifest.dependencies ?? {})) {
     const link = join(project, 'node_modules', dep);

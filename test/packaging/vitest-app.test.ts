@@ -4,33 +4,29 @@
 // cluster its global setup starts (with istiod, for the mesh test), and the one that fails on
 // purpose on a cluster this file set up, which must be left exactly as it was.
 
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LocalCluster, start } from '@chaoskit/cluster';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { releaseTarballs, runAsync } from './release.js';
 import { repoRoot, workspacePackages } from './repo.js';
 
 let scratch: string;
 let project: string;
-let cluster: LocalCluster | undefined;
+let clusterStarting: Promise<LocalCluster> | undefined;
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(command, args, {
-    cwd: project,
-    // Plain text, for the counts matched below.
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const out = { code: result.status ?? 1, stdout: result.stdout, stderr: result.stderr };
-  const tail = (text: string) => text.trim().split('\n').slice(-25).join('\n');
-  process.stdout.write(
-    `\n$ ${command} ${args.join(' ')}\nexit ${out.code}\n${tail(out.stdout)}\n${tail(out.stderr)}\n`,
-  );
+async function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  // Plain text, for the counts matched below.
+  const out = await runAsync(command, args, { cwd: project, env: { NO_COLOR: '1', ...env } });
+  show(`${command} ${args.join(' ')}`, out);
   return out;
+}
+
+function show(step: string, out: { code: number; stdout: string; stderr: string }) {
+  const tail = (text: string) => text.trim().split('\n').slice(-25).join('\n');
+  process.stdout.write(`\n$ ${step}\nexit ${out.code}\n${tail(out.stdout)}\n${tail(out.stderr)}\n`);
 }
 
 /** @chaoskit/vitest and the chaoskit packages it depends on, directly or not. */
@@ -54,52 +50,52 @@ const versionOf = (name: string) =>
     }
   ).version;
 
-beforeAll(() => {
+beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'chaoskit-vitest-app-'));
-  const tarballs = join(scratch, 'tarballs');
-  mkdirSync(tarballs);
-  const pack = spawnSync('npm', ['pack', '--workspaces', '--json', '--pack-destination', tarballs], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
-  const packed = new Map(
-    (JSON.parse(pack.stdout) as Array<{ name: string; filename: string }>).map((e) => [e.name, e.filename]),
-  );
+  // The cluster of the test that fails on purpose starts while npm installs (neither waits on
+  // the other, nor has a deadline to meet).
+  clusterStarting = start({ provider: 'local', nodes: 1 });
+  clusterStarting.catch(() => undefined); // awaited (and reported) by that test
+  const release = await releaseTarballs();
   project = join(scratch, 'vitest-app');
   cpSync(join(repoRoot, 'examples', 'vitest-app'), project, { recursive: true });
   // The example names the published version; here the tarballs stand for it.
   const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
   delete manifest.devDependencies['@chaoskit/vitest'];
   writeFileSync(join(project, 'package.json'), JSON.stringify(manifest, null, 2));
-  const install = run('npm', [
+  const args = [
     'install',
     '--save-dev',
     '--no-audit',
     '--no-fund',
     '--loglevel=error',
-    ...packagesOfVitest().map((name) => join(tarballs, packed.get(name) as string)),
+    ...packagesOfVitest().map((name) => release.tarball(name)),
     `vitest@${versionOf('vitest')}`,
     `typescript@${versionOf('typescript')}`,
-  ]);
+  ];
+  const install = await runAsync('npm', args, { cwd: project });
+  show(`npm ${args.join(' ')}`, install);
   if (install.code !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
 }, 900_000);
 
 afterAll(async () => {
-  await cluster?.stop();
+  await (await clusterStarting?.catch(() => undefined))?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 describe('the example project, with @chaoskit/vitest installed from its tarball outside the repository', () => {
-  it('type-checks under a strict compiler', () => {
+  it('type-checks under a strict compiler', async () => {
     expect(project.startsWith(repoRoot)).toBe(false);
-    const tsc = run('npx', ['--no-install', 'tsc', '-p', 'tsconfig.json']);
+    const tsc = await run('npx', ['--no-install', 'tsc', '-p', 'tsconfig.json']);
     expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
   }, 300_000);
 
-  it('passes its three tests on the local cluster its global setup starts, with istiod', () => {
-    const out = run('npx', ['--no-install', 'vitest', 'run', '--project', 'app'], {
+  // The two runs at the same time, on clusters of their own: the second's cluster is up already
+  // (beforeAll), and one test is little beside the first run's cluster start.
+  it.concurrent('passes its three tests on the local cluster its global setup starts, with istiod', async ({
+    expect,
+  }) => {
+    const out = await run('npx', ['--no-install', 'vitest', 'run', '--project', 'app'], {
       CHAOSKIT_MESH: 'istiod',
     });
     expect(out.code, out.stdout + out.stderr).toBe(0);
@@ -107,8 +103,10 @@ describe('the example project, with @chaoskit/vitest installed from its tarball 
     expect(out.stdout).not.toMatch(/skipped/);
   }, 1_800_000);
 
-  it('fails its test that fails on purpose, and leaves the cluster exactly as it was', async () => {
-    cluster = await start({ provider: 'local', nodes: 1 });
+  it.concurrent('fails its test that fails on purpose, and leaves the cluster exactly as it was', async ({
+    expect,
+  }) => {
+    const cluster = await clusterStarting!;
     const kc = new KubeConfig();
     kc.loadFromString(cluster.kubeconfig);
     const core = kc.makeApiClient(CoreV1Api);
@@ -154,7 +152,7 @@ describe('the example project, with @chaoskit/vitest installed from its tarball 
     expect(before.virtualServices).toHaveLength(1);
     expect(before.records).toEqual([]);
 
-    const out = run('npx', ['--no-install', 'vitest', 'run', '--project', 'fails-on-purpose'], {
+    const out = await run('npx', ['--no-install', 'vitest', 'run', '--project', 'fails-on-purpose'], {
       CHAOSKIT_CONTEXT: cluster.context,
       KUBECONFIG: cluster.kubeconfigPath,
     });

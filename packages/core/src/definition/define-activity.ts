@@ -206,19 +206,24 @@ export function defineActivity<S extends ArgsShape, R, K extends ActivityKind = 
     return invoke(snake, call, camelNaming);
   };
 
-  const argumentInfo: ArgumentInfo[] = argNames.map((arg) => {
-    const argSchema = args[arg] as z.ZodType;
-    const info: ArgumentInfo = {
-      name: arg,
-      camelName: camelCase(arg),
-      required: argSchema._zod.optin === undefined,
-      description: descriptionOf(argSchema),
-      accepted: describeSchema(argSchema),
-    };
-    const fallback = defaultOf(argSchema);
-    if (fallback.has) info.default = fallback.value;
-    return info;
-  });
+  // Described on first read (discover, init, a namespace given on the command line): converting
+  // each argument's schema to JSON Schema for its default and its description was most of the
+  // time an activity package took to load, paid at every start for every activity it defines.
+  let argumentInfo: readonly ArgumentInfo[] | undefined;
+  const describeArguments = (): ArgumentInfo[] =>
+    argNames.map((arg) => {
+      const argSchema = args[arg] as z.ZodType;
+      const info: ArgumentInfo = {
+        name: arg,
+        camelName: camelCase(arg),
+        required: argSchema._zod.optin === undefined,
+        description: descriptionOf(argSchema),
+        accepted: describeSchema(argSchema),
+      };
+      const fallback = defaultOf(argSchema);
+      if (fallback.has) info.default = fallback.value;
+      return info;
+    });
 
   const deprecated = definition.deprecated === true || typeof definition.deprecated === 'string';
 
@@ -230,7 +235,10 @@ export function defineActivity<S extends ArgsShape, R, K extends ActivityKind = 
     doc,
     returns: definition.returns,
     schema,
-    arguments: Object.freeze(argumentInfo),
+    get arguments() {
+      argumentInfo ??= Object.freeze(describeArguments());
+      return argumentInfo;
+    },
     rbac: Object.freeze(definition.rbac.map((rule) => Object.freeze(withRecordReads(rule)))),
     deprecated,
     deprecationNote: typeof definition.deprecated === 'string' ? definition.deprecated : undefined,

@@ -68,6 +68,20 @@ const clientNodeUsed = {
   },
 };
 
+// OpenTelemetry's gRPC exporter base, as an ES module, loads @grpc/grpc-js both by import (built
+// in) and by a require made at run time (`createRequire`, which finds the file in node_modules, or
+// nothing in the image): two instances, whose credentials and metadata the other refuses
+// ("Channel credentials must be a ChannelCredentials object"). Its CommonJS build only requires,
+// and every require is built in: one instance.
+const grpcBaseAsCommonJs = {
+  name: 'otlp-grpc-base-commonjs',
+  setup(b) {
+    b.onResolve({ filter: /^@opentelemetry\/otlp-grpc-exporter-base$/ }, ({ path, resolveDir, kind }) =>
+      kind === 'require-call' ? undefined : b.resolve(path, { resolveDir, kind: 'require-call' }),
+    );
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   entryPoints: { chaoskit: join(home, 'dist', 'bin.js') },
@@ -85,7 +99,7 @@ const result = await build({
   },
   define: { CHAOSKIT_RUNNER_VERSION: JSON.stringify(manifest(home).version) },
   external: ['echarts', 'echarts/*', 'zrender', 'zrender/*'],
-  plugins: [builtIn, clientNodeUsed],
+  plugins: [builtIn, clientNodeUsed, grpcBaseAsCommonJs],
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,

@@ -53,7 +53,8 @@ describe('the bundle', () => {
 
   it('loads an activity package only when an experiment names it: its entry imports none', async () => {
     const entry = await readFile(cli, 'utf8');
-    const statics = [...entry.matchAll(/^import .* from "(\.\/[^"]+)";$/gm)].map((m) => m[1]!);
+    // `from ["]`, not `from "`: the imports test reads a quote after `from` as a module's name.
+    const statics = [...entry.matchAll(/^import .* from ["](\.\/[^"]+)["];$/gm)].map((m) => m[1]!);
     const byFile = await modulesByFile();
     for (const file of statics)
       expect(

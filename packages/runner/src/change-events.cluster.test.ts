@@ -91,7 +91,9 @@ describe('a run', () => {
   it("posts ChaosInjected on each object its activities change, ChaosReverted on its rollback's", async () => {
     const file = await experiment('scale-and-kill.yaml', {
       title: 'web grows and loses pods',
-      method: [scale('grow', 5), terminate(3)],
+      // 2 of the 3 pods that surely exist: the grown ones may not yet when terminate selects (the
+      // ReplicaSet creates them after the scale returns), and 3 of 3 would trip the pod-share rail.
+      method: [scale('grow', 5), terminate(2)],
       rollbacks: [scale('shrink back', 3)],
     });
     const uid = await uidOf('web');
@@ -121,7 +123,7 @@ describe('a run', () => {
 
     // One Event on each pod terminated, by its own uid.
     const killed: string[] = journal.run[1].output.pods;
-    expect(killed).toHaveLength(3);
+    expect(killed).toHaveLength(2);
     for (const pod of killed) {
       const onPod = await until(`the Event on pod ${pod}`, async () => {
         const events = said(await eventsOn({ kind: 'Pod', name: pod }), runId);

@@ -27,6 +27,7 @@ import { ActivityFailed } from '@chaoskit/core';
 import { renderForSubstitution, substitute } from '@chaoskit/core/runner';
 import { context, propagation } from '@opentelemetry/api';
 import type { Agent } from 'undici';
+import { exportsOf } from './common-js.js';
 
 type Configuration = Record<string, unknown> | null | undefined;
 type Secrets = Record<string, Record<string, unknown>> | null | undefined;
@@ -150,7 +151,7 @@ function describe(error: unknown): string {
 
 // undici (its 100-odd modules) is loaded only when an experiment turns verification off.
 async function insecureFetch(): Promise<{ fetch: typeof fetch; dispatcher: Agent; close(): Promise<void> }> {
-  const { Agent, fetch: undiciFetch } = await import('undici');
+  const { Agent, fetch: undiciFetch } = exportsOf(await import('undici'));
   const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
   return { fetch: undiciFetch as unknown as typeof fetch, dispatcher, close: () => dispatcher.close() };
 }

@@ -14,6 +14,7 @@ import {
   serviceNameEnvDetector,
 } from '@opentelemetry/resources';
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
+import { exportsOf } from '../common-js.js';
 import { RUNNER_VERSION } from '../version.js';
 import type { OtlpChoice, TelemetryChoice } from './config.js';
 
@@ -32,7 +33,7 @@ const options = (choice: OtlpChoice) => ({
 async function spanExporter(choice: OtlpChoice) {
   if (choice.protocol === 'grpc') {
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-grpc');
-    const { Metadata } = await import('@grpc/grpc-js');
+    const { Metadata } = exportsOf(await import('@grpc/grpc-js'));
     const metadata = new Metadata();
     for (const [k, v] of Object.entries(choice.headers ?? {})) metadata.set(k, v);
     return new OTLPTraceExporter({ ...(choice.url ? { url: choice.url } : {}), metadata });

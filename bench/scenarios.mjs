@@ -21,6 +21,24 @@ export function scenarios(fx) {
   const percent = Math.max(1, Math.round(sizes.bench / 100));
   // `bench-0`, `bench-100`, `bench-200` …: one pod in a hundred, chosen by name.
   const pattern = 'bench-(0|[0-9]*00)$';
+  /** terminate_pods of `qty` pods of `app` in `ns`, at random; `ns` is also the reset's pod set. */
+  const randomTermination = (id, which, ns, app, qty) => ({
+    id,
+    title: `terminate_pods, ${which}`,
+    reset: ns,
+    steps: [
+      action('chaosk8s.pod.actions', 'terminate_pods', {
+        label_selector: `app=${app}`,
+        ns,
+        rand: true,
+        qty,
+        grace_period: 0,
+      }),
+    ],
+    prepare: () => fx.randomPods(ns, app, qty),
+    kubectl: (names) => `$KUBECTL delete pods -n ${ns} --grace-period=0 --wait=false ${names.join(' ')}`,
+    reference: ['terminate', '-n', ns, '-l', `app=${app}`, '-qty', String(qty)],
+  });
   return [
     {
       id: 'start',
@@ -57,40 +75,20 @@ export function scenarios(fx) {
         '$KUBECTL get pods -n bench -l app=bench --field-selector status.phase!=Running -o name | wc -l',
       reference: ['count', '-n', 'bench', '-l', 'app=bench', '-phase', 'Running'],
     },
-    {
-      id: 'terminate-tenth',
-      title: `terminate_pods, ${tenth} of ${sizes.bench} (10 %, at random)`,
-      reset: 'bench',
-      steps: [
-        action('chaosk8s.pod.actions', 'terminate_pods', {
-          label_selector: 'app=bench',
-          ns: 'bench',
-          rand: true,
-          qty: tenth,
-          grace_period: 0,
-        }),
-      ],
-      prepare: () => fx.randomPods('bench', 'bench', tenth),
-      kubectl: (names) => `$KUBECTL delete pods -n bench --grace-period=0 --wait=false ${names.join(' ')}`,
-      reference: ['terminate', '-n', 'bench', '-l', 'app=bench', '-qty', String(tenth)],
-    },
-    {
-      id: 'terminate-percent',
-      title: `terminate_pods, ${percent} of ${sizes.bench} (1 %, at random)`,
-      reset: 'bench',
-      steps: [
-        action('chaosk8s.pod.actions', 'terminate_pods', {
-          label_selector: 'app=bench',
-          ns: 'bench',
-          rand: true,
-          qty: percent,
-          grace_period: 0,
-        }),
-      ],
-      prepare: () => fx.randomPods('bench', 'bench', percent),
-      kubectl: (names) => `$KUBECTL delete pods -n bench --grace-period=0 --wait=false ${names.join(' ')}`,
-      reference: ['terminate', '-n', 'bench', '-l', 'app=bench', '-qty', String(percent)],
-    },
+    randomTermination(
+      'terminate-tenth',
+      `${tenth} of ${sizes.bench} (10 %, at random)`,
+      'bench',
+      'bench',
+      tenth,
+    ),
+    randomTermination(
+      'terminate-percent',
+      `${percent} of ${sizes.bench} (1 %, at random)`,
+      'bench',
+      'bench',
+      percent,
+    ),
     {
       id: 'name-pattern',
       title: `terminate_pods, every pod of ${sizes.bench} whose name matches ${pattern} (1 %)`,
@@ -108,23 +106,13 @@ export function scenarios(fx) {
         `$KUBECTL get pods -n bench -l app=bench -o name | grep -E '/${pattern}' | xargs $KUBECTL delete -n bench --grace-period=0 --wait=false`,
       reference: ['terminate', '-n', 'bench', '-l', 'app=bench', '-pattern', pattern],
     },
-    {
-      id: 'terminate-hundred',
-      title: `terminate_pods, ${hundredth} of ${sizes['bench-1k']} (at random)`,
-      reset: 'bench-1k',
-      steps: [
-        action('chaosk8s.pod.actions', 'terminate_pods', {
-          label_selector: 'app=thousand',
-          ns: 'bench-1k',
-          rand: true,
-          qty: hundredth,
-          grace_period: 0,
-        }),
-      ],
-      prepare: () => fx.randomPods('bench-1k', 'thousand', hundredth),
-      kubectl: (names) => `$KUBECTL delete pods -n bench-1k --grace-period=0 --wait=false ${names.join(' ')}`,
-      reference: ['terminate', '-n', 'bench-1k', '-l', 'app=thousand', '-qty', String(hundredth)],
-    },
+    randomTermination(
+      'terminate-hundred',
+      `${hundredth} of ${sizes['bench-1k']} (at random)`,
+      'bench-1k',
+      'thousand',
+      hundredth,
+    ),
     {
       id: 'drain',
       title: `drain_nodes, one node of ${sizes.drain} pods`,

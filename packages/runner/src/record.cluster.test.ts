@@ -36,10 +36,12 @@ const readVs = async (ns: string) =>
   comparable(await custom.getNamespacedCustomObject({ ...VS, namespace: ns, name: 'reviews' }));
 const readNode = async (name: string) => {
   const node = comparable(await core.readNode({ name }));
-  // The node controllers' own heartbeat annotations and taints come and go.
+  // The node controllers' own heartbeat annotations and taints come and go; the TTL controller
+  // annotates a new node when it gets to it, before or after the test first reads it.
+  const { 'node.alpha.kubernetes.io/ttl': _ttl, ...annotations } = node.metadata.annotations ?? {};
   return {
     spec: { unschedulable: node.spec?.unschedulable },
-    annotations: node.metadata.annotations,
+    annotations,
     labels: node.metadata.labels,
   };
 };

@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { isAlive } from '@chaoskit/cluster/testing';
 import { inject } from 'vitest';
 import { repoRoot, workspacePackages } from './repo.js';
 
@@ -95,15 +96,6 @@ const readIfThere = (file: string) => {
   }
 };
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** The run's release, packed by this worker or by the one that took the lock first. */
 export async function releaseTarballs(): Promise<Release> {
   const run = inject('packagingRun');
@@ -127,7 +119,7 @@ export async function releaseTarballs(): Promise<Release> {
     } catch {
       // Another worker packs; a lock whose worker died is taken over.
       const owner = Number(readIfThere(lock));
-      if (owner && !alive(owner)) rmSync(lock, { force: true });
+      if (owner && !isAlive(owner)) rmSync(lock, { force: true });
       await delay(500);
       continue;
     }

@@ -66,11 +66,6 @@ function installExitHook(): void {
   });
 }
 
-/**
- * The control-plane processes of one cluster, started in order and stopped in reverse. Their
- * logs go to `logDir`, the group's scratch directory: its owner removes it after stop(), and the
- * group's watchdog removes it if this process dies without stopping the group.
- */
 /** Whether a process with this pid exists (signal 0 checks without sending anything). */
 export function isAlive(pid: number): boolean {
   try {
@@ -81,6 +76,11 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The control-plane processes of one cluster, started in order and stopped in reverse. Their
+ * logs go to `logDir`, the group's scratch directory: its owner removes it after stop(), and the
+ * group's watchdog removes it if this process dies without stopping the group.
+ */
 export class ProcessGroup {
   private readonly members: Member[] = [];
   private readonly watchdog: ChildProcess;

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 
+export { isAlive } from '../local/processes.js';
+
 /**
  * The pids of the processes of this machine whose command line holds `marker`: kwok runs a fake
  * pod's exec commands as its own children, so a marker in the command finds them.

@@ -10,7 +10,7 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type LocalCluster, start } from '@chaoskit/cluster';
-import { until } from '@chaoskit/cluster/testing';
+import { isAlive, until } from '@chaoskit/cluster/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { exec } from '../test-cli.js';
 
@@ -37,15 +37,6 @@ async function newestInput(): Promise<number> {
   return newest;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 async function buildOnce(): Promise<{ image: string; archive: string; built: string }> {
   await mkdir(join(root, 'build'), { recursive: true });
   await until(
@@ -58,7 +49,7 @@ async function buildOnce(): Promise<{ image: string; archive: string; built: str
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         const holder = Number(await readFile(join(lock, 'pid'), 'utf8').catch(() => '0'));
-        if (holder && !alive(holder)) await rm(lock, { recursive: true, force: true });
+        if (holder && !isAlive(holder)) await rm(lock, { recursive: true, force: true });
         return false;
       }
     },

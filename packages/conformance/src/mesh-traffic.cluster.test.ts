@@ -9,13 +9,14 @@ import { discoverCases } from './cases/index.js';
 import { onKubeconfig, runKit } from './kit/test-kit-command.js';
 import { localClusterInfo } from './running/cluster.js';
 import { describeCases } from './test-cases.js';
+import { OWN_CLUSTER_GROUPS } from './test-shared-cases.js';
 
-// The mesh cases on a local cluster of their own with a real istiod: every scenario, those
+// The mesh cases on a local cluster of their own with a real istiod (and only here): every scenario, those
 // that prove the VirtualService written (now also past istiod's validating webhook) and those
 // that send real gRPC traffic through the mesh and prove what the fault did to it. The
 // measured numbers are printed (`mesh traffic <activity> <version> <what>: …`).
 
-const mesh = (await discoverCases()).filter((d) => d.group === 'mesh').map((d) => d.case);
+const mesh = (await discoverCases()).filter((d) => OWN_CLUSTER_GROUPS.includes(d.group)).map((d) => d.case);
 let local: LocalCluster;
 // Filled in before the cases' own set-up runs (describeCases reads it in their beforeAll).
 const cluster = { provider: 'local', fakeNodes: true } as ClusterInfo;

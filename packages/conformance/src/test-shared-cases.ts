@@ -10,8 +10,15 @@ import { describeCases } from './test-cases.js';
 export const SHARED_CASE_PARTS = {
   objects: ['crd', 'deployment', 'deprecated', 'replicaset'],
   workloads: ['node', 'pod', 'service', 'statefulset'],
-  traffic: ['mesh', 'networking'],
+  traffic: ['networking'],
 } as const satisfies Record<string, readonly string[]>;
+
+/**
+ * The groups whose every scenario runs on a cluster of their own: the mesh cases on a local
+ * cluster with istiod (mesh-traffic.cluster.test.ts), the same scenarios as on the shared cluster
+ * and those that need istiod. Run on the shared cluster too, they were each run twice.
+ */
+export const OWN_CLUSTER_GROUPS: readonly string[] = ['mesh'];
 
 export async function describeSharedCases(part: keyof typeof SHARED_CASE_PARTS): Promise<void> {
   const shared = sharedCluster();

@@ -1,22 +1,23 @@
 // Test-only (left out of the build): a local cluster of its own with one real node, and the
 // runner image (`npm run image`) imported into it. Both take minutes: the image is built once
 // for every test file that wants it — under a lock, as files run at once and the build stages
-// in one directory — and built again only when what goes into it changed since.
+// in one directory — and built again only when what goes into it changed (its archive is kept
+// in chaoskit's cache under the digest of what it holds).
 // `local.realNodes` is empty where this machine cannot run real nodes (the reason in
 // `realNodesUnavailable`); the image is then not built.
 
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type LocalCluster, start } from '@chaoskit/cluster';
+import { cacheDir, type LocalCluster, start } from '@chaoskit/cluster';
 import { isAlive, until } from '@chaoskit/cluster/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { exec } from '../test-cli.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const lock = join(root, 'build', 'image.lock');
-const made = join(root, 'build', 'image.json');
 
 export interface RealNodeCluster {
   local: LocalCluster;
@@ -26,15 +27,26 @@ export interface RealNodeCluster {
   built: string;
 }
 
-/** The newest modification among what the image holds: the bundled command, Node, the recipe. */
-async function newestInput(): Promise<number> {
+/**
+ * What the image holds, as one digest: the bundled command, Node, the recipe. The image's archive
+ * is kept in chaoskit's cache under it, so that another checkout of the same command (CI's fresh
+ * clone) imports the archive built before instead of building it again (about 45 s of buildah).
+ */
+async function inputDigest(): Promise<string> {
+  const hash = createHash('sha256');
   const bundle = join(root, 'packages', 'runner', 'dist', 'bundle');
-  const files = [process.execPath, join(root, 'Containerfile'), join(root, 'scripts/image.mjs')];
-  for (const e of await readdir(bundle, { recursive: true, withFileTypes: true }))
-    if (e.isFile()) files.push(join(e.parentPath, e.name));
-  let newest = 0;
-  for (const file of files) newest = Math.max(newest, (await stat(file)).mtimeMs);
-  return newest;
+  const files = (await readdir(bundle, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+  for (const file of [
+    process.execPath,
+    join(root, 'Containerfile'),
+    join(root, 'scripts/image.mjs'),
+    ...files,
+  ])
+    hash.update(`${relative(root, file)}\0`).update(await readFile(file));
+  return hash.digest('hex').slice(0, 16);
 }
 
 async function buildOnce(): Promise<{ image: string; archive: string; built: string }> {
@@ -56,21 +68,34 @@ async function buildOnce(): Promise<{ image: string; archive: string; built: str
     { timeoutMs: 1_800_000, intervalMs: 1000 },
   );
   try {
-    const newest = await newestInput();
-    const previous = JSON.parse(await readFile(made, 'utf8').catch(() => '{}'));
-    if (previous.newest >= newest && existsSync(previous.archive ?? '')) return previous;
+    const digest = await inputDigest();
+    const cached = join(cacheDir(), 'images', `runner-${digest}.json`);
+    const previous = JSON.parse(await readFile(cached, 'utf8').catch(() => '{}'));
+    if (existsSync(previous.archive ?? '')) {
+      const now = new Date();
+      await utimes(previous.archive, now, now);
+      return { ...previous, built: `${previous.built} (cached)` };
+    }
     const run = await exec(process.execPath, [join(root, 'scripts/image.mjs')], {
       cwd: root,
       maxBuffer: 64 * 1024 * 1024,
     });
     if (run.code !== 0) throw new Error(`npm run image failed: ${run.stderr.slice(-4000)}`);
     const out = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}');
-    const result = {
-      image: out.image,
-      archive: out.archive,
-      built: run.stderr.trim().split('\n').at(-1) ?? '',
-    };
-    await writeFile(made, JSON.stringify({ ...result, newest }));
+    // Into the cache by rename: two checkouts building at once each leave a whole archive.
+    const archive = join(cacheDir(), 'images', `runner-${digest}.tar`);
+    await mkdir(dirname(archive), { recursive: true });
+    await copyFile(out.archive, `${archive}.${process.pid}`);
+    await rename(`${archive}.${process.pid}`, archive);
+    const result = { image: out.image, archive, built: run.stderr.trim().split('\n').at(-1) ?? '' };
+    await writeFile(`${cached}.${process.pid}`, JSON.stringify(result));
+    await rename(`${cached}.${process.pid}`, cached);
+    // Each change to the command makes a new archive (45 MiB): those no run used for a week go.
+    for (const name of await readdir(dirname(archive))) {
+      const at = join(dirname(archive), name);
+      if (name.endsWith('.tar') && Date.now() - (await stat(at)).mtimeMs > 7 * 86_400_000)
+        await rm(at, { force: true });
+    }
     return result;
   } finally {
     await rm(lock, { recursive: true, force: true });

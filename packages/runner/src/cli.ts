@@ -19,10 +19,9 @@ const program = new Command()
   .hook('preAction', () => maskEnvironmentTargets());
 
 // One line a command module, in the order of `chaoskit --help`: each file defines its commands on
-// the program. Only the module of the command the line names is loaded, with what it imports:
-// loading all sixteen cost every start about 75 ms of CPU (user time to a one-probe run's first
-// request, 249 → 173 ms). A line that names none (`--help`, `help`, a typo) loads them all, for
-// the whole help and commander's suggestions.
+// the program. Only the module of the command the line names is loaded, with what it imports
+// (D152): loading all sixteen cost every start about 75 ms of CPU. A line that names none
+// (`--help`, `help`, a typo) loads them all, for the whole help and commander's suggestions.
 const COMMANDS: ReadonlyArray<
   [names: readonly string[], load: () => Promise<{ register(p: Command): void }>]
 > = [

@@ -90,8 +90,10 @@ const grpcBaseAsCommonJs = {
 const httpRequired = {
   name: 'node-http-required',
   setup(b) {
+    // Static imports only: a dynamic import of a CommonJS module has only `default` in the bundle,
+    // and OpenTelemetry's exporter takes `{ Agent }` and `{ request }` from `await import('http')`.
     b.onResolve({ filter: /^(node:)?https?$/ }, ({ path, kind }) =>
-      kind === 'require-call' ? undefined : { path, namespace: 'node-http' },
+      kind === 'import-statement' ? { path, namespace: 'node-http' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'node-http' }, ({ path }) => ({
       contents: `module.exports = require(${JSON.stringify(path)});`,

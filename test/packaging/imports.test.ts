@@ -1,6 +1,7 @@
 // No phantom dependency: every package a published file imports is declared by its package
 // (dependencies or peerDependencies), or is a Node builtin. Tests may also use the package's
-// devDependencies and the root's. The tarball test proves the same at run time.
+// devDependencies, the root's, and the workspace's packages (npm links each of them for the whole
+// checkout). The tarball test proves the same at run time.
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
@@ -45,6 +46,7 @@ function stripComments(text: string): string {
 }
 
 const rootDev = Object.keys(rootManifest().devDependencies ?? {});
+const workspace = workspacePackages().map((p) => p.manifest.name);
 
 describe.each(workspacePackages().map((p) => [p.short, p] as const))('%s', (_, p) => {
   const { manifest } = p;
@@ -53,7 +55,12 @@ describe.each(workspacePackages().map((p) => [p.short, p] as const))('%s', (_, p
     ...Object.keys(manifest.dependencies ?? {}),
     ...Object.keys(manifest.peerDependencies ?? {}),
   ]);
-  const forTests = new Set([...published, ...Object.keys(manifest.devDependencies ?? {}), ...rootDev]);
+  const forTests = new Set([
+    ...published,
+    ...Object.keys(manifest.devDependencies ?? {}),
+    ...rootDev,
+    ...workspace,
+  ]);
   const files = sourceFiles(join(p.dir, 'src'));
 
   it('imports only declared packages and node: builtins', () => {

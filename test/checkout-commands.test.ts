@@ -1,7 +1,7 @@
 // The README's "in this checkout, after ./dev setup: npx chaoskit --help, npx chaoskit-cluster
 // --help, npx chaoskit-conformance --help": each answers from the checkout itself. npm links a
 // workspace's bin only to a file that exists, and a fresh clone has no dist/ when it installs:
-// ./dev links them (and makes them executable) once its build has made them.
+// the build makes them (executable), and ./dev links them once it has.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

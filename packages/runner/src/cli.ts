@@ -65,6 +65,7 @@ function commandOnLine(args: readonly string[], programOptions: readonly Option[
   }
   return undefined;
 }
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {

@@ -24,7 +24,17 @@ export default defineCase({
           namespace: t.ns,
           body: [{ op: 'replace', path: '/spec/replicas', value: 0 }],
         });
-        await t.until('idle has no pod', async () => (await t.podNames('app=idle', true)).length === 0);
+        // The pods gone is not enough: the controller writes the status (availableReplicas 1 until
+        // then) after it, and a loaded machine showed the probe that stale 1 of 0.
+        await t.until('idle has no pod, and its controller has seen the scale to 0', async () => {
+          const { metadata, status } = await t.apps.readNamespacedDeployment({
+            name: 'idle',
+            namespace: t.ns,
+          });
+          const settled =
+            (status?.observedGeneration ?? 0) >= (metadata?.generation ?? 1) && !status?.replicas;
+          return settled && (await t.podNames('app=idle', true)).length === 0;
+        });
         assert.equal(await t.call({ name: 'idle', ns: t.ns }), true);
       },
     },

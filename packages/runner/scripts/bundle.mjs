@@ -83,10 +83,10 @@ const grpcBaseAsCommonJs = {
 };
 
 // `node:http` and `node:https` are required, not imported. An ES module's import of a built-in
-// builds its module facade, which reads every export: node:http's lazy WebSocket and friends
-// then load Node's internal undici before chaoskit's first request: user time to the first
-// connect of a one-probe run went from 304 to 283 ms (hyperfine, 30 runs). A require reads what the code
-// uses; the chunks' banner gives them require. Other built-ins have no such getters.
+// builds its module facade, which reads every export: node:http's lazy WebSocket and friends then
+// load Node's internal undici before chaoskit's first request (user time to the first connect of
+// a one-probe run: 304 → 283 ms, hyperfine, 30 runs). A require reads what the code uses; the
+// chunks' banner gives them require. The other built-ins were not measured to cost as much.
 const httpRequired = {
   name: 'node-http-required',
   setup(b) {

@@ -20,9 +20,10 @@ const alias = {
 // cluster files, filling the workers a cluster file leaves idle. Vitest runs projects of
 // different maxWorkers one after the other, and a project left at its default (cores - 1 = 1 on
 // a 2-core machine) after every other, one file at a time: on CI that was a serial tail of
-// minutes. Two workers, as the cluster files had: with three, at a load of 60 on 2 cores, a
-// cluster test met its 120 s timeout.
-const maxWorkers = 2;
+// minutes. Four workers, on 2 cores: the cluster files mostly wait on their clusters (D153). A
+// fresh clone's `.ci/run` beside `stress-ng --cpu 1` took 1314 s with two, 1110 s with three,
+// 879 and 885 s with four, every test passing.
+const maxWorkers = 4;
 
 export default defineConfig({
   resolve: { alias },

@@ -5,6 +5,7 @@
 //
 //   node bench/run.mjs [--nodes 100] [--pods 5000] [--repeats 5] [--only count,drain] [--out bench/results]
 //   node bench/run.mjs --tiny      3 nodes, 50 pods, 1 repeat: proves the bench works (CI)
+//   node bench/run.mjs --tools chaoskit,reference   only these tools' variants (a quicker look)
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -16,7 +17,7 @@ import {
   ensurePythonOriginals,
   PYTHON_ORIGINALS,
 } from '../packages/conformance/dist/differential/python-env.js';
-import { startFixture } from './fixture.mjs';
+import { startFixture, TOOLS } from './fixture.mjs';
 import { AuditTail, measureProcess, stats } from './measure.mjs';
 import { markdownReport } from './report.mjs';
 import { experimentOf, scenarios } from './scenarios.mjs';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     pods: { type: 'string', default: '5000' },
     repeats: { type: 'string', default: '5' },
     only: { type: 'string' },
+    tools: { type: 'string' },
     out: { type: 'string', default: join(root, 'bench', 'results') },
     tiny: { type: 'boolean', default: false },
   },
@@ -37,6 +39,14 @@ const NODES = tiny ? 3 : Number(values.nodes);
 const PODS = tiny ? 50 : Number(values.pods);
 const REPEATS = tiny ? 1 : Number(values.repeats);
 const only = values.only?.split(',');
+const tools = values.tools?.split(',');
+const unknownTool = tools?.find((t) => !TOOLS.includes(t));
+if (unknownTool) {
+  process.stderr.write(
+    `bench: --tools takes ${TOOLS.join(', ')} (separated by commas); not '${unknownTool}'\n`,
+  );
+  process.exit(2);
+}
 const log = (line) => process.stderr.write(`bench: ${line}\n`);
 
 const chaos = await ensurePythonOriginals(log);
@@ -110,7 +120,7 @@ function variants(scenario, file) {
       command: () =>
         `node ${chaoskit} call ${one.module} ${one.func} --arguments ${quote(JSON.stringify(one.args))}`,
     });
-  return list;
+  return tools ? list.filter((v) => tools.includes(v.tool)) : list;
 }
 
 const results = [];

@@ -2,7 +2,7 @@
 // every scenario runs with every tool, each tool's requests reach the apiserver's audit log, and
 // nothing fails. The scenarios that count, delete or evict also run the reference client
 // (benchref, client-go at full speed), and the report compares chaoskit with it. Times are reported by the bench, never asserted here.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,17 @@ const out = mkdtempSync(join(tmpdir(), 'chaoskit-bench-test-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('the bench, tiny', () => {
+  it('refuses a tool it does not know, naming the ones it takes, before it starts anything', () => {
+    const out = spawnSync(process.execPath, ['bench/run.mjs', '--tiny', '--tools', 'chaoskit,kubctl'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
+    expect(out.status).toBe(2);
+    expect(out.stderr).toBe(
+      "bench: --tools takes chaoskit, python, kubectl, reference (separated by commas); not 'kubctl'\n",
+    );
+  });
+
   it('runs every scenario with chaoskit, the Python originals and kubectl, and reports what each did', () => {
     // The timeout bounds a hang, not the bench's speed: the tiny bench runs beside the cluster
     // tests, and at a load of 59 on 2 cores it took more than 10 minutes.

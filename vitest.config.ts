@@ -22,7 +22,7 @@ const alias = {
 // a 2-core machine) after every other, one file at a time: on CI that was a serial tail of
 // minutes. Four workers, on 2 cores: the cluster files mostly wait on their clusters (D153). A
 // fresh clone's `.ci/run` beside `stress-ng --cpu 1` took 1314 s with two, 1110 s with three,
-// 879 and 885 s with four, every test passing.
+// 879, 885 and 865 s with four, every test passing.
 const maxWorkers = 4;
 
 export default defineConfig({

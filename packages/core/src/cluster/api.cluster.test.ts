@@ -65,6 +65,11 @@ describe('kube.list on the cluster', () => {
     expect(items).toHaveLength(7);
     expect(items[0]).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { labels: { set: 'api' } } });
     expect(items[0]?.data).toBeUndefined();
+    // The server sends each one's managedFields (the client's own create); the list drops them.
+    const [sent] = (await core.listNamespacedConfigMap({ namespace: ns.name, labelSelector: 'set=api' }))
+      .items;
+    expect(sent?.metadata?.managedFields?.length).toBeGreaterThan(0);
+    expect(items.every((i) => i.metadata && i.metadata.managedFields === undefined)).toBe(true);
     const since = new Date();
     const selection = { namespace: ns.name, labelSelector: 'set=api' };
     expect(await kube.count(ConfigMaps, selection)).toBe(7);

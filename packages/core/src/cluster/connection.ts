@@ -33,6 +33,12 @@ export interface RequestOptions {
    * 5xx and dropped connections are retried with jittered backoff until then. 0: no retry.
    */
   retryBudgetMs?: number;
+  /**
+   * Reads a successful answer's body as it arrives instead of keeping it (its `body` is then
+   * empty): called for each attempt, it returns what that attempt's chunks are given to. An
+   * answer of 300 or more is kept whole, for its error.
+   */
+  read?: () => (chunk: string) => void;
 }
 
 export interface RawResponse {
@@ -122,7 +128,11 @@ export class Connection {
         const stream = await this.open(options);
         stream.setEncoding('utf8');
         let body = '';
-        for await (const chunk of stream) body += chunk;
+        const read = options.read && (stream.statusCode ?? 0) < 300 ? options.read() : undefined;
+        for await (const chunk of stream) {
+          if (read) read(chunk);
+          else body += chunk;
+        }
         if (stream.statusCode === 429) throttled++;
         res = {
           status: stream.statusCode ?? 0,

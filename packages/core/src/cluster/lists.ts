@@ -21,7 +21,8 @@ export interface ListOptions {
   limit?: number;
   /**
    * Only each object's metadata (a `PartialObjectMetadataList`): for names, labels and owners,
-   * a fraction of the bytes of whole objects.
+   * a fraction of the bytes of whole objects. Their managedFields are dropped as each page is
+   * read: they are most of a pod's metadata, and a list of 100,000 pods is held until chosen from.
    */
   metadataOnly?: boolean;
   /**
@@ -90,7 +91,9 @@ async function json<T>(send: Send, options: RequestOptions, t: ResourceType, nam
 
 /**
  * How many objects match: without a selector the server counts (one item asked for, the rest
- * in remainingItemCount); with one, the rows of the server's table of them, in one response.
+ * in remainingItemCount); with one, the rows of the server's table of them, in one response,
+ * counted as it arrives and never kept: a table of 100,000 pods is 25 MB of JSON, several times
+ * that once parsed.
  */
 export async function count(send: Send, t: ResourceType, options: CountOptions = {}): Promise<number> {
   const path = collectionPath(t, options.namespace);
@@ -103,23 +106,82 @@ export async function count(send: Send, t: ResourceType, options: CountOptions =
     if (!page.metadata?.continue) return first;
     if (typeof page.metadata.remainingItemCount === 'number') return first + page.metadata.remainingItemCount;
   }
-  const table = await json<{ rows?: unknown[] }>(
-    send,
-    {
-      method: 'GET',
-      path,
-      accept: TABLE,
-      query: {
-        includeObject: 'None',
-        labelSelector: options.labelSelector || undefined,
-        fieldSelector: options.fieldSelector || undefined,
-        ...versionQuery(options.resourceVersion),
-      },
+  let rows = 0;
+  const res = await send({
+    method: 'GET',
+    path,
+    accept: TABLE,
+    query: {
+      includeObject: 'None',
+      labelSelector: options.labelSelector || undefined,
+      fieldSelector: options.fieldSelector || undefined,
+      ...versionQuery(options.resourceVersion),
     },
-    t,
-    options.namespace,
-  );
-  return table.rows?.length ?? 0;
+    read: () => {
+      const counter = memberLength('rows');
+      return (chunk) => {
+        rows = counter(chunk);
+      };
+    },
+  });
+  if (res.status >= 400)
+    throw toApiError(
+      { code: res.status, body: res.body, headers: res.headers },
+      requestContext(t, 'list', undefined, options.namespace),
+    );
+  return rows;
+}
+
+/**
+ * How many objects (or arrays) an array member of a JSON object holds, read in chunks without
+ * parsing: each chunk given returns the count so far. It follows strings (and their escapes)
+ * and depth only, so a table's rows are counted whatever their cells hold.
+ */
+export function memberLength(member: string): (chunk: string) => number {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  /** The text of the string being read, at the object's own level (its keys); else unused. */
+  let text = '';
+  let last = '';
+  let key = '';
+  let inMember = false;
+  let length = 0;
+  return (chunk) => {
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i];
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === '\\') escaped = true;
+        else if (c === '"') {
+          inString = false;
+          last = text;
+        } else if (depth === 1) text += c;
+        continue;
+      }
+      switch (c) {
+        case '"':
+          inString = true;
+          text = '';
+          break;
+        case ':':
+          if (depth === 1) key = last;
+          break;
+        case '{':
+        case '[':
+          if (depth === 1 && c === '[') inMember = key === member;
+          else if (depth === 2 && inMember) length++;
+          depth++;
+          break;
+        case '}':
+        case ']':
+          depth--;
+          if (depth === 1) inMember = false;
+          break;
+      }
+    }
+    return length;
+  };
 }
 
 /** The raw answer of one page of a list: its body is parsed by the caller. */
@@ -201,7 +263,11 @@ async function readList<T>(
     const late = page.metadata?._continue;
     if (!token && late) next = sendPage(send, t, { ...options, continue: late });
     resourceVersion ??= page.metadata?.resourceVersion;
-    for (const item of page.items) items.push(item);
+    for (const item of page.items) {
+      if (options.metadataOnly)
+        delete (item as { metadata?: { managedFields?: unknown } }).metadata?.managedFields;
+      items.push(item);
+    }
   }
   return resourceVersion ? { items, resourceVersion } : { items };
 }

@@ -68,6 +68,20 @@ const clientNodeUsed = {
   },
 };
 
+// zod's namespace exports every locale (`z.locales`, 369 KB of the 1.2 MB chunk that argument
+// validation loads); chaoskit's messages are English, the locale zod registers by itself. Its
+// locales module keeps English only.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, ({ path }) => ({
+      contents: 'export { default as en } from "./en.js";',
+      loader: 'js',
+      resolveDir: dirname(path),
+    }));
+  },
+};
+
 // OpenTelemetry's gRPC exporter base, as an ES module, loads @grpc/grpc-js both by import (built
 // in) and by a require made at run time (`createRequire`, which finds the file in node_modules, or
 // nothing in the image): two instances, whose credentials and metadata the other refuses
@@ -119,7 +133,7 @@ const result = await build({
   },
   define: { CHAOSKIT_RUNNER_VERSION: JSON.stringify(manifest(home).version) },
   external: ['echarts', 'echarts/*', 'zrender', 'zrender/*'],
-  plugins: [builtIn, clientNodeUsed, grpcBaseAsCommonJs, httpRequired],
+  plugins: [builtIn, clientNodeUsed, grpcBaseAsCommonJs, httpRequired, zodEnglishOnly],
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,

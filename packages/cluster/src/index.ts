@@ -9,10 +9,12 @@ export {
 } from './k3s-provider.js';
 export { type AuditEvent, auditLogSize, isDryRun, isMutation, readAuditLog } from './local/audit.js';
 export {
+  type Build,
   binaryPaths,
   ETCD_VERSION,
   ensureBenchReference,
   ensureBinaries,
+  ensureBuilds,
   ensureIstiod,
   ensureMeshProbe,
   ISTIO_VERSION,

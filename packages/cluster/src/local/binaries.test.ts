@@ -1,8 +1,15 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { binaryPaths, ISTIO_VERSION, missingBinaries, realNodeBuildsMissing } from './binaries.js';
+import {
+  binaryPaths,
+  ensureBuilds,
+  ISTIO_VERSION,
+  missingBinaries,
+  realNodeBuildsMissing,
+} from './binaries.js';
 
 describe('binaries', () => {
   let cache: string;
@@ -34,5 +41,23 @@ describe('binaries', () => {
       ),
     ).toBe(false);
     expect(realNodeBuildsMissing()).toEqual(['kube-router', 'pause', 'webapp']);
+  });
+
+  it('builds at once run each to its end and report every one that failed, with why', async () => {
+    const path = process.env.PATH;
+    process.env.PATH = join(cache, 'no-go-here');
+    try {
+      const lines: string[] = [];
+      const failed = await ensureBuilds(['meshprobe', 'images'], (line) => lines.push(line));
+      expect(failed.map((f) => f.build).sort()).toEqual(['images', 'meshprobe']);
+      for (const { error } of failed) expect(error.message).toMatch(/cannot run 'go'/);
+      // Each said what it was building.
+      expect(lines.filter((l) => l.startsWith('chaoskit: building')).length).toBe(2);
+    } finally {
+      process.env.PATH = path;
+    }
+    // Nothing half-built is left where start() looks: no binary, no scratch directory.
+    const bin = join(cache, 'bin');
+    expect(existsSync(bin) ? readdirSync(bin) : []).toEqual([]);
   });
 });

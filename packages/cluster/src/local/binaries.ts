@@ -261,18 +261,47 @@ export function realNodeBuildsMissing(): string[] {
 
 const stderrProgress: ProgressSink = (line) => process.stderr.write(`${line}\n`);
 
+/** What `chaoskit-cluster build` builds, by name: the control plane and the builds on demand. */
+const BUILDS = {
+  'control-plane': targets,
+  istiod: () => [istiodTarget()],
+  meshprobe: () => [meshProbeTarget()],
+  'kube-router': () => [kubeRouterTarget()],
+  images: () => [ownTarget('images', ['pause', 'webapp'])],
+  prometheus: () => [prometheusTarget()],
+  jaeger: () => [jaegerTarget()],
+} satisfies Record<string, () => Target[]>;
+export type Build = keyof typeof BUILDS;
+
+/**
+ * Builds what is missing of the named builds all at once, holding the cache's build lock once.
+ * Go compiles with every core, but its downloads and each binary's link (one core) leave a
+ * core idle that another build fills. Every build runs to its end; the result names those that
+ * failed, with why.
+ */
+export async function ensureBuilds(
+  names: readonly Build[],
+  progress: ProgressSink = stderrProgress,
+): Promise<Array<{ build: Build; error: Error }>> {
+  const wanted = names.flatMap((build) => BUILDS[build]().map((target) => ({ build, target })));
+  if (wanted.every(({ target }) => built(target))) return [];
+  return withCacheLock(async () => {
+    const missing = wanted.filter(({ target }) => !built(target));
+    const settled = await Promise.allSettled(missing.map(({ target }) => build(target, progress)));
+    return settled.flatMap((result, i) =>
+      result.status === 'rejected' ? [{ build: missing[i]!.build, error: result.reason as Error }] : [],
+    );
+  }, progress);
+}
+
 /**
  * Builds whatever is missing from the cache (a cold build of the control plane takes about 6
  * minutes on 2 cores; a warm one is a no-op), holding the cache's build lock. Prints a
  * progress line while building.
  */
 export async function ensureBinaries(progress: ProgressSink = stderrProgress): Promise<Binaries> {
-  if (!targets().every(built)) {
-    await withCacheLock(async () => {
-      // Another process may have built some while this one waited for the lock.
-      for (const t of targets()) if (!built(t)) await build(t, progress);
-    }, progress);
-  }
+  const [failed] = await ensureBuilds(['control-plane'], progress);
+  if (failed) throw failed.error;
   return binaryPaths();
 }
 

@@ -6,7 +6,7 @@ import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { applyCrds, type MeshCrds, meshCrds, meshOption } from '../mesh.js';
 import type { IstiodInfo, LocalCluster, NodeSpec, StartOptions } from '../types.js';
-import { ensureBinaries, ensureIstiod, KUBERNETES_VERSION } from './binaries.js';
+import { ensureBinaries, ensureBuilds, ensureIstiod, KUBERNETES_VERSION } from './binaries.js';
 import { startIstiod } from './istiod.js';
 import { AUDIT_POLICY, criLogLine, kwokConfig } from './kwok-config.js';
 import { ADMIN_CERT_USER, ADMIN_USER, COMPONENTS_USER, issuePki, UNPRIVILEGED_USER } from './pki.js';
@@ -27,8 +27,13 @@ export async function startLocal(options: StartOptions = {}): Promise<LocalClust
   const mesh = meshOption(options.mesh, true);
   await preflight(mesh, progress);
   const crds = mesh ? await meshCrds(mesh, progress) : undefined;
+  // Built before anything starts, at once: a cold build takes minutes.
+  const [failed] = await ensureBuilds(
+    ['control-plane', ...(mesh?.istiod ? (['istiod'] as const) : [])],
+    progress,
+  );
+  if (failed) throw failed.error;
   const bin = await ensureBinaries(progress);
-  // Built before anything starts: a cold build takes minutes.
   const istiodBinary = mesh?.istiod ? await ensureIstiod(progress) : undefined;
   const kit = options.realNodes ? await prepareRealNodes(progress) : undefined;
   if (kit && 'unavailable' in kit)

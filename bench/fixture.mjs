@@ -23,9 +23,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function until(what, check, timeoutMs = 900_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    const began = Date.now();
     if (await check().catch(() => false)) return;
     if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
-    await sleep(500);
+    // A check that lists 100,000 pods takes seconds of the apiserver: it is not repeated at once.
+    await sleep(Math.max(500, 2 * (Date.now() - began)));
   }
 }
 
@@ -119,10 +121,14 @@ export async function startFixture({ nodes, pods, log, scratch }) {
   };
   /** Every pod of `app` running, none terminating. */
   const settled = (ns, app, want) =>
-    until(`${want} pods of ${app} running`, async () => {
-      const { all, running } = await census(ns, app);
-      return all === want && running === want;
-    });
+    until(
+      `${want} pods of ${app} running`,
+      async () => {
+        const { all, running } = await census(ns, app);
+        return all === want && running === want;
+      },
+      Math.max(900_000, want * 20),
+    );
 
   /** The pods of a pod set that were deleted, created again once the terminating ones are gone. */
   const refill = async (ns, app, want) => {
@@ -148,7 +154,8 @@ export async function startFixture({ nodes, pods, log, scratch }) {
   });
   const sizes = {
     bench: pods,
-    'bench-1k': Math.max(10, Math.round(pods / 5)),
+    // A thousand at most: its scenario is a random choice among a thousand, whatever the bench's size.
+    'bench-1k': Math.min(1000, Math.max(10, Math.round(pods / 5))),
     small: 3,
     exec: Math.min(50, pods),
     drain: Math.min(110, Math.max(10, Math.round(pods / 45))),

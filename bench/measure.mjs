@@ -61,22 +61,36 @@ export class AuditTail {
  * exit code and output. `measure.seconds` is replaced by the process's own figure when it
  * prints one (`{"seconds": …}` on its last line: the in-process runs).
  */
-export async function measureProcess(command, { env, cwd, scratch }) {
+export async function measureProcess(command, { env, cwd, scratch, limitSeconds }) {
   const timeFile = join(scratch, `time-${process.pid}-${Math.random().toString(36).slice(2)}`);
   const started = Date.now();
   const t0 = performance.now();
+  let stopped = false;
   const { code, stdout, stderr } = await new Promise((resolve) => {
     const child = spawn('/usr/bin/time', ['-o', timeFile, '-f', '%M', 'sh', '-c', command], {
       env,
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
+      // A group of its own: past the limit, the command and its children are killed together.
+      detached: limitSeconds !== undefined,
     });
+    const limit =
+      limitSeconds === undefined
+        ? undefined
+        : setTimeout(() => {
+            stopped = true;
+            process.kill(-child.pid, 'SIGKILL');
+          }, limitSeconds * 1000);
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
-    child.on('close', (status) => resolve({ code: status ?? 1, stdout: out, stderr: err }));
+    child.on('close', (status) => {
+      clearTimeout(limit);
+      resolve({ code: status ?? 1, stdout: out, stderr: err });
+    });
   });
+  if (stopped) return { code, stdout, stderr, stopped, started, ended: Date.now() };
   const seconds = (performance.now() - t0) / 1000;
   const ended = Date.now();
   const timeOutput = await readFile(timeFile, 'utf8').catch(() => '');

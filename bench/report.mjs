@@ -2,12 +2,34 @@
 // ratios, one of in-process times, one of requests and peak memory, and start → first request.
 
 const s = (x, digits = 2) => (x === undefined ? '–' : x.toFixed(digits));
+// A variant killed at the bench's --limit has no times: `{ stopped: <seconds> }` stands for them,
+// and a ratio with it is a bound.
 const cell = (st, unit = ' s', digits = 2) =>
-  st ? `${s(st.median, digits)}${unit} (${s(st.min, digits)}–${s(st.max, digits)})` : '–';
-const ratio = (a, b) => (a && b ? `${(a.median / b.median).toFixed(1)}×` : '–');
+  st?.stopped
+    ? `> ${st.stopped}${unit} (killed, not finished)`
+    : st
+      ? `${s(st.median, digits)}${unit} (${s(st.min, digits)}–${s(st.max, digits)})`
+      : '–';
+const ratio = (a, b) => {
+  if (!a || !b || (a.stopped && b.stopped)) return '–';
+  if (a.stopped) return `> ${(a.stopped / b.median).toFixed(1)}×`;
+  if (b.stopped) return `< ${(a.median / b.stopped).toFixed(1)}×`;
+  return `${(a.median / b.median).toFixed(1)}×`;
+};
 /** chaoskit's throughput as a share of the reference's: the same work, so its time over ours. */
-const share = (reference, ours) =>
-  reference && ours ? `${((100 * reference.median) / ours.median).toFixed(0)} %` : '–';
+const share = (reference, ours) => {
+  if (!reference || !ours || reference.stopped) return '–';
+  if (ours.stopped) return `< ${((100 * reference.median) / ours.stopped).toFixed(0)} %`;
+  return `${((100 * reference.median) / ours.median).toFixed(0)} %`;
+};
+/** The times of each variant, or the stand-in of one killed at the limit. */
+const timed = (variants) =>
+  Object.fromEntries(
+    Object.entries(variants).map(([name, v]) => {
+      const stopped = v.stoppedAfterSeconds && { stopped: v.stoppedAfterSeconds };
+      return [name, { ...v, seconds: v.seconds ?? stopped, inProcessSeconds: v.inProcessSeconds ?? stopped }];
+    }),
+  );
 
 export const METHOD = [
   'Method: one run of `./dev bench` on one local cluster (kube-apiserver, etcd, controller-manager,',
@@ -39,7 +61,7 @@ export function markdownReport(report) {
     '# chaoskit bench',
     '',
     `${report.date} · ${report.machine.cpus} CPUs (${report.machine.cpu}), ${report.machine.memoryGiB} GiB · node ${report.versions.node} · ${report.versions.python} · ${report.versions.originals.join(', ')} · ${report.versions.kubectl}`,
-    `Cluster: ${report.cluster.nodes} kwok nodes, pods ${JSON.stringify(report.cluster.pods)}, started in ${s(report.cluster.startSeconds, 1)} s; ${report.repeats} repeat(s).`,
+    `Cluster: ${report.cluster.nodes} kwok nodes, pods ${JSON.stringify(report.cluster.pods)}, started in ${s(report.cluster.startSeconds, 1)} s; ${report.repeats} repeat(s)${report.limitSeconds ? `; a process still running after ${report.limitSeconds} s was killed, shown as \`> ${report.limitSeconds} s\`, and not run again` : ''}.`,
     '',
     METHOD,
     '',
@@ -49,7 +71,7 @@ export function markdownReport(report) {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const sc of report.scenarios) {
-    const v = sc.variants;
+    const v = timed(sc.variants);
     const call = v['chaoskit call']?.seconds;
     const ref = v.reference?.seconds;
     lines.push(
@@ -64,9 +86,10 @@ export function markdownReport(report) {
     '| --- | --- | --- | --- | --- | --- |',
   );
   for (const sc of report.scenarios) {
-    const c = sc.variants['chaoskit in-process']?.inProcessSeconds;
-    const p = sc.variants['python in-process']?.inProcessSeconds;
-    const r = sc.variants.reference?.inProcessSeconds;
+    const v = timed(sc.variants);
+    const c = v['chaoskit in-process']?.inProcessSeconds;
+    const p = v['python in-process']?.inProcessSeconds;
+    const r = v.reference?.inProcessSeconds;
     lines.push(
       `| ${sc.title} | ${cell(c, ' s', 3)} | ${cell(p, ' s', 3)} | ${cell(r, ' s', 3)} | ${ratio(p, c)} | ${share(r, c)} |`,
     );

@@ -6,6 +6,8 @@
 //   node bench/run.mjs [--nodes 100] [--pods 5000] [--repeats 5] [--only count,drain] [--out bench/results]
 //   node bench/run.mjs --tiny      3 nodes, 50 pods, 1 repeat: proves the bench works (CI)
 //   node bench/run.mjs --tools chaoskit,reference   only these tools' variants (a quicker look)
+//   node bench/run.mjs --limit 120   a process still running after 120 s is killed, reported as
+//                                    not finished, and not run again (the Python originals at 100,000 pods)
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     repeats: { type: 'string', default: '5' },
     only: { type: 'string' },
     tools: { type: 'string' },
+    limit: { type: 'string' },
     out: { type: 'string', default: join(root, 'bench', 'results') },
     tiny: { type: 'boolean', default: false },
   },
@@ -39,6 +42,11 @@ const NODES = tiny ? 3 : Number(values.nodes);
 const PODS = tiny ? 50 : Number(values.pods);
 const REPEATS = tiny ? 1 : Number(values.repeats);
 const only = values.only?.split(',');
+const LIMIT = values.limit === undefined ? undefined : Number(values.limit);
+if (LIMIT !== undefined && !(LIMIT > 0)) {
+  process.stderr.write(`bench: --limit takes a number of seconds above 0; not '${values.limit}'\n`);
+  process.exit(2);
+}
 const tools = values.tools?.split(',');
 const unknownTool = tools?.find((t) => !TOOLS.includes(t));
 if (unknownTool) {
@@ -133,6 +141,7 @@ try {
     log(scenario.title);
     for (let repeat = 1; repeat <= REPEATS; repeat++) {
       for (const variant of variants(scenario, file)) {
+        if (runs[variant.name]?.stopped) continue;
         if (scenario.reset) await fx.reset[scenario.reset]();
         const prepared = scenario.prepare ? await scenario.prepare() : undefined;
         const { user, kubeconfig } = fx.identities[variant.tool];
@@ -144,7 +153,12 @@ try {
           CHAOSKIT_LEDGER_NAMESPACE: 'bench-identities',
         };
         delete env.CLUSTERCONFIG;
-        const m = await measureProcess(variant.command(prepared), { env, cwd: scratch, scratch });
+        const m = await measureProcess(variant.command(prepared), {
+          env,
+          cwd: scratch,
+          scratch,
+          limitSeconds: LIMIT,
+        });
         const requests = await audit.between(user, m.started, m.ended);
         runs[variant.name] ??= {
           seconds: [],
@@ -155,6 +169,13 @@ try {
           failures: [],
         };
         const record = runs[variant.name];
+        if (m.stopped) {
+          record.stopped = LIMIT;
+          log(
+            `  ${repeat}/${REPEATS} ${variant.name}: still running after ${LIMIT} s, killed; not run again`,
+          );
+          continue;
+        }
         // A run that leaves its change in place (a drain's cordon, no rollback) exits 5 (D89);
         // the scenario's reset undoes the change before the next run.
         const leftInPlace = m.code === 5 && variant.tool === 'chaoskit' && scenario.reset;
@@ -198,6 +219,7 @@ try {
             requests: stats(r.requests),
             firstRequestMs: stats(r.firstRequestMs),
             failures: r.failures,
+            ...(r.stopped ? { stoppedAfterSeconds: r.stopped } : {}),
           },
         ]),
       ),
@@ -226,10 +248,12 @@ const report = {
   },
   cluster: { nodes: NODES, pods: fx.sizes, startSeconds: fx.clusterStart },
   repeats: REPEATS,
+  ...(LIMIT ? { limitSeconds: LIMIT } : {}),
   scenarios: results,
 };
 await mkdir(values.out, { recursive: true });
-const name = tiny ? 'tiny' : 'latest';
+// Another size than the default is a run of its own, beside the default one (the README's table).
+const name = tiny ? 'tiny' : PODS === 5000 ? 'latest' : `latest-${PODS}-pods`;
 await writeFile(join(values.out, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
 await writeFile(join(values.out, `${name}.md`), markdownReport(report));
 log(`written: ${join(values.out, `${name}.json`)} and ${name}.md`);

@@ -33,6 +33,38 @@ describe('the bench, tiny', () => {
     );
   });
 
+  it('refuses a --limit that is not a number of seconds above 0', () => {
+    const out = spawnSync(process.execPath, ['bench/run.mjs', '--tiny', '--limit', '0'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
+    expect(out.status).toBe(2);
+    expect(out.stderr).toBe("bench: --limit takes a number of seconds above 0; not '0'\n");
+  });
+
+  it('kills a process still running at its --limit, with its children, and says it did not finish', async () => {
+    const { measureProcess } = await import('../../bench/measure.mjs');
+    const pidFile = join(out, 'child.pid');
+    const m = await measureProcess(`sleep 60 & echo $! > ${pidFile}; wait`, {
+      env: process.env,
+      cwd: out,
+      scratch: out,
+      limitSeconds: 1,
+    });
+    expect(m.stopped).toBe(true);
+    expect(m.ended - m.started).toBeLessThan(30_000);
+    // The command's own child went with it: gone, or dead and not yet reaped (a zombie).
+    const child = Number(readFileSync(pidFile, 'utf8'));
+    const state = () => {
+      try {
+        return readFileSync(`/proc/${child}/stat`, 'utf8').split(') ')[1]?.[0];
+      } catch {
+        return 'gone';
+      }
+    };
+    expect(['gone', 'Z']).toContain(state());
+  });
+
   it('runs every scenario with chaoskit, the Python originals and kubectl, and reports what each did', () => {
     // The timeout bounds a hang, not the bench's speed: the tiny bench runs beside the cluster
     // tests, and at a load of 59 on 2 cores it took more than 10 minutes.

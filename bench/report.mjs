@@ -62,6 +62,7 @@ export function markdownReport(report) {
     '',
     `${report.date} · ${report.machine.cpus} CPUs (${report.machine.cpu}), ${report.machine.memoryGiB} GiB · node ${report.versions.node} · ${report.versions.python} · ${report.versions.originals.join(', ')} · ${report.versions.kubectl}`,
     `Cluster: ${report.cluster.nodes} kwok nodes, pods ${JSON.stringify(report.cluster.pods)}, started in ${s(report.cluster.startSeconds, 1)} s; ${report.repeats} repeat(s)${report.limitSeconds ? `; a process still running after ${report.limitSeconds} s was killed, shown as \`> ${report.limitSeconds} s\`, and not run again` : ''}.`,
+    ...(report.note ? ['', report.note] : []),
     '',
     METHOD,
     '',

@@ -8,6 +8,7 @@
 //   node bench/run.mjs --tools chaoskit,reference   only these tools' variants (a quicker look)
 //   node bench/run.mjs --limit 120   a process still running after 120 s is killed, reported as
 //                                    not finished, and not run again (the Python originals at 100,000 pods)
+// The report is written after each scenario: a run stopped (Ctrl-C) keeps the scenarios it finished.
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -131,6 +132,36 @@ function variants(scenario, file) {
   return tools ? list.filter((v) => tools.includes(v.tool)) : list;
 }
 
+const version = (cmd, args) => {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8' }).trim().split('\n')[0];
+  } catch {
+    return 'unknown';
+  }
+};
+// Another size than the default is a run of its own, beside the default one (the README's table).
+const name = tiny ? 'tiny' : PODS === 5000 ? 'latest' : `latest-${PODS}-pods`;
+/** The report of the scenarios done so far: written after each, so a run stopped keeps them. */
+async function writeReport(results) {
+  const report = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
+    versions: {
+      node: process.version,
+      python: version(python, ['--version']),
+      originals: PYTHON_ORIGINALS,
+      kubectl: version(fx.kubectl, ['version', '--client']),
+    },
+    cluster: { nodes: NODES, pods: fx.sizes, startSeconds: fx.clusterStart },
+    repeats: REPEATS,
+    ...(LIMIT ? { limitSeconds: LIMIT } : {}),
+    scenarios: results,
+  };
+  await mkdir(values.out, { recursive: true });
+  await writeFile(join(values.out, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(join(values.out, `${name}.md`), markdownReport(report));
+}
+
 const results = [];
 try {
   for (const scenario of scenarios(fx)) {
@@ -224,38 +255,13 @@ try {
         ]),
       ),
     });
+    await writeReport(results);
   }
 } finally {
   await fx.stop();
   await rm(scratch, { recursive: true, force: true });
 }
 
-const version = (cmd, args) => {
-  try {
-    return execFileSync(cmd, args, { encoding: 'utf8' }).trim().split('\n')[0];
-  } catch {
-    return 'unknown';
-  }
-};
-const report = {
-  date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
-  versions: {
-    node: process.version,
-    python: version(python, ['--version']),
-    originals: PYTHON_ORIGINALS,
-    kubectl: version(fx.kubectl, ['version', '--client']),
-  },
-  cluster: { nodes: NODES, pods: fx.sizes, startSeconds: fx.clusterStart },
-  repeats: REPEATS,
-  ...(LIMIT ? { limitSeconds: LIMIT } : {}),
-  scenarios: results,
-};
-await mkdir(values.out, { recursive: true });
-// Another size than the default is a run of its own, beside the default one (the README's table).
-const name = tiny ? 'tiny' : PODS === 5000 ? 'latest' : `latest-${PODS}-pods`;
-await writeFile(join(values.out, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
-await writeFile(join(values.out, `${name}.md`), markdownReport(report));
 log(`written: ${join(values.out, `${name}.json`)} and ${name}.md`);
 const failed = results.flatMap((s) =>
   Object.entries(s.variants).flatMap(([v, r]) => r.failures.map((f) => `${s.id} · ${v}: ${f}`)),

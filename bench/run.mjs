@@ -141,17 +141,18 @@ const version = (cmd, args) => {
 };
 // Another size than the default is a run of its own, beside the default one (the README's table).
 const name = tiny ? 'tiny' : PODS === 5000 ? 'latest' : `latest-${PODS}-pods`;
+const versions = {
+  node: process.version,
+  python: version(python, ['--version']),
+  originals: PYTHON_ORIGINALS,
+  kubectl: version(fx.kubectl, ['version', '--client']),
+};
 /** The report of the scenarios done so far: written after each, so a run stopped keeps them. */
 async function writeReport(results) {
   const report = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
-    versions: {
-      node: process.version,
-      python: version(python, ['--version']),
-      originals: PYTHON_ORIGINALS,
-      kubectl: version(fx.kubectl, ['version', '--client']),
-    },
+    versions,
     cluster: { nodes: NODES, pods: fx.sizes, startSeconds: fx.clusterStart },
     repeats: REPEATS,
     ...(LIMIT ? { limitSeconds: LIMIT } : {}),

@@ -79,13 +79,16 @@ function pageOf<T>(body: string): Page<T> {
   };
 }
 
+/** The error of a list's answer the server refused. */
+const listError = (res: RawResponse, t: ResourceType, namespace?: string | null) =>
+  toApiError(
+    { code: res.status, body: res.body, headers: res.headers },
+    requestContext(t, 'list', undefined, namespace),
+  );
+
 async function json<T>(send: Send, options: RequestOptions, t: ResourceType, namespace?: string | null) {
   const res = await send(options);
-  if (res.status >= 400)
-    throw toApiError(
-      { code: res.status, body: res.body, headers: res.headers },
-      requestContext(t, 'list', undefined, namespace),
-    );
+  if (res.status >= 400) throw listError(res, t, namespace);
   return JSON.parse(res.body) as T;
 }
 
@@ -124,11 +127,7 @@ export async function count(send: Send, t: ResourceType, options: CountOptions =
       };
     },
   });
-  if (res.status >= 400)
-    throw toApiError(
-      { code: res.status, body: res.body, headers: res.headers },
-      requestContext(t, 'list', undefined, options.namespace),
-    );
+  if (res.status >= 400) throw listError(res, t, options.namespace);
   return rows;
 }
 
@@ -141,9 +140,8 @@ export function memberLength(member: string): (chunk: string) => number {
   let depth = 0;
   let inString = false;
   let escaped = false;
-  /** The text of the string being read, at the object's own level (its keys); else unused. */
+  /** The text of the string read last, at the object's own level (its keys); else unused. */
   let text = '';
-  let last = '';
   let key = '';
   let inMember = false;
   let length = 0;
@@ -153,10 +151,8 @@ export function memberLength(member: string): (chunk: string) => number {
       if (inString) {
         if (escaped) escaped = false;
         else if (c === '\\') escaped = true;
-        else if (c === '"') {
-          inString = false;
-          last = text;
-        } else if (depth === 1) text += c;
+        else if (c === '"') inString = false;
+        else if (depth === 1) text += c;
         continue;
       }
       switch (c) {
@@ -165,7 +161,7 @@ export function memberLength(member: string): (chunk: string) => number {
           text = '';
           break;
         case ':':
-          if (depth === 1) key = last;
+          if (depth === 1) key = text;
           break;
         case '{':
         case '[':
@@ -203,10 +199,7 @@ async function sendPage(
     ...(options.metadataOnly ? { accept: METADATA_ONLY } : {}),
   });
   if (res.status >= 400) {
-    const error = toApiError(
-      { code: res.status, body: res.body, headers: res.headers },
-      requestContext(t, 'list', undefined, options.namespace),
-    );
+    const error = listError(res, t, options.namespace);
     throw res.status === 410 && options.continue ? new ListExpired(error) : error;
   }
   return res.body;

@@ -4,6 +4,7 @@
 // many at once, each bound to a kwok node: a Deployment's controller (20 requests a second by
 // default) and the scheduler would take hours over 100,000 pods.
 import { writeFile } from 'node:fs/promises';
+import https from 'node:https';
 import { join } from 'node:path';
 import {
   AppsV1Api,
@@ -42,6 +43,32 @@ export async function startFixture({ nodes, pods, log, scratch }) {
   const apps = kc.makeApiClient(AppsV1Api);
   const custom = kc.makeApiClient(CustomObjectsApi);
   const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
+  const server = new URL(kc.getCurrentCluster().server);
+  const getTable = async (path) => {
+    const options = {
+      host: server.hostname,
+      port: server.port,
+      path,
+      headers: { Accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' },
+    };
+    await kc.applyToHTTPSOptions(options);
+    return new Promise((resolve, reject) => {
+      https
+        .get(options, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk) => {
+            body += chunk;
+          });
+          res.on('end', () =>
+            res.statusCode === 200
+              ? resolve(body)
+              : reject(new Error(`GET ${path}: ${res.statusCode} ${body}`)),
+          );
+        })
+        .on('error', reject);
+    });
+  };
 
   const namespace = async (name) => {
     await core.createNamespace({ body: { metadata: { name } } });
@@ -76,7 +103,7 @@ export async function startFixture({ nodes, pods, log, scratch }) {
    */
   const CREATES = 64;
   const podSet = async (ns, app, n) => {
-    const have = new Set((await podsOf(ns, app)).map((p) => p.metadata.name));
+    const have = new Set((await podsOf(ns, app)).map((p) => p.name));
     const missing = Array.from({ length: n }, (_, i) => `${app}-${i}`).filter((m) => !have.has(m));
     let next = 0;
     const worker = async () => {
@@ -97,27 +124,32 @@ export async function startFixture({ nodes, pods, log, scratch }) {
     };
     await Promise.all(Array.from({ length: CREATES }, worker));
   };
-  /** Every pod of `app` in `ns`, page by page. */
+  /**
+   * Every pod of `app` in `ns`, as the server's table of them: name and status ("Running",
+   * "Terminating", "Pending" …), a row of a hundred bytes. Whole pods through client-node took
+   * minutes per reset at 100,000 pods; the table, seconds.
+   */
   const podsOf = async (ns, app) => {
-    const pods = [];
+    const rows = [];
     let token;
     do {
-      const page = await core.listNamespacedPod({
-        namespace: ns,
+      const query = new URLSearchParams({
         labelSelector: `app=${app}`,
-        limit: 1000,
-        ...(token ? { _continue: token } : {}),
+        limit: '10000',
+        includeObject: 'None',
       });
-      pods.push(...page.items);
-      token = page.metadata?._continue;
+      if (token) query.set('continue', token);
+      const table = JSON.parse(await getTable(`/api/v1/namespaces/${ns}/pods?${query}`));
+      const status = table.columnDefinitions.findIndex((c) => c.name === 'Status');
+      for (const row of table.rows ?? []) rows.push({ name: row.cells[0], status: row.cells[status] });
+      token = table.metadata?.continue;
     } while (token);
-    return pods;
+    return rows;
   };
   /** The pods of `app` in `ns`: how many, and how many Running and not terminating. */
   const census = async (ns, app) => {
     const pods = await podsOf(ns, app);
-    const running = pods.filter((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp);
-    return { all: pods.length, running: running.length };
+    return { all: pods.length, running: pods.filter((p) => p.status === 'Running').length };
   };
   /** Every pod of `app` running, none terminating. */
   const settled = (ns, app, want) =>
@@ -272,7 +304,7 @@ export async function startFixture({ nodes, pods, log, scratch }) {
     },
     /** Names of `n` random pods of the big deployment (kubectl's targets). */
     randomPods: async (ns, app, n) => {
-      const names = (await podsOf(ns, app)).map((p) => p.metadata.name);
+      const names = (await podsOf(ns, app)).map((p) => p.name);
       for (let i = names.length - 1; i > 0; i--) {
         const j = Math.floor(Math.random() * (i + 1));
         [names[i], names[j]] = [names[j], names[i]];

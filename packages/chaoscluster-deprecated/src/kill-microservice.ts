@@ -39,7 +39,12 @@ export const killMicroserviceActivity = defineDeprecated({
     // Deleting the deployments takes their pods too: the pod share rail decides before that.
     await checkPodRemoval(
       ctx.kube,
-      await ctx.kube.list<V1Pod>(Pods, { namespace: args.ns, labelSelector: selector, metadataOnly: true }),
+      await ctx.kube.list<V1Pod>(Pods, {
+        namespace: args.ns,
+        labelSelector: selector,
+        metadataOnly: true,
+        metadataFields: ['name', 'namespace'],
+      }),
       // The microservice is named: its pods are the experiment's stated target (D88).
       { named: (args.label_selector ?? NAME_SELECTOR_TEMPLATE).includes('{name}') },
     );

@@ -70,6 +70,16 @@ describe('kube.list on the cluster', () => {
       .items;
     expect(sent?.metadata?.managedFields?.length).toBeGreaterThan(0);
     expect(items.every((i) => i.metadata && i.metadata.managedFields === undefined)).toBe(true);
+    // Only the members asked for, each item no more than its metadata's.
+    const names = await kube.list<V1ConfigMap>(ConfigMaps, {
+      namespace: ns.name,
+      labelSelector: 'set=api',
+      metadataOnly: true,
+      metadataFields: ['name', 'namespace'],
+    });
+    expect(names.map((i) => i.metadata?.name).sort()).toEqual(items.map((i) => i.metadata?.name).sort());
+    expect(names.every((i) => Object.keys(i).join() === 'metadata')).toBe(true);
+    expect(names[0]?.metadata).toEqual({ name: names[0]?.metadata?.name, namespace: ns.name });
     const since = new Date();
     const selection = { namespace: ns.name, labelSelector: 'set=api' };
     expect(await kube.count(ConfigMaps, selection)).toBe(7);

@@ -3,6 +3,7 @@
 
 import { ActivityFailed, toApiError } from '../errors/errors.js';
 import type { Query, RawResponse, RequestOptions } from './connection.js';
+import { withoutManagedFields } from './managed-fields.js';
 import { collectionPath, type ResourceType, requestContext } from './resources.js';
 
 /** How a list sends one request (the transport's `send`: its signal, its middleware). */
@@ -21,10 +22,16 @@ export interface ListOptions {
   limit?: number;
   /**
    * Only each object's metadata (a `PartialObjectMetadataList`): for names, labels and owners,
-   * a fraction of the bytes of whole objects. Their managedFields are dropped as each page is
-   * read: they are most of a pod's metadata, and a list of 100,000 pods is held until chosen from.
+   * a fraction of the bytes of whole objects. Their managedFields are cut from each page before
+   * it is parsed: they are most of a pod's metadata, and a list of 100,000 pods is held until
+   * chosen from.
    */
   metadataOnly?: boolean;
+  /**
+   * With `metadataOnly`: each item kept as `{ metadata }` with these members of its metadata
+   * only, as its page is read (a choice among 100,000 pods needs their names, not their labels).
+   */
+  metadataFields?: readonly string[];
   /**
    * The list as of this resourceVersion or later (another list's, to agree with it): served from
    * the apiserver's cache, where an exact version would be read again from etcd.
@@ -180,6 +187,12 @@ export function memberLength(member: string): (chunk: string) => number {
   };
 }
 
+function pick(from: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const field of fields) if (from[field] !== undefined) picked[field] = from[field];
+  return picked;
+}
+
 /** The raw answer of one page of a list: its body is parsed by the caller. */
 async function sendPage(
   send: Send,
@@ -251,15 +264,20 @@ async function readList<T>(
     const body: string = await next;
     const token = CONTINUE_TOKEN.exec(body)?.[1];
     next = token ? sendPage(send, t, { ...options, continue: token }) : undefined;
-    const page = pageOf<T>(body);
+    const page = pageOf<T>(options.metadataOnly ? withoutManagedFields(body) : body);
     // A server that writes its metadata after the items: the token is known once parsed.
     const late = page.metadata?._continue;
     if (!token && late) next = sendPage(send, t, { ...options, continue: late });
     resourceVersion ??= page.metadata?.resourceVersion;
+    const fields = options.metadataOnly ? options.metadataFields : undefined;
     for (const item of page.items) {
-      if (options.metadataOnly)
-        delete (item as { metadata?: { managedFields?: unknown } }).metadata?.managedFields;
-      items.push(item);
+      const metadata = (item as { metadata?: Record<string, unknown> }).metadata;
+      if (fields) items.push({ metadata: pick(metadata ?? {}, fields) } as T);
+      else {
+        // A server that writes managedFields otherwise than withoutManagedFields knows.
+        if (options.metadataOnly) delete metadata?.managedFields;
+        items.push(item);
+      }
     }
   }
   return resourceVersion ? { items, resourceVersion } : { items };

@@ -5,7 +5,8 @@
 
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { closeSync, writeSync } from 'node:fs';
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { ClientHttp2Stream } from 'node:http2';
 import { redact } from '@chaoskit/core/runner';
 import { openLogFile } from './writable.js';
 
@@ -78,24 +79,39 @@ function writeStderr(text: string) {
 const noop = () => {};
 
 /**
- * A debug line per request to a cluster (method, path, status), from Node's HTTP client
- * diagnostics: core's one HTTP layer is node:http(s), so every request is seen, and nothing of
- * it but the method, the path and the status is written (never a header, never the host).
+ * A debug line per request to a cluster (method, path, status), from Node's HTTP clients'
+ * diagnostics (HTTP/2's and HTTP/1.1's): core's one HTTP layer is node:http2 and node:http(s),
+ * so every request is seen, and nothing of it but the method, the path and the status is
+ * written (never a header, never the host).
  */
 function watchRequests(debug: (line: string) => void): () => void {
-  const onResponse = (message: unknown) => {
-    const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
-    debug(`${request.method} ${decodePath(request.path)} ${response.statusCode}`);
+  const line = (method: unknown, path: unknown, outcome: string) =>
+    debug(`${method} ${decodePath(String(path))} ${outcome}`);
+  const channels: Record<string, (message: unknown) => void> = {
+    'http.client.response.finish': (message) => {
+      const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
+      line(request.method, request.path, String(response.statusCode));
+    },
+    'http.client.request.error': (message) => {
+      const { request, error } = message as { request: ClientRequest; error: NodeJS.ErrnoException };
+      line(request.method, request.path, `failed: ${error.code ?? error.message}`);
+    },
+    'http2.client.stream.finish': (message) => {
+      const { stream, headers } = message as { stream: ClientHttp2Stream; headers: IncomingHttpHeaders };
+      line(stream.sentHeaders[':method'], stream.sentHeaders[':path'], String(headers[':status']));
+    },
+    'http2.client.stream.error': (message) => {
+      const { stream, error } = message as { stream: ClientHttp2Stream; error: NodeJS.ErrnoException };
+      line(
+        stream.sentHeaders[':method'],
+        stream.sentHeaders[':path'],
+        `failed: ${error.code ?? error.message}`,
+      );
+    },
   };
-  const onError = (message: unknown) => {
-    const { request, error } = message as { request: ClientRequest; error: NodeJS.ErrnoException };
-    debug(`${request.method} ${decodePath(request.path)} failed: ${error.code ?? error.message}`);
-  };
-  subscribe('http.client.response.finish', onResponse);
-  subscribe('http.client.request.error', onError);
+  for (const [name, listener] of Object.entries(channels)) subscribe(name, listener);
   return () => {
-    unsubscribe('http.client.response.finish', onResponse);
-    unsubscribe('http.client.request.error', onError);
+    for (const [name, listener] of Object.entries(channels)) unsubscribe(name, listener);
   };
 }
 

@@ -5,12 +5,14 @@
 
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { ConnectionOptions } from 'node:tls';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { ClusterClient, ClusterConfig } from '../auth/cluster-client.js';
 import { pemText } from '../auth/cluster-client.js';
 import { authenticatorFor } from '../auth/credentials.js';
 import { Aborted, ConfigurationError, errorCode, NetworkError, toApiError } from '../errors/errors.js';
 import { abortable, pollUntil, sleep } from '../waiting/waiting.js';
+import { type Answer, Http2Session, negotiate } from './http2.js';
 import { backoffMs, budgetRefusal, isRetryable, NEVER_SENT, RETRY_BUDGET_MS, retryAfterMs } from './retry.js';
 import { type Outcome, Throttle } from './throttle.js';
 
@@ -43,7 +45,7 @@ export interface RequestOptions {
 
 export interface RawResponse {
   status: number;
-  headers: IncomingMessage['headers'];
+  headers: Answer['headers'];
   body: string;
   /** How many times the request was sent. */
   attempts: number;
@@ -61,8 +63,16 @@ const USER_AGENT = `chaoskit (node ${process.version})`;
 /** How long /readyz refused (403) is taken for a server still starting. */
 const READYZ_REFUSED_MS = 15_000;
 
-/** How many connections one cluster gets at most: bulk work reuses them instead of opening more. */
+/**
+ * Over HTTP/1.1, how many connections one cluster gets at most (a request each): bulk work
+ * reuses them instead of opening more.
+ */
 export const MAX_CONNECTIONS = 16;
+/**
+ * Over HTTP/2, how many requests go out at once at most on its one connection: client-go's
+ * own bulk tools' 64, what the apiserver answers at its pace (D156).
+ */
+export const MAX_STREAMS = 64;
 
 export function withQuery(path: string, query: Query | undefined): string {
   const params = new URLSearchParams();
@@ -79,9 +89,14 @@ export class Connection {
    * How many requests go out at once (watches and streams aside), learnt from the server's
    * answers; reads and writes apart, as the apiserver limits them apart.
    */
-  readonly throttles = { read: new Throttle(MAX_CONNECTIONS), write: new Throttle(MAX_CONNECTIONS) };
+  readonly throttles: { read: Throttle; write: Throttle };
   #agent: HttpAgent | undefined;
   #agentReady: Promise<HttpAgent> | undefined;
+  #tls: Promise<ConnectionOptions> | undefined;
+  /** Set once the server is known to speak HTTP/1.1 only (or is reached through a proxy, or plain http). */
+  #http1: boolean;
+  #http2: Http2Session | undefined;
+  #http2Opening: Promise<Http2Session | undefined> | undefined;
   readonly #auth: Authenticator;
   /** Set when the server could not be reached: it may come back before it is ready. */
   #wasDown = false;
@@ -93,6 +108,9 @@ export class Connection {
   ) {
     this.server = new URL(config.server);
     this.#auth = authenticatorFor(config);
+    this.#http1 = this.server.protocol !== 'https:' || Boolean(config.proxyUrl);
+    const max = this.#http1 ? MAX_CONNECTIONS : MAX_STREAMS;
+    this.throttles = { read: new Throttle(max), write: new Throttle(max) };
     if (this.server.protocol === 'http:' && !config.insecure) {
       throw new ConfigurationError(
         `the cluster's server is plain http; chaoskit talks to clusters over https only (or set CLUSTER_VERIFY_SSL=false to allow it)`,
@@ -239,8 +257,7 @@ export class Connection {
   }
 
   /** Opens a request and returns the response as a stream (watches, followed logs). */
-  async open(options: RequestOptions): Promise<IncomingMessage> {
-    const agent = await this.agent();
+  async open(options: RequestOptions): Promise<Answer> {
     // Named in the apiserver's audit log (and in `kubectl get --raw /metrics` by client).
     const headers: Record<string, string> = {
       accept: options.accept ?? 'application/json',
@@ -255,7 +272,23 @@ export class Connection {
       headers['content-type'] = options.contentType ?? 'application/json';
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
-    const base = this.server.pathname.replace(/\/$/, '');
+    const path = withQuery(this.server.pathname.replace(/\/$/, '') + options.path, options.query);
+    const http2 = await this.http2().catch((err: Error) => {
+      throw this.networkError(err, options.signal);
+    });
+    if (http2)
+      return http2
+        .request({
+          method: options.method,
+          path,
+          headers,
+          ...(payload !== undefined ? { payload } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        })
+        .catch((err: Error) => {
+          throw this.networkError(err, options.signal);
+        });
+    const agent = await this.agent();
     const send = this.server.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<IncomingMessage>((resolve, reject) => {
       const req = send(
@@ -264,7 +297,7 @@ export class Connection {
           hostname: this.server.hostname.replace(/^\[|\]$/g, ''),
           port: this.server.port || (this.server.protocol === 'https:' ? 443 : 80),
           method: options.method,
-          path: withQuery(base + options.path, options.query),
+          path,
           headers,
           agent,
           ...(options.signal ? { signal: options.signal } : {}),
@@ -276,19 +309,40 @@ export class Connection {
     });
   }
 
+  /**
+   * The HTTP/2 session, opened on first use and again after the server closed the last one;
+   * undefined when the server speaks HTTP/1.1 only (its throttles then keep to MAX_CONNECTIONS).
+   */
+  private async http2(): Promise<Http2Session | undefined> {
+    if (this.#http1) return undefined;
+    if (this.#http2?.usable) return this.#http2;
+    this.#http2Opening ??= (async () => {
+      const socket = await negotiate(this.server, await this.tls());
+      if (!socket) {
+        this.#http1 = true;
+        this.throttles.read.limitTo(MAX_CONNECTIONS);
+        this.throttles.write.limitTo(MAX_CONNECTIONS);
+        return undefined;
+      }
+      this.#http2 = Http2Session.open(this.server, socket);
+      return this.#http2;
+    })().finally(() => {
+      this.#http2Opening = undefined;
+    });
+    return this.#http2Opening;
+  }
+
   private networkError(err: Error, signal: AbortSignal | undefined): Error {
     if (signal?.aborted) return new Aborted(signal.reason);
     return new NetworkError(this.server.origin, err, this.source);
   }
 
-  /** The pool: one per connection, built on first use with the TLS material read once. */
-  private agent(): Promise<HttpAgent> {
-    if (this.#agent) return Promise.resolve(this.#agent);
-    this.#agentReady ??= (async () => {
-      // An exec plugin may hand out a client certificate: run it before the pool is built.
+  /** The TLS material, read once (an exec plugin may hand out a client certificate: run first). */
+  private tls(): Promise<ConnectionOptions> {
+    this.#tls ??= (async () => {
       if (this.#auth.clientCertificate) await this.#auth.authorization();
       const handedOut = this.#auth.clientCertificate?.();
-      const tls = {
+      return {
         ...(this.config.ca ? { ca: pemText(this.config.ca) } : {}),
         ...(this.config.clientCert
           ? { cert: pemText(this.config.clientCert.cert), key: pemText(this.config.clientCert.key) }
@@ -298,6 +352,15 @@ export class Connection {
         ...(this.config.servername ? { servername: this.config.servername } : {}),
         rejectUnauthorized: !this.config.insecure,
       };
+    })();
+    return this.#tls;
+  }
+
+  /** The HTTP/1.1 pool: one per connection, built on first use. */
+  private agent(): Promise<HttpAgent> {
+    if (this.#agent) return Promise.resolve(this.#agent);
+    this.#agentReady ??= (async () => {
+      const tls = this.server.protocol === 'https:' ? await this.tls() : {};
       const pool = {
         keepAlive: true,
         maxSockets: MAX_CONNECTIONS,
@@ -319,6 +382,8 @@ export class Connection {
 
   /** Closes the pooled connections (idle ones close by themselves too). */
   close(): void {
+    this.#http2?.close();
+    this.#http2 = undefined;
     this.#agent?.destroy();
     this.#agent = undefined;
     this.#agentReady = undefined;

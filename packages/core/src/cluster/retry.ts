@@ -8,7 +8,15 @@ export const RETRY_BUDGET_MS = 60_000;
 
 const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
 /** Failures of a connection that was never made: the request cannot have been applied. */
-export const NEVER_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+export const NEVER_SENT = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  // An HTTP/2 session that was closing (GOAWAY) or gone: the stream was never opened.
+  'ERR_HTTP2_GOAWAY_SESSION',
+  'ERR_HTTP2_INVALID_SESSION',
+]);
 const RETRY_CODES = new Set([
   'ECONNRESET',
   'ECONNREFUSED',
@@ -17,6 +25,12 @@ const RETRY_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EAI_AGAIN',
+  'ERR_HTTP2_GOAWAY_SESSION',
+  'ERR_HTTP2_INVALID_SESSION',
+  // A stream reset, or cancelled as its session closed (an apiserver restarting).
+  'ERR_HTTP2_STREAM_ERROR',
+  'ERR_HTTP2_STREAM_CANCEL',
+  'ERR_HTTP2_SESSION_ERROR',
 ]);
 
 /** Whether a failure is worth another attempt: 429, 5xx (an ApiError or a status) or a dropped connection. */

@@ -48,7 +48,7 @@ const HOLDING = 1.25;
 const BACK_OFF = 0.7;
 
 export class Throttle {
-  readonly max: number;
+  #max: number;
   readonly #now: () => number;
   #limit: number;
   /** Below it the limit doubles per window (slow start); set by each decrease. */
@@ -68,9 +68,20 @@ export class Throttle {
   #timer: NodeJS.Timeout | undefined;
 
   constructor(max: number, options: ThrottleOptions = {}) {
-    this.max = max;
+    this.#max = max;
     this.#now = options.now ?? Date.now;
     this.#limit = Math.min(max, options.initial ?? 2);
+  }
+
+  /** The most requests it lets out at once. */
+  get max(): number {
+    return this.#max;
+  }
+
+  /** Lowers (or raises) the most it lets out at once: the connection learnt what it can carry. */
+  limitTo(max: number): void {
+    this.#max = max;
+    this.#limit = Math.min(this.#limit, max);
   }
 
   /** The current limit: requests out at once, or below 1 the share of the time one is out. */
@@ -161,7 +172,7 @@ export class Throttle {
     // a time (between one and two, as below one, the limit is a pace: see BACK_OFF), a quarter
     // per window beyond (the two meet at 2).
     const step = limit < this.#threshold ? 1 : Math.min(limit / 16, 1 / (4 * limit));
-    this.#limit = Math.min(this.max, limit + step);
+    this.#limit = Math.min(this.#max, limit + step);
   }
 
   #dispatch(): void {

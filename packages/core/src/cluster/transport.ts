@@ -4,10 +4,10 @@
 // It applies no rail, keeps no record and sends no dry run: what the record and revert use.
 // Every request is a span of the run's trace (telemetry.ts: a no-op unless the runner traces).
 
-import type { IncomingMessage } from 'node:http';
 import { type ApiRequestContext, toApiError } from '../errors/errors.js';
 import { requestSpan } from '../telemetry/telemetry.js';
 import type { Connection, HttpMethod, Query, RawResponse, RequestOptions } from './connection.js';
+import type { Answer } from './http2.js';
 import { type CountOptions, count, type ListOptions, listPage, listWithVersion, type Page } from './lists.js';
 import { objectPath, type ResourceType, requestContext } from './resources.js';
 import { type WatchEvent, type WatchOptions, watch } from './watch.js';
@@ -75,7 +75,7 @@ export class Transport {
   }
 
   /** Opens a request and gives its answer as a stream (a watch, a followed log). */
-  open(options: RequestOptions): Promise<IncomingMessage> {
+  open(options: RequestOptions): Promise<Answer> {
     return this.observed(options, async () => {
       const res = await this.connection.open({ ...this.signalled(), ...options });
       return { value: res, ...(res.statusCode !== undefined ? { status: res.statusCode } : {}) };

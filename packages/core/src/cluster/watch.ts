@@ -1,8 +1,8 @@
 // A watch of a kind's objects: the server's stream of changes, one JSON event a line.
 
-import type { IncomingMessage } from 'node:http';
 import { toApiError } from '../errors/errors.js';
 import type { RequestOptions } from './connection.js';
+import type { Answer } from './http2.js';
 import type { ListOptions } from './lists.js';
 import { collectionPath, type ResourceType, requestContext } from './resources.js';
 
@@ -14,7 +14,7 @@ export interface WatchEvent<T> {
 export type WatchOptions = ListOptions & { resourceVersion?: string; timeoutSeconds?: number };
 
 /** How a watch opens its stream (the transport's `open`: its middleware). */
-export type Open = (options: RequestOptions) => Promise<IncomingMessage>;
+export type Open = (options: RequestOptions) => Promise<Answer>;
 
 /**
  * Opens a watch and calls `onEvent` for each event, until the server ends it, the connection
@@ -32,7 +32,7 @@ export function watch<T>(
   const onAbort = () => controller.abort();
   outer?.addEventListener('abort', onAbort, { once: true });
   const done = (async (): Promise<{ gone?: boolean; error?: unknown }> => {
-    let res: IncomingMessage;
+    let res: Answer;
     try {
       res = await open({
         method: 'GET',

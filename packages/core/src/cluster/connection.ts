@@ -1,7 +1,8 @@
-// The one HTTP layer every request to a cluster goes through: one keep-alive connection pool
-// per cluster and identity (the CA and client certificate read once, a token file re-read when
-// it changes, an exec credential re-run when it expires), built on node:https so that reaching
-// a cluster loads no client library at all.
+// The one HTTP layer every request to a cluster goes through: one connection per cluster and
+// identity — an HTTP/2 session when the server offers it, else a keep-alive HTTP/1.1 pool (the
+// CA and client certificate read once, a token file re-read when it changes, an exec credential
+// re-run when it expires) — built on Node's own http2 and https so that reaching a cluster loads
+// no client library at all.
 
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';

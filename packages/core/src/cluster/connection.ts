@@ -274,7 +274,8 @@ export class Connection {
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
     const path = withQuery(this.server.pathname.replace(/\/$/, '') + options.path, options.query);
-    const http2 = await this.http2().catch((err: Error) => {
+    // Connecting is shared by the requests waiting for it: each stops waiting on its own signal.
+    const http2 = await abortable(this.http2(), options.signal).catch((err: Error) => {
       throw this.networkError(err, options.signal);
     });
     if (http2)

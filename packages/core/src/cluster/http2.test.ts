@@ -38,7 +38,12 @@ async function counting(server: Server & { on: Server['on'] }, delayMs: number) 
     }, delayMs);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const connection = new Connection(
+  return { connection: connectionTo(server), seen };
+}
+
+/** core's connection to a listening loopback server, trusting its certificate. */
+const connectionTo = (server: Server) =>
+  new Connection(
     {
       server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
       ca: { pem: tls.cert.toString() },
@@ -47,8 +52,6 @@ async function counting(server: Server & { on: Server['on'] }, delayMs: number) 
     },
     'CLUSTER_HOST from the secrets',
   );
-  return { connection, seen };
-}
 
 const fifty = (connection: Connection) =>
   Promise.all(
@@ -97,15 +100,7 @@ describe('the protocol of a connection', () => {
       stream.write('{"kind":"Namespace","comp', () => stream.session?.socket.destroy());
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const connection = new Connection(
-      {
-        server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        ca: { pem: tls.cert.toString() },
-        insecure: false,
-        auth: { kind: 'none' },
-      },
-      'CLUSTER_HOST from the secrets',
-    );
+    const connection = connectionTo(server);
     const res = await connection.send({ method: 'GET', path: '/api/v1/namespaces/x' });
     expect(res).toMatchObject({ status: 200, attempts: 2, body: '{"kind":"Namespace","complete":true}' });
     expect(sessions).toBe(2);

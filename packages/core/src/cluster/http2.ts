@@ -72,8 +72,11 @@ export class Http2Session {
     return !this.#closed && !this.session.closed && !this.session.destroyed;
   }
 
-  /** Sends one request; resolves with the answer once its headers arrive. */
-  request(options: Http2Request): Promise<Answer> {
+  /**
+   * Sends one request; resolves with the answer once its headers arrive. A session that closed
+   * meanwhile refuses it (ERR_HTTP2_GOAWAY_SESSION, ERR_HTTP2_INVALID_SESSION: never sent).
+   */
+  async request(options: Http2Request): Promise<Answer> {
     const stream = this.session.request(
       { ':method': options.method, ':path': options.path, ...options.headers },
       { endStream: options.payload === undefined, ...(options.signal ? { signal: options.signal } : {}) },

@@ -9,6 +9,12 @@ import { isIP } from 'node:net';
 import { PassThrough, type Readable } from 'node:stream';
 import { type ConnectionOptions, connect as connectTls, type TLSSocket } from 'node:tls';
 
+// How much the server may send ahead of what was read, per answer and in all, as client-go's
+// HTTP/2 transport allows (4 MiB a stream): with HTTP/2's default of 64 KiB, a list or table of
+// 100,000 pods (25 MB) arrives a window at a time, each waiting for the client's update.
+const STREAM_WINDOW = 4 * 1024 * 1024;
+const CONNECTION_WINDOW = 64 * 1024 * 1024;
+
 /** An answer whose body is read as a stream: its status and headers came first. */
 export type Answer = Readable & { statusCode?: number; headers: IncomingHttpHeaders };
 
@@ -64,7 +70,12 @@ export class Http2Session {
   }
 
   static open(server: URL, socket: TLSSocket): Http2Session {
-    return new Http2Session(connectHttp2(server.origin, { createConnection: () => socket }));
+    const session = connectHttp2(server.origin, {
+      createConnection: () => socket,
+      settings: { initialWindowSize: STREAM_WINDOW },
+    });
+    session.once('connect', () => session.setLocalWindowSize(CONNECTION_WINDOW));
+    return new Http2Session(session);
   }
 
   /** Whether new requests can go on it. */

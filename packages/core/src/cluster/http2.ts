@@ -109,7 +109,6 @@ export class Http2Session {
   }
 
   close(): void {
-    this.#closed = true;
     this.session.close();
   }
 }

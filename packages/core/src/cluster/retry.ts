@@ -18,15 +18,10 @@ export const NEVER_SENT = new Set([
   'ERR_HTTP2_INVALID_SESSION',
 ]);
 const RETRY_CODES = new Set([
+  ...NEVER_SENT,
   'ECONNRESET',
-  'ECONNREFUSED',
   'EPIPE',
   'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-  'ERR_HTTP2_GOAWAY_SESSION',
-  'ERR_HTTP2_INVALID_SESSION',
   // A stream reset, or cancelled as its session closed (an apiserver restarting).
   'ERR_HTTP2_STREAM_ERROR',
   'ERR_HTTP2_STREAM_CANCEL',

@@ -3,9 +3,9 @@
 // whichever engine this machine has (buildah, podman, or docker with its daemon), tagged
 // chaoskit.local/runner:<the runner's version>, and saved as an OCI archive that a cluster
 // without a registry imports (the local cluster's `importImage`). Its context is staged in
-// build/image/: the bundled command (packages/runner/dist/bundle/: the runner, core and every
-// activity package, no node_modules, D150) in /app, and this machine's Node with the shared
-// libraries it loads, for an image FROM scratch (D111).
+// build/image/: the single-file command (packages/runner/dist/single/chaoskit: Node with the
+// runner, core and every activity package inside it, D157) in /usr/local/bin, and the shared
+// libraries Node loads, for an image FROM scratch (D111, D150).
 //
 // Usage: npm run image [-- --engine buildah|podman|docker] [-- --context-only]
 // (--context-only stages build/image/ and stops: for an engine on another machine.)
@@ -13,7 +13,6 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
-  cpSync,
   existsSync,
   mkdirSync,
   readFileSync,
@@ -28,6 +27,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const stage = join(root, 'build', 'image');
 const rootfs = join(stage, 'rootfs');
 const bundle = join(root, 'packages/runner/dist/bundle');
+const single = join(root, 'packages/runner/dist/single/chaoskit');
 const version = JSON.parse(readFileSync(join(root, 'packages/runner/package.json'), 'utf8')).version;
 export const IMAGE = `chaoskit.local/runner:${version}`;
 const archive = join(stage, `chaoskit-runner-${version}.tar`);
@@ -58,28 +58,37 @@ function engine() {
   return found[0];
 }
 
-/** The bundled command in /app, as the runner's build left it. */
-function copyBundle() {
+/**
+ * The single file, built from the runner's build when it is missing or older than the bundle
+ * (both come from the runner's dist/).
+ */
+function copySingle() {
   if (!existsSync(join(bundle, 'chaoskit.mjs')))
     throw new Error('packages/runner is not built: run npx turbo run build first');
-  cpSync(bundle, join(rootfs, 'app'), { recursive: true });
+  if (!existsSync(single) || statSync(single).mtimeMs < statSync(join(bundle, 'chaoskit.mjs')).mtimeMs)
+    run(process.execPath, [join(root, 'packages/runner/scripts/single.mjs')], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  mkdirSync(join(rootfs, 'usr/local/bin'), { recursive: true });
+  copyFileSync(single, join(rootfs, 'usr/local/bin/chaoskit'));
+  chmodSync(join(rootfs, 'usr/local/bin/chaoskit'), 0o755);
+  // Its third-party notices travel with it.
+  mkdirSync(join(rootfs, 'usr/share/doc/chaoskit'), { recursive: true });
+  copyFileSync(
+    join(dirname(single), 'THIRD-PARTY-LICENSES.txt'),
+    join(rootfs, 'usr/share/doc/chaoskit/THIRD-PARTY-LICENSES.txt'),
+  );
 }
 
-/** This machine's Node and the shared libraries it loads, at the same paths. */
-function copyNode() {
-  const node = process.execPath;
+/** The shared libraries Node (the single file's) loads, at the same paths, and who the pod runs as. */
+function copyLibraries() {
   const into = (path) => {
     const target = join(rootfs, path);
     mkdirSync(dirname(target), { recursive: true });
     copyFileSync(path, target);
     chmodSync(target, 0o755);
   };
-  mkdirSync(join(rootfs, 'usr/local/bin'), { recursive: true });
-  // Without its symbols (binutils' strip, when there is one): 15% smaller, it runs the same.
-  if (!works('strip', ['-o', join(rootfs, 'usr/local/bin/node'), node]))
-    copyFileSync(node, join(rootfs, 'usr/local/bin/node'));
-  chmodSync(join(rootfs, 'usr/local/bin/node'), 0o755);
-  for (const line of run('ldd', [node]).split('\n')) {
+  for (const line of run('ldd', [single]).split('\n')) {
     const path = /(?:=>\s*)?(\/\S+)\s+\(0x/.exec(line)?.[1];
     if (path) into(path);
   }
@@ -114,8 +123,8 @@ function build(tool) {
 const contextOnly = process.argv.includes('--context-only');
 const tool = contextOnly ? undefined : engine();
 rmSync(stage, { recursive: true, force: true });
-copyBundle();
-copyNode();
+copySingle();
+copyLibraries();
 const content = duSize(rootfs);
 if (!tool) {
   say(`context staged in ${stage}: ${mib(content)} (docker build -f Containerfile ${stage})`);
@@ -124,6 +133,6 @@ if (!tool) {
 say(`building ${IMAGE} with ${tool}`);
 build(tool);
 say(
-  `${IMAGE}: ${mib(content)} of files (Node ${mib(statSync(join(rootfs, 'usr/local/bin/node')).size)}, /app ${mib(duSize(join(rootfs, 'app')))}); archive ${archive} ${mib(statSync(archive).size)}`,
+  `${IMAGE}: ${mib(content)} of files (chaoskit ${mib(statSync(join(rootfs, 'usr/local/bin/chaoskit')).size)}); archive ${archive} ${mib(statSync(archive).size)}`,
 );
 process.stdout.write(`${JSON.stringify({ image: IMAGE, archive, bytes: content })}\n`);

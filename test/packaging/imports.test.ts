@@ -17,9 +17,10 @@ const LITERAL_IMPORT =
 // import(expression): what it loads cannot be checked here, so each one is listed with why.
 const COMPUTED_IMPORT = /\bimport\s*\(\s*(?!["'`])/g;
 const COMPUTED_IMPORTS_ALLOWED: Record<string, string> = {
-  // Loads an activity package when an experiment names one of its modules; the packages are
-  // not dependencies (users install those they use) and a missing one is reported as such.
-  'packages/runner/src/resolve-activity.ts': 'activity packages, on demand',
+  // Loads an activity package when an experiment names one of its modules (the packages are
+  // not dependencies: users install those they use, and a missing one is reported as such), and
+  // the experiment's js controls (D81), by path or package.
+  'packages/runner/src/import-module.ts': "extension packages and the experiment's js controls, on demand",
   // The case files of the kit, found on disk next to it (adding a case is adding its file).
   'packages/conformance/src/cases/index.ts': "the kit's own case files",
   // client-node, only for what chaoskit's own client does not do (exec over websockets,
@@ -28,8 +29,6 @@ const COMPUTED_IMPORTS_ALLOWED: Record<string, string> = {
   'packages/core/src/cluster/connection.ts': 'hpagent, for a proxy',
   'packages/core/src/auth/auth-provider.ts': '@kubernetes/client-node, for a legacy auth-provider',
   'packages/chaoscluster-pod/src/pod-exec.ts': '@kubernetes/client-node, for exec over websockets',
-  // A chaoskit control (D81): a module the experiment names, by path or package.
-  'packages/runner/src/controls.ts': "the experiment's js controls",
 };
 
 const packageName = (specifier: string): string =>

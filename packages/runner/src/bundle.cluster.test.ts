@@ -2,17 +2,21 @@
 // package a chunk of its own that the entry does not import, and its activity packages the ones
 // it runs even when a copy sits in node_modules next to the experiment (a copy that would bring
 // a second core): the activity from its chunk records its change in the ledger from which the
-// bundled `chaoskit revert` restores it.
+// bundled `chaoskit revert` restores it. The same of the single file (dist/single/chaoskit,
+// D157), copied alone into an empty directory, which also loads a user's ES module control.
 
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { deploy, fileNamespace, serviceAccountEnv, sharedCluster } from '@chaoskit/cluster/testing';
 import { AppsV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
-import { cli, runCli } from './test-cli.js';
+import { cli, exec, single } from './test-cli.js';
 import { activity } from './test-experiments.js';
 
 const bundle = dirname(cli);
@@ -63,15 +67,36 @@ describe('the bundle', () => {
   });
 });
 
-describe('the bundled command on the cluster', () => {
+/** Builds the single file when it is missing or older than the bundle (both come from dist/). */
+async function buildSingle(): Promise<void> {
+  const built = await stat(single).catch(() => undefined);
+  if (built && built.mtimeMs >= (await stat(cli)).mtimeMs) return;
+  const script = fileURLToPath(new URL('../scripts/single.mjs', import.meta.url));
+  await promisify(execFile)(process.execPath, [script]);
+}
+
+describe.each([
+  { id: 'bundle', name: 'the bundled command' },
+  { id: 'single', name: 'the single file' },
+])('$name on the cluster', ({ id }) => {
   const cluster = sharedCluster();
   const apps = cluster.kc.makeApiClient(AppsV1Api);
-  const ns = fileNamespace(cluster.kc, 'bundle');
+  const ns = fileNamespace(cluster.kc, id);
   let dir: string;
   let admin: Awaited<ReturnType<typeof serviceAccountEnv>>;
 
+  const runCli = (args: string[], options: Parameters<typeof exec>[2]) =>
+    id === 'single'
+      ? exec(join(dir, 'chaoskit'), args, options)
+      : exec(process.execPath, [cli, ...args], options);
+
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'chaoskit-bundle-'));
+    dir = await mkdtemp(join(tmpdir(), `chaoskit-${id}-`));
+    // One file, nothing beside it: copied alone into the experiment's directory.
+    if (id === 'single') {
+      await buildSingle();
+      await copyFile(single, join(dir, 'chaoskit'));
+    }
     admin = await serviceAccountEnv(cluster, ns.name, 'operator', [{ role: 'cluster-admin' }]);
     await deploy(cluster.kc, ns.name, 'web', 2);
     // A copy of chaoscluster-deployment next to the experiment: loading it would fail the run.
@@ -122,5 +147,29 @@ describe('the bundled command on the cluster', () => {
     const reverted = await runCli(['revert', runId, ...ledger], { env: admin.env, cwd: dir });
     expect(reverted.code, reverted.stderr).toBe(0);
     expect((await read()).spec?.replicas).toBe(2);
+  });
+
+  it("loads the user's control, an ES module beside the experiment", async () => {
+    await writeFile(
+      join(dir, 'note.mjs'),
+      "import { appendFileSync } from 'node:fs';\nexport function after_experiment_control({ arguments: a, state }) { appendFileSync(a.path, `after ${state.status}\\n`); }\n",
+    );
+    await writeFile(
+      join(dir, 'noted.yaml'),
+      dump({
+        title: 'noted',
+        description: 'a control of the user',
+        controls: [
+          { name: 'note', provider: { type: 'js', module: './note.mjs', arguments: { path: 'noted.txt' } } },
+        ],
+        method: [{ type: 'probe', name: 'ok', provider: { type: 'process', path: 'true' } }],
+      }),
+    );
+    const run = await runCli(['run', 'noted.yaml', '--journal-path', 'noted.json'], {
+      env: admin.env,
+      cwd: dir,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await readFile(join(dir, 'noted.txt'), 'utf8')).toBe('after completed\n');
   });
 });

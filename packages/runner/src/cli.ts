@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // The `chaoskit` command: the program, its commands (one file each in commands/), the options
 // a user may give before the command as well, and the exit code (D89).
 import { maskEnvironmentTargets } from '@chaoskit/core/runner';
@@ -9,20 +8,11 @@ import { EXIT } from './exit-codes.js';
 import { sharedOptions, shareOptions } from './shared-options.js';
 import { RUNNER_VERSION } from './version.js';
 
-const program = new Command()
-  .name('chaoskit')
-  .description('Run Chaos Toolkit-format chaos experiments with chaoskit activities.')
-  .version(RUNNER_VERSION)
-  .showHelpAfterError()
-  .exitOverride()
-  // What the environment says about the cluster is masked before any command prints a line.
-  .hook('preAction', () => maskEnvironmentTargets());
-
 // One line a command module, in the order of `chaoskit --help`: each file defines its commands on
 // the program. Only the module of the command the line names is loaded, with what it imports
 // (D152): loading all sixteen cost every start about 75 ms of CPU. A line that names none
 // (`--help`, `help`, a typo) loads them all, for the whole help and commander's suggestions.
-const COMMANDS: ReadonlyArray<
+export const COMMANDS: ReadonlyArray<
   [names: readonly string[], load: () => Promise<{ register(p: Command): void }>]
 > = [
   [['run'], () => import('./commands/run.js')],
@@ -42,13 +32,6 @@ const COMMANDS: ReadonlyArray<
   [['init'], () => import('./commands/init.js')],
   [['report'], () => import('./commands/report.js')],
 ];
-const shared = sharedOptions(['--namespace', '--context', '--kubeconfig', '--verbose', '--log-file']);
-const named = commandOnLine(process.argv.slice(2), shared);
-const modules = await Promise.all(
-  COMMANDS.filter(([names]) => !named || names.includes(named)).map(([, load]) => load()),
-);
-for (const module of modules) module.register(program);
-shareOptions(program, shared);
 
 /**
  * The command the line names: its first word that is not an option or a program option's value,
@@ -66,12 +49,31 @@ function commandOnLine(args: readonly string[], programOptions: readonly Option[
   return undefined;
 }
 
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  const code = (err as { exitCode?: number }).exitCode;
-  // A Refusal here: a --log-file that cannot be written, before any command ran.
-  if (err instanceof Refusal) session.exitCode = fail(err, EXIT.refused);
-  else session.exitCode = code === undefined ? fail(err) : code === 0 ? EXIT.ok : EXIT.usage;
+const shared = sharedOptions(['--namespace', '--context', '--kubeconfig', '--verbose', '--log-file']);
+
+/** Runs the command line `argv` (node, script, arguments…); its exit code is process.exitCode. */
+export async function main(argv: readonly string[]): Promise<void> {
+  const program = new Command()
+    .name('chaoskit')
+    .description('Run Chaos Toolkit-format chaos experiments with chaoskit activities.')
+    .version(RUNNER_VERSION)
+    .showHelpAfterError()
+    .exitOverride()
+    // What the environment says about the cluster is masked before any command prints a line.
+    .hook('preAction', () => maskEnvironmentTargets());
+  const named = commandOnLine(argv.slice(2), shared);
+  const modules = await Promise.all(
+    COMMANDS.filter(([names]) => !named || names.includes(named)).map(([, load]) => load()),
+  );
+  for (const module of modules) module.register(program);
+  shareOptions(program, shared);
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    const code = (err as { exitCode?: number }).exitCode;
+    // A Refusal here: a --log-file that cannot be written, before any command ran.
+    if (err instanceof Refusal) session.exitCode = fail(err, EXIT.refused);
+    else session.exitCode = code === undefined ? fail(err) : code === 0 ? EXIT.ok : EXIT.usage;
+  }
+  process.exitCode = session.exitCode;
 }
-process.exitCode = session.exitCode;

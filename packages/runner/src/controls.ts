@@ -9,6 +9,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ResolvedSecrets, redact, substitute } from '@chaoskit/core/runner';
 import { isSafeguards } from './guards/safeguards.js';
+import { importModule } from './import-module.js';
 import { activitiesOf, hypothesisOf, isObject } from './raw-experiment.js';
 import { isTracingControl } from './telemetry/tracing-control.js';
 
@@ -185,7 +186,7 @@ async function importControl(spec: string, base: string): Promise<ControlModule>
       } catch {}
     }
   }
-  return (await import(url ?? spec)) as ControlModule;
+  return (await importModule(url ?? spec)) as ControlModule;
 }
 
 /** A js control loaded: its declaration and its hooks. */

@@ -1,7 +1,7 @@
 // The exit codes of `chaoskit run` (D89), each from the real command on the local cluster, as
 // a CI gate sees them: 0 only when the run completed and nothing it changed is left in place.
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kube
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
-import { cli, runCli } from './test-cli.js';
+import { runCli, spawnCli } from './test-cli.js';
 
 const cluster = sharedCluster();
 const apps = cluster.kc.makeApiClient(AppsV1Api);
@@ -320,7 +320,7 @@ describe('chaoskit run exit codes (D89)', () => {
 
 /** Runs experiment `name` until its first action is done, then sends `signal`. */
 async function interruptedRun(name: string, signal: NodeJS.Signals, args: string[] = []) {
-  const child: ChildProcess = spawn(process.execPath, [cli, ...runArgs(name, args)], {
+  const child: ChildProcess = spawnCli(runArgs(name, args), {
     env: operator.env,
     cwd: dir,
   });

@@ -10,7 +10,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseValue } from './init.js';
-import { cli, runCli } from './test-cli.js';
+import { chaoskitCommand, runCli } from './test-cli.js';
 import { activity } from './test-experiments.js';
 
 let dir: string;
@@ -150,7 +150,7 @@ function onTerminal(args: string[]) {
   const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
   const child: ChildProcess = spawn(
     'script',
-    ['-q', '-e', '-c', [process.execPath, cli, ...args].map(quote).join(' '), '/dev/null'],
+    ['-q', '-e', '-c', [...chaoskitCommand, ...args].map(quote).join(' '), '/dev/null'],
     {
       cwd: dir,
       env: { ...process.env, TERM: 'xterm' },

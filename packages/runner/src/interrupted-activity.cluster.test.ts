@@ -1,7 +1,7 @@
 // Ctrl-C while an activity is under way stops that activity at once (D104), not at its end, and
 // the journal records what it had done: here an exec_in_pods whose command would run for ten
 // minutes, through the built `chaoskit` command.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { deploy, processesWith, sharedCluster, testNamespace, until } from '@cha
 import { CoreV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from './test-cli.js';
+import { spawnCli } from './test-cli.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
@@ -55,7 +55,7 @@ describe('a run interrupted while exec_in_pods runs its command', () => {
         ],
       }),
     );
-    const child: ChildProcess = spawn(process.execPath, [cli, 'run', file, '--journal-path', journalPath], {
+    const child: ChildProcess = spawnCli(['run', file, '--journal-path', journalPath], {
       env: { ...process.env, KUBECONFIG: '/nonexistent', CLUSTERCONFIG: cluster.kubeconfigPath },
       cwd: dir,
     });

@@ -4,7 +4,7 @@
 // revert` undoes. Each time the cluster is compared with its state before the run: the whole
 // objects the activity changed, server-owned fields aside.
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,7 @@ import {
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, NetworkingV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, runCli } from './test-cli.js';
+import { runCli, spawnCli } from './test-cli.js';
 import { python } from './test-experiments.js';
 
 const cluster = sharedCluster();
@@ -283,9 +283,8 @@ async function interrupted(family: Family, signal: 'SIGINT' | 'SIGTERM' | 'SIGKI
       ],
     }),
   );
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [cli, 'run', file, '--journal-path', journalPath, '--ledger-namespace', ns.name],
+  const child: ChildProcess = spawnCli(
+    ['run', file, '--journal-path', journalPath, '--ledger-namespace', ns.name],
     { env: env(), cwd: dir },
   );
   let stderr = '';

@@ -20,7 +20,7 @@ import { CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/clie
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
-import { cli, exec, runCli } from './test-cli.js';
+import { chaoskitCommand, exec, runCli } from './test-cli.js';
 import { countWebPods, killOneWebPod } from './test-experiments.js';
 
 const cluster = sharedCluster();
@@ -102,8 +102,7 @@ function isolatedRun(setup: string, journal: string, extra: string[] = []) {
       '-c',
       script,
       'sh',
-      process.execPath,
-      cli,
+      ...chaoskitCommand,
       'run',
       file,
       '--journal-path',

@@ -18,6 +18,7 @@ import { canonicalModule, isActivity, isAlias, registry } from '@chaoskit/core/r
 import { exports as entryExports, legacy as legacyEntry } from 'resolve.exports';
 import { BUNDLED } from './bundled.js';
 import { PROMETHEUS_MODULE, prometheusQueryActivity } from './guards/prometheus.js';
+import { importModule } from './import-module.js';
 import { CHAOSKIT_PACKAGES, chaoskitPackageOf } from './known-packages.js';
 
 /** Where to look for packages, besides the runner's own install. */
@@ -47,7 +48,8 @@ export interface LoadedProvider extends Provider {
 }
 
 const MODULE_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
-const runnerHome = dirname(fileURLToPath(import.meta.url));
+/** The runner's directory: read at the call, as the single file (D157) is built on another machine. */
+const runnerHome = () => dirname(fileURLToPath(import.meta.url));
 
 /** The node_modules directories Node searches from `dir`, nearest first. */
 function nodeModulesChain(dir: string): string[] {
@@ -122,7 +124,7 @@ export function searchPath(lookup: Lookup = {}): string[] {
   const dirs = [
     ...(lookup.experimentDir ? nodeModulesChain(lookup.experimentDir) : []),
     ...nodeModulesChain(lookup.cwd ?? process.cwd()),
-    ...nodeModulesChain(runnerHome),
+    ...nodeModulesChain(runnerHome()),
   ];
   return [...new Set(dirs)];
 }
@@ -137,7 +139,8 @@ export function findProviders(lookup: Lookup = {}): {
   providers: Provider[];
   byModule: Map<string, Provider>;
 } {
-  const providers: Provider[] = BUNDLED.map((p) => ({ ...p, dir: runnerHome }));
+  const home = runnerHome();
+  const providers: Provider[] = BUNDLED.map((p) => ({ ...p, dir: home }));
   const names = new Set(providers.map((p) => p.name));
   for (const dir of searchPath(lookup)) {
     for (const provider of scan(dir)) {
@@ -186,7 +189,7 @@ export function loadProvider(provider: Provider): Promise<LoadedProvider> {
     promise = (async () => {
       const mod = provider.load
         ? await provider.load()
-        : ((await import(pathToFileURL(entryPoint(provider)).href)) as Record<string, unknown>);
+        : await importModule(pathToFileURL(entryPoint(provider)).href);
       const activities = Array.isArray(mod.activities)
         ? (mod.activities as unknown[]).filter(isActivity)
         : [...activitiesIn(mod)];

@@ -1,10 +1,23 @@
 // Test-only (left out of the build): the `chaoskit` command as users run it, the bundle built in
-// dist/bundle/ (the package's bin, D149).
-import { type ExecFileOptions, execFile } from 'node:child_process';
+// dist/bundle/ (the package's bin, D149); with CHAOSKIT_TEST_CLI=single, the single file built in
+// dist/single/ (`npm run single -w @chaoskit/runner` first, D157), for the whole suite to run on it.
+import {
+  type ChildProcess,
+  type ExecFileOptions,
+  execFile,
+  type SpawnOptions,
+  spawn,
+} from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** The built command (`npm run build` first). */
+/** The bundle's entry (`npm run build` first). */
 export const cli = fileURLToPath(new URL('../dist/bundle/chaoskit.mjs', import.meta.url));
+/** The single-file command (`npm run single -w @chaoskit/runner` first). */
+export const single = fileURLToPath(new URL('../dist/single/chaoskit', import.meta.url));
+
+/** The command line that starts `chaoskit`: the executable first. */
+export const chaoskitCommand: readonly string[] =
+  process.env.CHAOSKIT_TEST_CLI === 'single' ? [single] : [process.execPath, cli];
 
 /** What a process did: its exit code (1 when it died of a signal), stdout and stderr. */
 export interface Outcome {
@@ -24,7 +37,14 @@ export function exec(file: string, args: string[], options: ExecFileOptions = {}
 
 /** Runs `chaoskit <args>` (the built command, on this Node) to its end. */
 export function runCli(args: string[], options: ExecFileOptions = {}): Promise<Outcome> {
-  return exec(process.execPath, [cli, ...args], options);
+  const [file, ...prefix] = chaoskitCommand;
+  return exec(file!, [...prefix, ...args], options);
+}
+
+/** Starts `chaoskit <args>` (the built command, on this Node). */
+export function spawnCli(args: string[], options: SpawnOptions = {}): ChildProcess {
+  const [file, ...prefix] = chaoskitCommand;
+  return spawn(file!, [...prefix, ...args], options);
 }
 
 /** Runs `chaoskit <args>` on a terminal (`script` gives it one), answering `answer` to its question. */
@@ -34,7 +54,7 @@ export function runOnTerminal(
   options: ExecFileOptions = {},
 ): Promise<Outcome> {
   const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-  const command = [process.execPath, cli, ...args].map(quote).join(' ');
+  const command = [...chaoskitCommand, ...args].map(quote).join(' ');
   return new Promise((resolve) => {
     const child = execFile(
       'script',

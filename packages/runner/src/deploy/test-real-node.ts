@@ -28,7 +28,7 @@ export interface RealNodeCluster {
 }
 
 /**
- * What the image holds, as one digest: the bundled command, Node, the recipe. The image's archive
+ * What the image holds, as one digest: the bundled command, Node, the recipes. The image's archive
  * is kept in chaoskit's cache under it, so that another checkout of the same command (CI's fresh
  * clone) imports the archive built before instead of building it again (about 45 s of buildah).
  */
@@ -43,6 +43,10 @@ async function inputDigest(): Promise<string> {
     process.execPath,
     join(root, 'Containerfile'),
     join(root, 'scripts/image.mjs'),
+    // The single file's recipe (D157): its script comes from the same build as the bundle.
+    join(root, 'packages/runner/scripts/single.mjs'),
+    join(root, 'packages/runner/scripts/plugins.mjs'),
+    join(root, 'packages/runner/dist/single.js'),
     ...files,
   ])
     hash.update(`${relative(root, file)}\0`).update(await readFile(file));

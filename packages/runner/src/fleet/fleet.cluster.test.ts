@@ -5,7 +5,7 @@
 // cluster's run completed and was rolled back. Then Ctrl-C in the middle of a fleet run: every
 // running context plays its rollbacks.
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,7 +23,7 @@ import { AppsV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kuber
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadExperiment, parseWaves, prepareExperiment, runFleet } from '../index.js';
-import { cli } from '../test-cli.js';
+import { spawnCli } from '../test-cli.js';
 import { activity } from '../test-experiments.js';
 
 interface Member {
@@ -160,7 +160,7 @@ function chaoskit(args: string[]): {
   child: ChildProcess;
   done: Promise<{ code: number | null; stderr: string }>;
 } {
-  const child = spawn(process.execPath, [cli, 'run', ...args], { env: kubeconfigEnv(kubeconfig), cwd: dir });
+  const child = spawnCli(['run', ...args], { env: kubeconfigEnv(kubeconfig), cwd: dir });
   let stderr = '';
   child.stderr?.on('data', (d) => {
     stderr += d;

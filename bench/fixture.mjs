@@ -98,13 +98,20 @@ export async function startFixture({ nodes, pods, log, scratch }) {
       },
     });
   /**
-   * `<app>-0` … `<app>-<n-1>` in `ns` that do not exist yet, `CREATES` requests out at once over
-   * the client's pooled keep-alive connections, spread over the kwok nodes.
+   * Pods `<app>-<round>-<i>` for each i of 0 … n-1 that `ns` lacks, `CREATES` requests out at
+   * once over the client's pooled keep-alive connections, spread over the kwok nodes. Each
+   * refill's names are new: kwok deletes a pod it saw terminating by its name, late when many
+   * went at once, and took down a pod of the same name created again meanwhile (29 of 500 lost,
+   * and the reset waited for them). The index i stays, for the name pattern's one in a hundred.
    */
   const CREATES = 64;
+  let round = 0;
   const podSet = async (ns, app, n) => {
-    const have = new Set((await podsOf(ns, app)).map((p) => p.name));
-    const missing = Array.from({ length: n }, (_, i) => `${app}-${i}`).filter((m) => !have.has(m));
+    const have = new Set((await podsOf(ns, app)).map((p) => Number(/-(\d+)$/.exec(p.name)?.[1])));
+    const at = round++;
+    const missing = Array.from({ length: n }, (_, i) => i)
+      .filter((i) => !have.has(i))
+      .map((i) => `${app}-${at}-${i}`);
     let next = 0;
     const worker = async () => {
       while (next < missing.length) {

@@ -19,8 +19,8 @@ export function scenarios(fx) {
   const tenth = Math.max(1, Math.round(sizes.bench / 10));
   const hundredth = Math.max(1, Math.round(sizes['bench-1k'] / 10));
   const percent = Math.max(1, Math.round(sizes.bench / 100));
-  // `bench-0`, `bench-100`, `bench-200` …: one pod in a hundred, chosen by name.
-  const pattern = 'bench-(0|[0-9]*00)$';
+  // `bench-<round>-0`, `…-100`, `…-200` …: one pod in a hundred, chosen by name (the fixture's names).
+  const pattern = 'bench-[0-9]+-(0|[0-9]*00)$';
   /** terminate_pods of `qty` pods of `app` in `ns`, at random; `ns` is also the reset's pod set. */
   const randomTermination = (id, which, ns, app, qty) => ({
     id,

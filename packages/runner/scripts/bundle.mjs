@@ -28,6 +28,8 @@ rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   entryPoints: { chaoskit: join(home, 'dist', 'bin.js') },
   outdir,
+  // The metafile's inputs are relative to it: writeNotices reads the packages from there.
+  absWorkingDir: home,
   bundle: true,
   splitting: true,
   format: 'esm',

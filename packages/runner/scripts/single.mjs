@@ -26,6 +26,10 @@ const outdir = join(home, 'dist', 'single');
 // Each file is written beside its place and renamed into it: a test or the image build running
 // the file meanwhile keeps the one it started (two builds at once each leave a whole file).
 const part = (name) => join(outdir, `${name}.${process.pid}`);
+// A build that fails leaves none of its parts.
+process.on('exit', () => {
+  for (const name of ['chaoskit.cjs', 'chaoskit', 'sea-config.json', 'chaoskit.blob']) rmSync(part(name), { force: true });
+});
 const script = join(outdir, 'chaoskit.cjs');
 const executable = join(outdir, 'chaoskit');
 
@@ -72,6 +76,8 @@ mkdirSync(outdir, { recursive: true });
 const result = await build({
   entryPoints: [join(home, 'dist', 'single.js')],
   outfile: part('chaoskit.cjs'),
+  // The metafile's inputs are relative to it: writeNotices reads the packages from there.
+  absWorkingDir: home,
   bundle: true,
   format: 'cjs',
   platform: 'node',

@@ -1,17 +1,18 @@
 import pLimit from 'p-limit';
 import { Aborted, ActivityFailed, isApiError } from '../errors/errors.js';
 import type { PodRemovalOptions } from '../rails/pod-share.js';
-import { MAX_CONNECTIONS } from './connection.js';
+import { MAX_STREAMS } from './connection.js';
 import { KubeClient, type WriteOptions } from './kube-client.js';
 import type { DeleteOp } from './ops.js';
 import type { ResourceType } from './resources.js';
 
 /**
- * How many requests a bulk action has out at most: as many as the cluster's connection pool
- * holds. Within it, how many go at once is the connection's throttle's to say, learnt from the
- * server (it grows while the server keeps up, backs off on 429 and on rising latency).
+ * How many requests a bulk action has out at most: as many as one HTTP/2 connection carries
+ * (D156). Within it, how many go at once is the connection's throttle's to say, learnt from the
+ * server (it grows while the server keeps up, backs off on 429 and on rising latency), and never
+ * more than 16 over HTTP/1.1. At 16 here, a drain kept to 16 evictions at once over HTTP/2.
  */
-export const DEFAULT_CONCURRENCY = MAX_CONNECTIONS;
+export const DEFAULT_CONCURRENCY = MAX_STREAMS;
 
 /** `fn` over `items`, at most `limit` at once; results in the order of `items`. */
 export function mapLimit<T, R>(

@@ -21,7 +21,7 @@ import { describeWindow, onRealNodes, realTraffic } from './real-traffic.mjs';
 import { describeTraffic, webTraffic } from './web-traffic.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const cli = join(here, '..', 'packages', 'runner', 'dist', 'cli.js');
+const cli = join(here, '..', 'packages', 'runner', 'dist', 'bin.js');
 const experiments = ['kill-web-pods.yaml', 'drain-a-node.yaml', 'abort-web-requests.yaml'];
 const MESH_EXPERIMENT = 'abort-web-requests.yaml';
 /** The experiments whose effect the real nodes' client sees. */

@@ -28,7 +28,8 @@ const outdir = join(home, 'dist', 'single');
 const part = (name) => join(outdir, `${name}.${process.pid}`);
 // A build that fails leaves none of its parts.
 process.on('exit', () => {
-  for (const name of ['chaoskit.cjs', 'chaoskit', 'sea-config.json', 'chaoskit.blob']) rmSync(part(name), { force: true });
+  for (const name of ['chaoskit.cjs', 'chaoskit', 'sea-config.json', 'chaoskit.blob'])
+    rmSync(part(name), { force: true });
 });
 const script = join(outdir, 'chaoskit.cjs');
 const executable = join(outdir, 'chaoskit');

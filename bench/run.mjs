@@ -10,7 +10,6 @@
 //                                    not finished, and not run again (the Python originals at 100,000 pods)
 // The report is written after each scenario: a run stopped (Ctrl-C) keeps the scenarios it finished.
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -64,10 +63,9 @@ const python = join(dirname(chaos), 'python');
 const chaoskit = join(root, 'packages', 'runner', 'dist', 'bundle', 'chaoskit.mjs');
 // The single file (D157), the runner image's payload: built from the same build when missing or older.
 const single = join(root, 'packages', 'runner', 'dist', 'single', 'chaoskit');
-if (!existsSync(single) || statSync(single).mtimeMs < statSync(chaoskit).mtimeMs)
-  execFileSync(process.execPath, [join(root, 'packages', 'runner', 'scripts', 'single.mjs')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+execFileSync(process.execPath, [join(root, 'packages', 'runner', 'scripts', 'single.mjs'), '--if-stale'], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 // Built here, not by `./dev setup`: only the bench runs it.
 const reference = await ensureBenchReference(log);
 const scratch = await mkdtemp(join(tmpdir(), 'chaoskit-bench-'));

@@ -58,17 +58,13 @@ function engine() {
   return found[0];
 }
 
-/**
- * The single file, built from the runner's build when it is missing or older than the bundle
- * (both come from the runner's dist/).
- */
+/** The single file, built from the runner's build when it is missing or older than the bundle. */
 function copySingle() {
   if (!existsSync(join(bundle, 'chaoskit.mjs')))
     throw new Error('packages/runner is not built: run npx turbo run build first');
-  if (!existsSync(single) || statSync(single).mtimeMs < statSync(join(bundle, 'chaoskit.mjs')).mtimeMs)
-    run(process.execPath, [join(root, 'packages/runner/scripts/single.mjs')], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+  run(process.execPath, [join(root, 'packages/runner/scripts/single.mjs'), '--if-stale'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   mkdirSync(join(rootfs, 'usr/local/bin'), { recursive: true });
   copyFileSync(single, join(rootfs, 'usr/local/bin/chaoskit'));
   chmodSync(join(rootfs, 'usr/local/bin/chaoskit'), 0o755);

@@ -6,7 +6,7 @@
 // D157), copied alone into an empty directory, which also loads a user's ES module control.
 
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,10 +69,8 @@ describe('the bundle', () => {
 
 /** Builds the single file when it is missing or older than the bundle (both come from dist/). */
 async function buildSingle(): Promise<void> {
-  const built = await stat(single).catch(() => undefined);
-  if (built && built.mtimeMs >= (await stat(cli)).mtimeMs) return;
   const script = fileURLToPath(new URL('../scripts/single.mjs', import.meta.url));
-  await promisify(execFile)(process.execPath, [script]);
+  await promisify(execFile)(process.execPath, [script, '--if-stale']);
 }
 
 describe.each([

@@ -234,8 +234,12 @@ describe('the node rail', () => {
     expect(allowed.code, allowed.stderr).toBe(0);
     const all = (await core.listNode()).items.map((n) => n.metadata!.name).sort();
     expect([...JSON.parse(allowed.stdout)[0].output.nodes].sort()).toEqual(all);
-    // Every write was a server-side dry run.
-    const writes = (await readAuditLog(cluster.auditLogPath, { user: identity, since })).filter(isMutation);
+    // Every write was a server-side dry run. The apiserver logs a request once its answer has
+    // left: on a loaded machine the last one lands after the command has exited.
+    const writes = await until(`${all.length} writes in the audit log`, async () => {
+      const logged = (await readAuditLog(cluster.auditLogPath, { user: identity, since })).filter(isMutation);
+      return logged.length >= all.length && logged;
+    });
     expect(writes.length).toBe(all.length);
     expect(writes.every(isDryRun)).toBe(true);
   });

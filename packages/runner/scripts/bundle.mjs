@@ -13,6 +13,7 @@ import {
   activityPackages,
   builtIn,
   clientNodeUsed,
+  commonOptions,
   grpcBaseAsCommonJs,
   home,
   httpRequired,
@@ -28,13 +29,9 @@ rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   entryPoints: { chaoskit: join(home, 'dist', 'bin.js') },
   outdir,
-  // The metafile's inputs are relative to it: writeNotices reads the packages from there.
-  absWorkingDir: home,
-  bundle: true,
+  ...commonOptions,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node22',
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',
   // Dependencies written as CommonJS call require() for Node's built-ins: an ESM chunk has none.
@@ -44,9 +41,6 @@ const result = await build({
   define: { CHAOSKIT_RUNNER_VERSION: JSON.stringify(manifest(home).version) },
   external: ['echarts', 'echarts/*', 'zrender', 'zrender/*'],
   plugins: [builtIn, clientNodeUsed, grpcBaseAsCommonJs, httpRequired, zodEnglishOnly],
-  legalComments: 'none',
-  logLevel: 'warning',
-  metafile: true,
 });
 writeNotices(result.metafile, outdir);
 process.stderr.write(

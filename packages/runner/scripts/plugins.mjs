@@ -8,6 +8,17 @@ export const home = dirname(dirname(fileURLToPath(import.meta.url)));
 const packagesDir = dirname(home);
 export const manifest = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 
+/** What both builds ask of esbuild (the metafile's inputs are relative to `home`: writeNotices reads them there). */
+export const commonOptions = {
+  absWorkingDir: home,
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+};
+
 /** chaoskit's activity packages: the workspace's chaoscluster-* and chaosmesh-*. */
 export const activityPackages = readdirSync(packagesDir)
   .filter((name) => /^chaos(cluster|mesh)-/.test(name))

@@ -24,6 +24,7 @@ import {
   activityPackages,
   builtIn,
   clientNodeUsed,
+  commonOptions,
   grpcBaseAsCommonJs,
   home,
   manifest,
@@ -96,12 +97,8 @@ mkdirSync(outdir, { recursive: true });
 const result = await build({
   entryPoints: [join(home, 'dist', 'single.js')],
   outfile: part('chaoskit.cjs'),
-  // The metafile's inputs are relative to it: writeNotices reads the packages from there.
-  absWorkingDir: home,
-  bundle: true,
+  ...commonOptions,
   format: 'cjs',
-  platform: 'node',
-  target: 'node22',
   // import.meta of the ES modules: the executable's own location, read when it is asked for
   // (the snapshot is built on another machine than the one it runs on).
   define: {
@@ -116,9 +113,6 @@ const result = await build({
   // 67 (D157). Names kept: errors and classes are told by their names.
   minify: true,
   keepNames: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  metafile: true,
 });
 
 // Node's single executable: the script's snapshot in a blob, injected into a copy of this Node.

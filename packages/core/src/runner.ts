@@ -5,7 +5,15 @@
 // packages use `@chaoskit/core` (index.ts).
 
 // Credentials, and the rights they hold
-export { describeRight, missingRights, type Right, rightsOf, whoAmI } from './auth/access.js';
+export {
+  describeRight,
+  type Identity,
+  identityOf,
+  missingRights,
+  type Right,
+  rightsOf,
+  whoAmI,
+} from './auth/access.js';
 export {
   type ClientOptions,
   type ClusterAuth,
@@ -93,6 +101,7 @@ export { ClusterLedger, newRunId, type RunInfo, RunLedger } from './record/ledge
 export { findMarked, type Marked, uncovered } from './record/marked.js';
 export { MARK_ANNOTATIONS, markOf, UNDO_ANNOTATION, UNDO_MAC_ANNOTATION } from './record/marks.js';
 export {
+  deploymentRecordName,
   EXPIRES_ANNOTATION,
   LEDGER_LABEL,
   RUN_ANNOTATION,
@@ -105,15 +114,18 @@ export {
 export { otherRunsOf } from './record/others.js';
 export { isBuiltInGroup, kindName, privilegedKind, undoRules } from './record/privilege.js';
 export {
-  LedgerKeys,
+  type ConfigMapObject,
+  claimedRun,
+  listRecords,
   parseRecord,
   type RecordProblem,
   type RunRecord,
   readRecord,
   readRecords,
 } from './record/read.js';
-export { reservedByOthers } from './record/reservations.js';
+export { reservedByOthers, shareLockName } from './record/reservations.js';
 export {
+  beyondWriter,
   deleteRecord,
   describeRef,
   type RevertOptions,
@@ -121,6 +133,18 @@ export {
   revertRun,
   runStatus,
 } from './record/revert.js';
-export { LEDGER_KEY_SECRET, LEDGER_RULES, type LedgerKey, ledgerKey } from './record/seal.js';
+export {
+  keyForRun,
+  keySecret,
+  LEDGER_KEY_SECRET,
+  LEDGER_RULES,
+  type LedgerKey,
+  LedgerKeys,
+  ledgerRules,
+  noOperatorsKey,
+  readLedgerKey,
+  runnerKeyName,
+} from './record/seal.js';
+export { actingAs, impersonationOf, serviceAccountOf, type Writer } from './record/writer.js';
 // Traces and metrics (D130): the run's spans and meters, a no-op without an SDK
 export { asReverting, instruments, isReverting } from './telemetry/telemetry.js';

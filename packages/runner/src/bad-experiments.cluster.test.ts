@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
 import { runCli } from './test-cli.js';
 import { python } from './test-experiments.js';
+import { clusterLeverReader } from './test-identities.js';
 
 const cluster = sharedCluster();
 let dir: string;
@@ -243,7 +244,10 @@ const cases: Array<[string, string | Experiment, RegExp, string?]> = [
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-bad-'));
-  const experimenter = await serviceAccountToken(cluster.kc, ns.name, 'experimenter', [{ role: 'edit' }]);
+  const experimenter = await serviceAccountToken(cluster.kc, ns.name, 'experimenter', [
+    { role: 'edit' },
+    await clusterLeverReader(cluster.kc),
+  ]);
   identity = experimenter.identity;
   env = {
     ...process.env,

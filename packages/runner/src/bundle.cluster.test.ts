@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
 import { cli, exec, single } from './test-cli.js';
 import { activity } from './test-experiments.js';
+import { clusterLeverReader } from './test-identities.js';
 
 const bundle = dirname(cli);
 
@@ -95,7 +96,10 @@ describe.each([
       await buildSingle();
       await copyFile(single, join(dir, 'chaoskit'));
     }
-    admin = await serviceAccountEnv(cluster, ns.name, 'operator', [{ role: 'cluster-admin' }]);
+    admin = await serviceAccountEnv(cluster, ns.name, 'operator', [
+      { role: 'cluster-admin' },
+      await clusterLeverReader(cluster.kc),
+    ]);
     await deploy(cluster.kc, ns.name, 'web', 2);
     // A copy of chaoscluster-deployment next to the experiment: loading it would fail the run.
     const copy = join(dir, 'node_modules', '@chaoskit', 'chaoscluster-deployment');

@@ -8,11 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
 import { deploy, fileNamespace, serviceAccountEnv, sharedCluster, until } from '@chaoskit/cluster/testing';
-import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
-import { dump, loadAll } from 'js-yaml';
+import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
 import { runCli, spawnCli } from './test-cli.js';
+import { operatorsKey, printedRoles } from './test-identities.js';
 
 const cluster = sharedCluster();
 const apps = cluster.kc.makeApiClient(AppsV1Api);
@@ -30,13 +31,11 @@ let viewer: { env: NodeJS.ProcessEnv; identity: string };
 async function identityFor(name: string, activities: string[]) {
   const printed = await runCli(['rbac', ...activities, '--name', name], { cwd: dir });
   expect(printed.code, printed.stderr).toBe(0);
-  const roles = loadAll(printed.stdout) as V1Role[];
-  for (const role of roles) await rbac.createNamespacedRole({ namespace: ns.name, body: role });
   const sa = await serviceAccountEnv(
     cluster,
     ns.name,
     name,
-    roles.map((r) => ({ role: r.metadata!.name!, kind: 'Role' as const })),
+    await printedRoles(cluster.kc, printed.stdout, ns.name),
   );
   return { env: sa.env, identity: sa.identity };
 }
@@ -104,20 +103,26 @@ const replicas = async (name: string) =>
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-exit-'));
   await deploy(cluster.kc, ns.name, 'web', 3);
+  await operatorsKey(cluster.kc, ns.name);
   operator = await identityFor('operator', [
     'chaoscluster.deployment.actions.scale_deployment',
     'chaoscluster.pod.actions.terminate_pods',
   ]);
   viewer = await identityFor('viewer', ['chaoscluster.pod.probes.count_pods']);
-  // The record's Role is in every `chaoskit rbac` of an action: the viewer gets it by hand.
-  await rbac.createNamespacedRoleBinding({
-    namespace: ns.name,
-    body: {
-      metadata: { name: 'viewer-ledger' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'operator-ledger' },
-      subjects: [{ kind: 'ServiceAccount', name: 'viewer', namespace: ns.name }],
-    },
-  });
+  // The record's and the halt lever's Roles are in every `chaoskit rbac` of an action: the
+  // viewer gets them by hand.
+  for (const [namespace, role] of [
+    [ns.name, 'operator-ledger'],
+    ['kube-system', 'operator-halt'],
+  ] as const)
+    await rbac.createNamespacedRoleBinding({
+      namespace,
+      body: {
+        metadata: { name: namespace === ns.name ? 'viewer-ledger' : `${ns.name}-viewer-halt` },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role },
+        subjects: [{ kind: 'ServiceAccount', name: 'viewer', namespace: ns.name }],
+      },
+    });
   // delete_nodes may list the nodes, and delete only one that does not exist: were the
   // selector rail to let it through, no node of the shared cluster could go.
   await rbac.createClusterRole({

@@ -98,8 +98,24 @@ afterAll(async () => {
 
 it('the experiment runs with exactly the rights deploy gave its ServiceAccount', async () => {
   const before = await podNames();
+  // Not as a run of its own: a runner changes no ConfigMap but its deployment's record, and
+  // reads no key but its own (D158); refused before any change.
+  const alone = await asDeployed(['run', 'kill.yaml', '--journal-path', join(dir, 'alone.json')]);
+  expect(alone.code, alone.stderr).toBe(EXIT.refused);
+  expect(alone.stderr).toMatch(
+    /may not delete configmaps 'chaoskit-run-[^']+', patch configmaps 'chaoskit-run-[^']+', get secrets 'chaoskit-ledger-key' in namespace/,
+  );
+  expect(await podNames()).toEqual(before);
+  // As its pod runs it.
   const journal = join(dir, 'kill.json');
-  const out = await asDeployed(['run', 'kill.yaml', '--journal-path', journal]);
+  const out = await asDeployed([
+    'run',
+    'kill.yaml',
+    '--journal-path',
+    journal,
+    '--revert-leftovers-of',
+    'kill',
+  ]);
   expect(out.code, out.stderr).toBe(EXIT.ok);
   const result = JSON.parse(await readFile(journal, 'utf8'));
   const [gone] = result.run[0].output.pods as string[];
@@ -111,7 +127,14 @@ it('one right more: refused before any change, naming the verb, the resource and
   const before = await podNames();
   const since = new Date();
   const journal = join(dir, 'kill-and-scale.json');
-  const out = await asDeployed(['run', 'kill-and-scale.yaml', '--journal-path', journal]);
+  const out = await asDeployed([
+    'run',
+    'kill-and-scale.yaml',
+    '--journal-path',
+    journal,
+    '--revert-leftovers-of',
+    'kill',
+  ]);
   expect(out.code, out.stderr).toBe(EXIT.refused);
   expect(out.stderr).toContain(
     `chaoskit: User "${deployed.identity}" may not patch deployments.apps, get deployments.apps in namespace '${target.name}' (activity 'grow'): `,
@@ -175,8 +198,12 @@ it('a right held only for the objects it names (resourceNames) is not refused: t
   });
   expect(out.code, out.stderr).toBe(EXIT.ok);
   // Without a record and without the halt lever's rights: told that halt will not stop it.
-  expect(out.stderr).toContain(
-    "the run cannot read the halt lever (ConfigMap chaoskit-halt in namespace 'default'), so chaoskit halt could not stop it; the run goes on without it (it keeps no record)",
-  );
+  for (const lever of [
+    "in the cluster (ConfigMap chaoskit-halt in namespace 'kube-system')",
+    "in namespace 'default' (ConfigMap chaoskit-halt in namespace 'default')",
+  ])
+    expect(out.stderr).toContain(
+      `the run cannot read the halt lever ${lever}, so chaoskit halt could not stop it; the run goes on without it (it keeps no record)`,
+    );
   await until('the named pod terminated', async () => !(await podNames()).includes(pod!));
 });

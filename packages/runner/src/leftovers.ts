@@ -1,22 +1,28 @@
 // `chaoskit run --revert-leftovers-of <deployment>` (what `chaoskit deploy` passes): before the
 // run starts, what an earlier run of the same deployment left in place — its pod was killed
-// before its rollbacks could play — is undone from that run's record. Only that deployment's
-// runs, by their sealed headers, and only those whose pod is gone or has ended: a run whose pod
-// still lives (playing its rollbacks after a SIGTERM) is its own to settle (D121).
+// before its rollbacks could play — is undone from that run's record. A deployment's runs keep
+// their record in one ConfigMap (`chaoskit-record-<deployment>`, the one its runner may change),
+// one run at a time: what is there is the predecessor's, verified with the runner's own key and
+// undone as the runner itself; a run whose pod still lives (playing its rollbacks after a
+// SIGTERM) is its own to settle (D121, D158).
 
-import { isApiError, Pods } from '@chaoskit/core';
+import { ConfigMaps, isApiError, Pods } from '@chaoskit/core';
+import type { ConfigMapObject } from '@chaoskit/core/runner';
 import {
+  deploymentRecordName,
   describeRef,
+  identityOf,
   LedgerKeys,
   otherRunsOf,
+  parseRecord,
   RunNotes,
   type RunPod,
-  type RunRecord,
   readRecords,
   redact,
   revertRun,
   type Transport,
 } from '@chaoskit/core/runner';
+import { Refusal } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { installedRules } from './record-commands.js';
 
@@ -47,54 +53,67 @@ export interface Leftovers {
   left: string[];
 }
 
-/** Undoes what ended runs of `deployment` left, per their records in `namespace`. */
+/**
+ * Undoes what the ended run of `deployment` left, per its record in `namespace`. Something in
+ * the record's place that is not a record of this runner is refused: the run could not record.
+ */
 export async function revertLeftovers(
   kube: Transport,
   deployment: string,
   namespace: string,
-  ownRunId: string | undefined,
   say: (line: string) => void,
 ): Promise<Leftovers> {
-  const keys = new LedgerKeys(kube);
-  const key = await keys.of(namespace);
-  const { runs } = await readRecords(kube, namespace, keys);
-  const theirs = runs.filter((r) => r.deployment === deployment && r.runId !== ownRunId);
   const out: Leftovers = { reverted: [], left: [] };
-  if (theirs.length === 0) return out;
-  const rulesOf = await installedRules();
-  const leave = (run: RunRecord, why: string) => {
+  const name = deploymentRecordName(deployment);
+  let map: ConfigMapObject;
+  try {
+    map = await kube.get<ConfigMapObject>(ConfigMaps, name, namespace);
+  } catch (err) {
+    if (isApiError(err, 'NotFound')) return out;
+    throw err;
+  }
+  const self = await identityOf(kube);
+  const keys = new LedgerKeys(kube, Promise.resolve(self));
+  const { run, problems } = await parseRecord(map, keys);
+  const where = `ConfigMap ${name} in namespace '${namespace}'`;
+  if (!run)
+    throw new Refusal(
+      `the run does not start: ${where}, where its record goes, holds no record of this deployment that verifies (${problems.map((p) => p.problem).join('; ')}): chaoskit status names it; remove it once checked`,
+    );
+  if (run.writer.username !== self?.username)
+    throw new Refusal(
+      `the run does not start: ${where}, where its record goes, holds a record written by ${run.writer.username}, not by this runner: chaoskit revert ${run.runId} as them, or --dismiss it`,
+    );
+  const leave = (why: string) => {
     out.left.push(`run ${run.runId}: ${why}`);
     say(`leftovers of run ${run.runId} (deployment ${deployment}) not reverted: ${why}`);
   };
-  for (const run of theirs) {
-    if (!run.pod) {
-      leave(run, 'it names no pod, so whether it still runs is unknown (chaoskit revert it)');
-      continue;
-    }
-    const living = await alive(kube, run.pod);
-    if (living) {
-      leave(run, `it may still be settling its own changes: ${living}`);
-      continue;
-    }
-    const current = await readRecords(kube, namespace, keys);
-    const notes = new RunNotes({
-      runId: run.runId,
-      warn: (line) => say(`leftovers of run ${run.runId}: ${line}`),
-    });
-    const result = await revertRun(kube, run, otherRunsOf(current.runs), key, {
-      rulesOf,
-      log: (line) => say(`leftovers of run ${run.runId}: ${redact(line)}`),
-      settleRecord: current.runs.some((r) => r.runId === run.runId),
-      notes: notes.for(kube),
-    });
-    await notes.settled();
-    for (const o of [...result.refused, ...result.failed])
-      out.left.push(`run ${run.runId}: ${describeRef(o.ref)}: ${o.detail ?? o.state}`);
-    if (result.cleared) out.reverted.push(run.runId);
-    say(
-      `leftovers of run ${run.runId} (deployment ${deployment}, pod ${run.pod.name} gone): ${result.undone.length} undone, ${result.untouched.length} already as they were, ${result.refused.length + result.failed.length} left`,
-    );
+  if (!run.pod) {
+    leave('it names no pod, so whether it still runs is unknown (chaoskit revert it)');
+    return out;
   }
+  const living = await alive(kube, run.pod);
+  if (living) {
+    leave(`it may still be settling its own changes: ${living}`);
+    return out;
+  }
+  const current = await readRecords(kube, namespace, keys);
+  const notes = new RunNotes({
+    runId: run.runId,
+    warn: (line) => say(`leftovers of run ${run.runId}: ${line}`),
+  });
+  const result = await revertRun(kube, run, otherRunsOf(current.runs), keys, {
+    rulesOf: await installedRules(),
+    log: (line) => say(`leftovers of run ${run.runId}: ${redact(line)}`),
+    notes: notes.for(kube),
+  });
+  await notes.settled();
+  for (const o of [...result.refused, ...result.failed, ...result.beyond])
+    out.left.push(`run ${run.runId}: ${describeRef(o.ref)}: ${o.detail ?? o.state}`);
+  if (result.cleared) out.reverted.push(run.runId);
+  say(
+    `leftovers of run ${run.runId} (deployment ${deployment}, pod ${run.pod.name} gone): ${result.undone.length} undone, ${result.untouched.length} already as they were, ${result.refused.length + result.failed.length + result.beyond.length} left`,
+  );
   return out;
 }
 
@@ -106,10 +125,9 @@ export async function leftoversFirst(
   kube: Transport,
   deployment: string,
   namespace: string,
-  ownRunId: string | undefined,
   log: { info(line: string): void; error(line: string): void },
 ): Promise<number | undefined> {
-  const { left } = await revertLeftovers(kube, deployment, namespace, ownRunId, (line) => log.info(line));
+  const { left } = await revertLeftovers(kube, deployment, namespace, (line) => log.info(line));
   if (!left.length) return undefined;
   log.error(
     `not starting: earlier runs of ${deployment} left changes in place that were not undone (chaoskit status, chaoskit revert <run>):\n  ${left.join('\n  ')}`,

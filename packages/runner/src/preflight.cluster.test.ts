@@ -14,6 +14,7 @@ import {
   kubeconfigYaml,
   serviceAccountToken,
   sharedCluster,
+  testNamespace,
   tokenEnv,
 } from '@chaoskit/cluster/testing';
 import { CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
@@ -22,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
 import { chaoskitCommand, exec, runCli } from './test-cli.js';
 import { countWebPods, killOneWebPod } from './test-experiments.js';
+import { operatorsKey, printedRoles } from './test-identities.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
@@ -66,12 +68,14 @@ beforeAll(async () => {
   );
   const printed = await runCli(['rbac', file, '--name', 'runner'], { cwd: dir });
   expect(printed.code, printed.stderr).toBe(0);
-  const [role, ledger] = loadAll(printed.stdout) as V1Role[];
-  for (const r of [role!, ledger!]) await rbac.createNamespacedRole({ namespace: ns.name, body: r });
-  runner = await serviceAccountToken(cluster.kc, ns.name, 'runner', [
-    { role: 'runner', kind: 'Role' },
-    { role: 'runner-ledger', kind: 'Role' },
-  ]);
+  const [role] = loadAll(printed.stdout) as V1Role[];
+  await operatorsKey(cluster.kc, ns.name);
+  runner = await serviceAccountToken(
+    cluster.kc,
+    ns.name,
+    'runner',
+    await printedRoles(cluster.kc, printed.stdout, ns.name),
+  );
   // The same rights, and not those of the record.
   await rbac.createNamespacedRole({
     namespace: ns.name,
@@ -202,17 +206,19 @@ describe('the cluster, the credentials and the rights of the record are checked 
       cwd: dir,
     });
     expect(out.code, out.stderr).toBe(EXIT.refused);
+    // Its record's ConfigMap is named: it may change that one.
+    const record = /delete configmaps '(chaoskit-run-[^']+)'/.exec(out.stderr)?.[1];
     expect(out.stderr).toContain(
-      `chaoskit: User "${recordless.identity}" may not create configmaps, delete configmaps, get configmaps, list configmaps, patch configmaps, get secrets 'chaoskit-ledger-key', create secrets in namespace '${ns.name}', which the run's record of its changes needs (chaoskit status and revert read it): bind there the -ledger Role that chaoskit rbac prints for the experiment, choose another namespace (--ledger-namespace), or run without a record (--no-ledger)`,
+      `chaoskit: User "${recordless.identity}" may not create configmaps, get configmaps, list configmaps, delete configmaps '${record}', patch configmaps '${record}', get secrets 'chaoskit-ledger-key' in namespace '${ns.name}', which the run's record of its changes needs (chaoskit status and revert read it): bind there the -ledger Role that chaoskit rbac prints for the experiment, choose another namespace (--ledger-namespace), or run without a record (--no-ledger)`,
     );
     await expect(readFile(journal)).rejects.toThrow(/ENOENT/);
-    // Who it is, then what it may do (the activities' 3 rights, the record's 7), then whether it
+    // Who it is, then what it may do (the activities' 3 rights, the record's 6), then whether it
     // holds what it lacks for some objects by name (one rules review of the namespace): nothing
     // else was asked, nothing changed.
     const requests = await requestsOf(recordless.identity, since);
     expect(requests[0]).toBe('create selfsubjectreviews');
-    expect(requests.slice(1, 11).every((r) => r === 'create selfsubjectaccessreviews')).toBe(true);
-    expect(requests.slice(11)).toEqual(['create selfsubjectrulesreviews']);
+    expect(requests.slice(1, 10).every((r) => r === 'create selfsubjectaccessreviews')).toBe(true);
+    expect(requests.slice(10)).toEqual(['create selfsubjectrulesreviews']);
     expect(await podUids()).toEqual(before);
     // Without a record, the same identity runs it.
     const without = await runCli(['run', file, '--journal-path', journal, '--no-ledger'], {
@@ -220,6 +226,45 @@ describe('the cluster, the credentials and the rights of the record are checked 
       cwd: dir,
     });
     expect(without.code, without.stderr).toBe(EXIT.ok);
+  });
+
+  it('no key to seal the record with, and no right to make one: refused before the run, saying who makes it', async () => {
+    // A ledger namespace where the runner holds the -ledger Role, and nobody ran chaoskit yet.
+    const fresh = await testNamespace(cluster.kc, 'preflight-keyless');
+    try {
+      const printed = await runCli(['rbac', file, '--name', 'keyless'], { cwd: dir });
+      const ledger = (loadAll(printed.stdout) as V1Role[]).find(
+        (r) => r.metadata?.name === 'keyless-ledger',
+      )!;
+      await rbac.createNamespacedRole({ namespace: fresh.name, body: ledger });
+      await rbac.createNamespacedRoleBinding({
+        namespace: fresh.name,
+        body: {
+          metadata: { name: 'runner' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'keyless-ledger' },
+          subjects: [{ kind: 'ServiceAccount', name: 'runner', namespace: ns.name }],
+        },
+      });
+      const before = await podUids();
+      const since = new Date();
+      const out = await runCli(
+        ['run', file, '--journal-path', join(dir, 'keyless.json'), '--ledger-namespace', fresh.name],
+        {
+          env: envOf(runner.token),
+          cwd: dir,
+        },
+      );
+      expect(out.code, out.stderr).toBe(EXIT.refused);
+      expect(out.stderr).toContain(
+        `there is no ledger key (Secret chaoskit-ledger-key) in namespace '${fresh.name}' yet, and this identity may not create it: someone who may create Secrets there makes it by running chaoskit once, or with kubectl create secret generic chaoskit-ledger-key -n ${fresh.name}`,
+      );
+      expect(await podUids()).toEqual(before);
+      expect((await requestsOf(runner.identity, since)).filter((r) => !r.startsWith('create self'))).toEqual([
+        'get secrets',
+      ]);
+    } finally {
+      await fresh.remove();
+    }
   });
 
   it('credentials the cluster does not accept: refused before the run, no journal', async () => {

@@ -5,17 +5,22 @@
 // A wrong context, an expired token or a missing right refuses the run: no journal, no change,
 // instead of a failed run found out at its first probe or mid-method.
 
-import { type AnyActivity, isApiError, isChaosError } from '@chaoskit/core';
+import { type AnyActivity, isApiError, isChaosError, type RbacRule } from '@chaoskit/core';
 import {
   type Connection,
   connectionFor,
   createClusterClient,
   describeRight,
-  LEDGER_RULES,
+  LEDGER_KEY_SECRET,
+  ledgerRules,
   missingRights,
+  noOperatorsKey,
   type Right,
+  readLedgerKey,
   rightsOf,
+  runnerKeyName,
   secretsFor,
+  serviceAccountOf,
   Transport,
   whoAmI,
 } from '@chaoskit/core/runner';
@@ -31,6 +36,10 @@ export interface PreflightOptions {
   dry?: DryMode | undefined;
   /** The environment the clusters are chosen from (a fleet run's context); default the process's. */
   env?: NodeJS.ProcessEnv | undefined;
+  /** The record's ConfigMap (a deployed runner may change its deployment's alone, D158). */
+  record?: string | undefined;
+  /** The run is a deployment's (--revert-leftovers-of): it seals with its runner's key. */
+  runner?: boolean | undefined;
 }
 
 interface Reached {
@@ -104,6 +113,39 @@ function describeMissing(needs: Reached['needs'], missing: ReadonlySet<string>):
   return [...new Set(lines)];
 }
 
+/**
+ * The rights of the run's record `record` (asked by its name, when the run has one): sealed with
+ * its runner's own key when it is a deployment's run (as keyForRun seals it), else with the
+ * operators'.
+ */
+function recordRules(
+  namespace: string,
+  identity: string | undefined,
+  record: string | undefined,
+  runner: boolean,
+): { rules: RbacRule[]; key: string } {
+  const own = record ? [record] : undefined;
+  const account = identity ? serviceAccountOf(identity) : undefined;
+  if (runner && account?.namespace === namespace) {
+    const key = runnerKeyName(account.name);
+    return { rules: ledgerRules(key, own), key };
+  }
+  return { rules: ledgerRules(LEDGER_KEY_SECRET, own), key: LEDGER_KEY_SECRET };
+}
+
+/**
+ * Why the run could not seal its record, when its key is not there: a runner's is made by
+ * deploy; the operators' by the first run of an identity that may create Secrets there.
+ */
+async function missingKey(kube: Transport, namespace: string, key: string): Promise<string | undefined> {
+  if (await readLedgerKey(kube, namespace, key)) return undefined;
+  if (key !== LEDGER_KEY_SECRET)
+    return `the runner's key (Secret ${key} in namespace '${namespace}') is gone: chaoskit deploy makes it again`;
+  const create = { verb: 'create', group: '', resource: 'secrets', namespace };
+  if ((await missingRights(kube, [create])).length === 0) return undefined;
+  return noOperatorsKey(namespace);
+}
+
 /** The clusters an action of the run changes: where the halt lever is watched (D128). */
 export function changedClusters(prepared: Prepared, options: PreflightOptions): Connection[] {
   return [...clustersOf(prepared, options)].filter(([, r]) => r.changes).map(([connection]) => connection);
@@ -112,7 +154,7 @@ export function changedClusters(prepared: Prepared, options: PreflightOptions): 
 /**
  * Refuses (a Refusal saying what to fix) unless every cluster the run reaches accepts its
  * credentials and, where the run changes something and keeps a record, the identity holds every
- * right of the record (core's LEDGER_RULES) in the ledger namespace.
+ * right of the record (core's ledgerRules, for the key it will seal with) in the ledger namespace.
  */
 export async function checkClusters(prepared: Prepared, options: PreflightOptions): Promise<void> {
   for (const [connection, reached] of clustersOf(prepared, options)) {
@@ -143,11 +185,15 @@ export async function checkClusters(prepared: Prepared, options: PreflightOption
     if (!reached.changes || options.ledgerNamespace === undefined) continue;
     const namespace = options.ledgerNamespace;
     let missing: Awaited<ReturnType<typeof missingRights>>;
+    const record = recordRules(namespace, identity, options.record, options.runner === true);
+    let noKey: string | undefined;
     try {
-      missing = await missingRights(kube, rightsOf(LEDGER_RULES, namespace));
+      missing = await missingRights(kube, rightsOf(record.rules, namespace));
+      if (missing.length === 0) noKey = await missingKey(kube, namespace, record.key);
     } catch (err) {
       throw new Refusal(`${which}: the rights of the run's record could not be checked: ${message(err)}`);
     }
+    if (noKey) throw new Refusal(`${which}: ${noKey}`);
     if (missing.length === 0) continue;
     throw new Refusal(
       `${who} may not ${missing.map(describeRight).join(', ')} in namespace '${namespace}', which the run's record of its changes needs (chaoskit status and revert read it): bind there the -ledger Role that chaoskit rbac prints for the experiment, choose another namespace (--ledger-namespace), or run without a record (--no-ledger)`,

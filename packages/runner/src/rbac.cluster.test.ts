@@ -12,10 +12,11 @@ import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from './test-cli.js';
 import { activity } from './test-experiments.js';
+import { operatorsKey, printedRoles } from './test-identities.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
-const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
+const _rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
 let dir: string;
 const ns = fileNamespace(cluster.kc, 'rbac');
 
@@ -54,15 +55,16 @@ it('an identity bound to exactly what chaoskit rbac prints runs the experiment a
   );
   const printed = await chaoskit(['rbac', file, '--name', 'experimenter']);
   expect(printed.code, printed.stderr).toBe(0);
-  const [role, ledger] = loadAll(printed.stdout) as V1Role[];
+  const [role, ledger, halt] = loadAll(printed.stdout) as V1Role[];
   expect(role?.kind).toBe('Role');
   expect(ledger?.metadata?.name).toBe('experimenter-ledger');
-  for (const r of [role!, ledger!]) await rbac.createNamespacedRole({ namespace: ns.name, body: r });
+  expect(halt?.metadata).toEqual({ name: 'experimenter-halt', namespace: 'kube-system' });
+  await operatorsKey(cluster.kc, ns.name);
   const { env, identity } = await serviceAccountEnv(
     cluster,
     ns.name,
     'experimenter',
-    [role!, ledger!].map((r) => ({ role: r.metadata!.name!, kind: 'Role' as const })),
+    await printedRoles(cluster.kc, printed.stdout, ns.name),
   );
   const journal = join(dir, 'journal.json');
   const run = await chaoskit(['run', file, '--ledger-namespace', ns.name, '--journal-path', journal], env);

@@ -32,9 +32,9 @@ describe('chaoskit rbac', () => {
 
   it('is a Role for namespaced resources and a ClusterRole as soon as one is cluster-wide', () => {
     expect(roleFor([pods], 'r').role).toMatchObject({ kind: 'Role', metadata: { name: 'r' } });
-    const { role, ledger, yaml } = roleFor([pods, drain], 'chaos');
+    const { role, ledger, halt, yaml } = roleFor([pods, drain], 'chaos');
     expect(role).toMatchObject({ kind: 'ClusterRole' });
-    expect(loadAll(yaml)).toEqual([role, ledger]);
+    expect(loadAll(yaml)).toEqual([role, ledger, halt]);
     expect(yaml).toContain('#   chaoskit.fixture.actions.drain');
   });
 
@@ -44,10 +44,11 @@ describe('chaoskit rbac', () => {
       kind: 'Role',
       metadata: { name: 'chaos-ledger' },
       rules: [
-        { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'delete', 'get', 'list', 'patch'] },
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'list'] },
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['delete', 'patch'] },
+        // The operators' key; it is created by someone who may create Secrets, not by this Role (D158).
         { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['chaoskit-ledger-key'] },
-        { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
-        // The halt lever (D128), watched by every run that changes the cluster.
+        // The namespace's halt lever (D128), watched by every run that changes the cluster.
         {
           apiGroups: [''],
           resources: ['configmaps'],
@@ -63,10 +64,25 @@ describe('chaoskit rbac', () => {
       run: () => 1,
     });
     expect(roleFor([probe], 'chaos').ledger).toBeUndefined();
+    // The cluster's lever, in kube-system (D159).
+    expect(roleFor([pods], 'chaos').halt).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'chaos-halt', namespace: 'kube-system' },
+      rules: [
+        {
+          apiGroups: [''],
+          resources: ['configmaps'],
+          resourceNames: ['chaoskit-halt'],
+          verbs: ['get', 'list', 'watch'],
+        },
+      ],
+    });
+    expect(roleFor([probe], 'chaos').halt).toBeUndefined();
   });
 
   it('adds, with the journal kept in the cluster, its Role: its ConfigMap and the Events on the Job', () => {
-    const { role, ledger, journal, yaml } = roleFor([pods], 'chaos', { journal: true });
+    const { role, ledger, halt, journal, yaml } = roleFor([pods], 'chaos', { journal: true });
     expect(journal).toEqual({
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'Role',
@@ -76,7 +92,7 @@ describe('chaoskit rbac', () => {
         { apiGroups: [''], resources: ['events'], verbs: ['create'] },
       ],
     });
-    expect(loadAll(yaml)).toEqual([role, ledger, journal]);
+    expect(loadAll(yaml)).toEqual([role, ledger, halt, journal]);
     expect(roleFor([pods], 'chaos').journal).toBeUndefined();
   });
 });

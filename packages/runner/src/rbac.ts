@@ -4,7 +4,7 @@
 import type { AnyActivity, RbacRule } from '@chaoskit/core';
 import { EVENT_RULES, LEDGER_RULES, type Right, rightsOf } from '@chaoskit/core/runner';
 import { dump } from 'js-yaml';
-import { HALT_RULES } from './guards/halt.js';
+import { CLUSTER_HALT_NAMESPACE, HALT_RULES } from './guards/halt.js';
 import { JOB_EVENT_RULES, JOURNAL_RULES } from './journals/rules.js';
 
 // Resources that live outside namespaces: a rule on them needs a ClusterRole.
@@ -82,7 +82,7 @@ export function roleFor(
   activities: readonly AnyActivity[],
   name: string,
   options: { journal?: boolean } = {},
-): { role: object; ledger?: object; journal?: object; yaml: string } {
+): { role: object; ledger?: object; halt?: object; journal?: object; yaml: string } {
   // A run posts an Event on each object its actions change, where it changes it (D134): a right
   // the run goes on without, so the preflight never asks for it.
   const changes = activities.some((a) => a.kind === 'action');
@@ -106,11 +106,11 @@ export function roleFor(
       : []),
   ];
   let yaml = `${header.join('\n')}\n${dump(role, { lineWidth: 120 })}`;
-  const more = (suffix: string, rules: readonly RbacRule[], note: string[]) => {
+  const more = (suffix: string, rules: readonly RbacRule[], note: string[], namespace?: string) => {
     const extra = {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'Role',
-      metadata: { name: `${name}-${suffix}` },
+      metadata: { name: `${name}-${suffix}`, ...(namespace ? { namespace } : {}) },
       rules: rules.map((rule) => ({ ...rule })),
     };
     yaml += `---\n${note.join('\n')}\n${dump(extra, { lineWidth: 120 })}`;
@@ -123,12 +123,24 @@ export function roleFor(
         'ledger',
         [...LEDGER_RULES, ...HALT_RULES],
         [
-          "# The run's record of its changes (chaoskit status, chaoskit revert) and the halt lever it watches",
-          '# (chaoskit halt): bind this Role in the ledger namespace (--ledger-namespace; default',
-          '# $CHAOSKIT_LEDGER_NAMESPACE, else default).',
-          '# Whoever can read the Secret chaoskit-ledger-key there can write records that revert acts on:',
-          '# bind it to the chaos operators only.',
+          "# The run's record of its changes (chaoskit status, chaoskit revert) and the namespace's halt lever",
+          '# (chaoskit halt -n): bind this Role in the ledger namespace (--ledger-namespace; default',
+          '# $CHAOSKIT_LEDGER_NAMESPACE, else default). The Secret chaoskit-ledger-key there (the operators',
+          '# key, created by the first run of someone who may create Secrets) seals the records of the people',
+          '# and CI identities who hold this Role: they vouch for each other, never for a deployed runner,',
+          '# which seals with a key of its own. Each record is only ever undone as its writer.',
         ],
+      )
+    : undefined;
+  const halt = changes
+    ? more(
+        'halt',
+        HALT_RULES,
+        [
+          "# The cluster's halt lever (chaoskit halt), which a run watches wherever it records: bind this",
+          `# Role in ${CLUSTER_HALT_NAMESPACE} (chaoskit rbac --halt lets every identity read it instead).`,
+        ],
+        CLUSTER_HALT_NAMESPACE,
       )
     : undefined;
   const journal = options.journal
@@ -141,5 +153,5 @@ export function roleFor(
         ],
       )
     : undefined;
-  return { role, ...(ledger ? { ledger } : {}), ...(journal ? { journal } : {}), yaml };
+  return { role, ...(ledger ? { ledger, halt } : {}), ...(journal ? { journal } : {}), yaml };
 }

@@ -1,14 +1,18 @@
 // `chaoskit status` and `chaoskit revert`: what the runs' records say is still in place, and
-// undoing it. Only records sealed with the ledger key are acted on (D86); everything else is
-// named with the reason. Changes are checked against what the recorded activity can do, kinds
-// that carry privilege need --allow-kind, and `revert --expired` on a terminal asks first.
+// undoing it. Only records sealed with the key that vouches for their writer are acted on, and
+// only as that writer (D86, D158); everything else is named with the reason. Changes are checked
+// against what the writer may do and what the recorded activity can do, kinds that carry
+// privilege need --allow-kind, and `revert --expired` on a terminal asks first.
 
 import { createInterface } from 'node:readline/promises';
 import type { RbacRule, ResourceType } from '@chaoskit/core';
 import {
+  actingAs,
   deleteRecord,
   describeRef,
   findMarked,
+  type Identity,
+  identityOf,
   LedgerKeys,
   type Marked,
   type ObjectStatus,
@@ -25,8 +29,10 @@ import {
   type TouchedObject,
   type Transport,
   uncovered,
+  type Writer,
 } from '@chaoskit/core/runner';
 import { installedActivities } from './resolve-activity.js';
+import { terminalText } from './terminal.js';
 
 export interface Io {
   out: (text: string) => void;
@@ -34,7 +40,17 @@ export interface Io {
 }
 
 const problemLine = (p: RecordProblem) =>
-  `  not verified: ${p.where}${p.runId ? ` (run ${p.runId})` : ''}: ${p.problem}\n`;
+  `${terminalText(`  not verified: ${p.where}${p.runId ? ` (run ${p.runId})` : ''}: ${p.problem}`)}\n`;
+
+/** Who this identity is, and the keys it verifies records with (reading each once). */
+function reader(kube: Transport): { self: Promise<Identity | undefined>; keys: LedgerKeys } {
+  const self = identityOf(kube).catch(() => undefined);
+  return { self, keys: new LedgerKeys(kube, self) };
+}
+
+/** What is left in place of a run's objects (what is beyond its writer is no change of the run). */
+const inPlace = (objects: readonly ObjectStatus[]) =>
+  objects.filter((o) => o.state === 'in place' || o.state === 'changed since');
 
 const WRITES = new Set(['create', 'patch', 'update']);
 
@@ -105,6 +121,8 @@ export interface StatusOptions {
 }
 
 type Listed = Pick<RunRecord, 'runId' | 'title' | 'started' | 'expires' | 'pods'> & {
+  /** Who wrote the record: what it is undone as. */
+  writer: string;
   expired: boolean;
   /** The record is gone or damaged: found by the marks on the objects. */
   byMarks?: boolean;
@@ -112,11 +130,22 @@ type Listed = Pick<RunRecord, 'runId' | 'title' | 'started' | 'expires' | 'pods'
   left: number;
 };
 
-/** Changes found only by marks, grouped into runs (their entries rebuilt from the sealed undo). */
-function marksByRun(marked: readonly Marked[]): Array<{ runId: string; objects: TouchedObject[] }> {
-  const runs = new Map<string, TouchedObject[]>();
-  for (const m of marked) if (m.entry) runs.set(m.run, [...(runs.get(m.run) ?? []), m.entry]);
-  return [...runs].map(([runId, objects]) => ({ runId, objects }));
+/**
+ * Changes found only by marks, grouped into runs (their entries rebuilt from the sealed undo)
+ * and by writer: marks that name another writer than the run's first are not the same run's.
+ */
+function marksByRun(
+  marked: readonly Marked[],
+): Array<{ runId: string; writer: Writer; objects: TouchedObject[] }> {
+  const runs = new Map<string, { runId: string; writer: Writer; objects: TouchedObject[] }>();
+  for (const m of marked) {
+    if (!m.entry || !m.writer) continue;
+    const key = `${m.run}\u0000${m.writer.username}`;
+    const run = runs.get(key) ?? { runId: m.run, writer: m.writer, objects: [] };
+    run.objects.push(m.entry);
+    runs.set(key, run);
+  }
+  return [...runs.values()];
 }
 
 const markProblems = (marked: readonly Marked[]): RecordProblem[] =>
@@ -130,22 +159,26 @@ const markProblems = (marked: readonly Marked[]): RecordProblem[] =>
 
 /** `chaoskit status`: returns the exit code (0; the listing itself is not a failure). */
 export async function status(kube: Transport, options: StatusOptions, io: Io): Promise<number> {
-  const keys = new LedgerKeys(kube);
+  const { self, keys } = reader(kube);
   const { runs, problems } = await readRecords(kube, options.namespace, keys);
-  const key = await keys.of(options.ledgerNamespace);
-  const orphans = uncovered(await findMarked(kube, await markableTypes(kube), key), runs);
+  const orphans = uncovered(
+    await findMarked(kube, await markableTypes(kube), keys, options.ledgerNamespace),
+    runs,
+  );
   problems.push(...markProblems(orphans));
   const byMarks = marksByRun(orphans);
   const others = otherRunsOf(runs);
   const now = Date.now();
+  const me = await self;
   const report: Listed[] = [];
+  const statusOf = (run: Pick<RunRecord, 'runId' | 'objects' | 'writer'>) =>
+    runStatus(kube, run, others, keys, { kube: actingAs(kube, me, run.writer), identity: run.writer });
   const list = async (
-    run: Pick<RunRecord, 'runId' | 'objects'>,
-    listed: Omit<Listed, 'objects' | 'left'>,
+    run: Pick<RunRecord, 'runId' | 'objects' | 'writer'>,
+    listed: Omit<Listed, 'objects' | 'left' | 'writer'>,
   ) => {
-    const objects = await runStatus(kube, run, others, key);
-    const left = objects.filter((o) => o.state === 'in place' || o.state === 'changed since').length;
-    report.push({ ...listed, objects, left });
+    const objects = await statusOf(run);
+    report.push({ ...listed, writer: run.writer.username, objects, left: inPlace(objects).length });
   };
   for (const run of runs)
     await list(run, {
@@ -157,13 +190,13 @@ export async function status(kube: Transport, options: StatusOptions, io: Io): P
       expired: Date.parse(run.expires) < now,
     });
   for (const run of byMarks) {
-    const recorded = report.find((r) => r.runId === run.runId);
-    const objects = await runStatus(kube, run, others, key);
+    const recorded = report.find((r) => r.runId === run.runId && r.writer === run.writer.username);
+    const objects = await statusOf(run);
     if (recorded) {
       recorded.objects.push(
         ...objects.map((o) => ({ ...o, detail: `found by its mark${o.detail ? `; ${o.detail}` : ''}` })),
       );
-      recorded.left += objects.filter((o) => o.state === 'in place' || o.state === 'changed since').length;
+      recorded.left += inPlace(objects).length;
     } else
       await list(run, {
         runId: run.runId,
@@ -179,19 +212,20 @@ export async function status(kube: Transport, options: StatusOptions, io: Io): P
     return 0;
   }
   if (report.length === 0 && problems.length === 0) io.out('no run has recorded changes in place\n');
+  const line = (text: string) => io.out(`${terminalText(text)}\n`);
   for (const run of report) {
-    io.out(
+    line(
       run.byMarks
-        ? `${run.runId}  (its record is gone: found by the marks on the objects)  ${run.left} change(s) in place\n`
-        : `${run.runId}  ${run.title ?? ''}  started ${run.started}${run.expired ? '  EXPIRED' : `  expires ${run.expires}`}  ${run.left} change(s) in place\n`,
+        ? `${run.runId}  by ${run.writer}  (its record is gone: found by the marks on the objects)  ${run.left} change(s) in place`
+        : `${run.runId}  ${run.title ?? ''}  by ${run.writer}  started ${run.started}${run.expired ? '  EXPIRED' : `  expires ${run.expires}`}  ${run.left} change(s) in place`,
     );
     for (const o of run.objects)
-      io.out(
-        `  ${o.state.padEnd(13)} ${describeRef(o.ref)}: ${o.what} (${o.activities.join(', ')})${o.detail ? `: ${o.detail}` : ''}\n`,
+      line(
+        `  ${o.state.padEnd(13)} ${describeRef(o.ref)}: ${o.what} (${o.activities.join(', ')})${o.detail ? `: ${o.detail}` : ''}`,
       );
     for (const p of run.pods)
-      io.out(
-        `  not revertable ${p.names.length} pod(s) ${p.how} in namespace '${p.namespace}' by ${p.activity}\n`,
+      line(
+        `  not revertable ${p.names.length} pod(s) ${p.how} in namespace '${p.namespace}' by ${p.activity}`,
       );
   }
   if (problems.length) {
@@ -232,28 +266,41 @@ async function confirmed(what: string, options: RevertCommandOptions, io: Io): P
 }
 
 const summary = (runId: string, r: RevertResult) =>
-  `${runId}: ${r.undone.length} undone, ${r.untouched.length} already as they were, ${r.refused.length} refused, ${r.failed.length} failed${r.cleared ? '; record removed' : '; record kept for what is left'}\n`;
+  `${runId}: ${r.undone.length} undone, ${r.untouched.length} already as they were, ${r.refused.length} refused, ${r.failed.length} failed${r.beyond.length ? `, ${r.beyond.length} beyond its writer (not acted on)` : ''}${r.cleared ? '; record removed' : '; record kept for what is left'}\n`;
 
-/** `chaoskit revert`: returns the exit code (0 when nothing is left; 1 when something is). */
+/** A run to revert: its verified record, or its changes found by their marks alone. */
+type ToRevert = Pick<RunRecord, 'runId' | 'namespace' | 'writer' | 'pods' | 'objects'> & { name?: string };
+
+/**
+ * `chaoskit revert`: returns the exit code (0 when nothing is left; 1 when something is). A run
+ * is undone as its writer (D158). `--expired` acts on the expired runs whose records verify:
+ * what does not verify is named (and told through `notice`, the reaper's Event), and does not
+ * count as left, so that one planted record does not fail every sweep.
+ */
 export async function revert(
   kube: Transport,
   runId: string | undefined,
   options: RevertCommandOptions,
   io: Io,
+  notice?: (message: string) => Promise<void>,
 ): Promise<number> {
-  const keys = new LedgerKeys(kube);
-  const key = await keys.of(options.namespace);
+  const { self, keys } = reader(kube);
   if (options.dismiss) return dismiss(kube, runId!, options, io, keys);
   const { runs: all, problems } = await readRecords(kube, options.namespace, keys);
-  let runs: RunRecord[];
+  let runs: ToRevert[];
   if (runId) {
     const recorded = all.find((r) => r.runId === runId);
     const theirs = problems.filter((p) => p.runId === runId);
-    const marked = uncovered(await findMarked(kube, await markableTypes(kube), key), all).filter(
-      (m) => m.run === runId,
-    );
+    const marked = uncovered(
+      await findMarked(kube, await markableTypes(kube), keys, options.namespace),
+      all,
+    ).filter((m) => m.run === runId);
     theirs.push(...markProblems(marked));
-    const found = marksByRun(marked)[0]?.objects ?? [];
+    // Marks of another writer than the record's are not this run's changes.
+    const byMarks = marksByRun(marked).filter(
+      (m) => !recorded || m.writer.username === recorded.writer.username,
+    );
+    const found = byMarks.flatMap((m) => m.objects);
     for (const p of theirs) io.err(problemLine(p));
     if (!recorded && found.length === 0) {
       if (theirs.length) {
@@ -267,49 +314,68 @@ export async function revert(
       );
     }
     if (found.length) io.err(`run ${runId}: ${found.length} change(s) found by the marks on the objects\n`);
-    runs = [
-      recorded
-        ? { ...recorded, objects: [...recorded.objects, ...found] }
-        : { runId, namespace: options.namespace, started: '?', expires: '?', objects: found, pods: [] },
-    ];
+    runs = recorded
+      ? [{ ...recorded, objects: [...recorded.objects, ...found] }]
+      : byMarks.map((m) => ({ ...m, namespace: options.namespace, pods: [] }));
   } else {
     runs = all.filter((r) => Date.parse(r.expires) < Date.now());
     for (const p of problems) io.err(problemLine(p));
     if (runs.length === 0) {
       io.out(`no expired run in namespace ${options.namespace}\n`);
-      return problems.length ? 1 : 0;
+      await tell(problems, [], notice);
+      return 0;
     }
     const others = otherRunsOf(all);
     const lines: string[] = [];
+    // Read as each run's writer, as its undo will be made.
+    const me = await self;
     for (const run of runs)
-      for (const o of await runStatus(kube, run, others, key))
-        if (o.state === 'in place' || o.state === 'changed since')
-          lines.push(`  ${run.runId}: ${describeRef(o.ref)}: ${o.what} (${o.state})`);
+      for (const o of inPlace(await runStatus(actingAs(kube, me, run.writer), run, others, keys)))
+        lines.push(terminalText(`  ${run.runId}: ${describeRef(o.ref)}: ${o.what} (${o.state})`));
     io.err(
       `revert --expired would undo, in ${runs.length} expired run(s):\n${lines.join('\n') || '  (nothing in place)'}\n`,
     );
     if (!(await confirmed(`undo the changes of ${runs.length} expired run(s)`, options, io))) return 1;
   }
   const rulesOf = await installedRules();
+  const me = await self;
   let left = 0;
+  const beyond: string[] = [];
   // Newest first: a run written over another is undone before it.
   for (const run of [...runs].reverse()) {
     const current = await readRecords(kube, options.namespace, keys);
+    // Every request of the undo acts as the run's writer: the server judges each as theirs.
+    const writer = actingAs(kube, me, run.writer);
     // ChaosReverted on each object restored (D134); a missing right is said once.
     const notes = new RunNotes({ runId: run.runId, warn: (line) => io.err(`chaoskit: ${line}\n`) });
-    const result = await revertRun(kube, run, otherRunsOf(current.runs), key, {
+    const result = await revertRun(writer, run, otherRunsOf(current.runs), keys, {
       force: options.force === true,
       allowKinds: options.allowKind,
       rulesOf,
-      log: (line) => io.err(`${run.runId}: ${redact(line)}\n`),
+      log: (line) => io.err(`${terminalText(`${run.runId}: ${redact(line)}`)}\n`),
       settleRecord: current.runs.some((r) => r.runId === run.runId),
-      notes: notes.for(kube),
+      notes: notes.for(writer),
     });
     await notes.settled();
     left += result.refused.length + result.failed.length;
+    beyond.push(...result.beyond.map((o) => `run ${run.runId}: ${describeRef(o.ref)}: ${o.detail}`));
     io.out(summary(run.runId, result));
   }
-  return left || problems.some((p) => !runId || p.runId === runId) ? 1 : 0;
+  if (!runId) await tell(problems, beyond, notice);
+  return left || (runId && problems.some((p) => p.runId === runId)) ? 1 : 0;
+}
+
+/** What a sweep left alone, as one notice (the reaper's Warning Event on its Job). */
+async function tell(
+  problems: readonly RecordProblem[],
+  beyond: readonly string[],
+  notice: ((message: string) => Promise<void>) | undefined,
+): Promise<void> {
+  if (!notice || problems.length + beyond.length === 0) return;
+  const items = [...problems.map((p) => `${p.where}: ${p.problem}`), ...beyond];
+  await notice(
+    `${items.length} record(s), entries or marks not acted on (not verified, or beyond their writer's rights): ${items.slice(0, 5).join('; ')}${items.length > 5 ? `; and ${items.length - 5} more (chaoskit status lists them)` : ''}`,
+  );
 }
 
 /** `revert <run> --dismiss`: shows what the record leaves, then removes the record only. */
@@ -324,17 +390,18 @@ async function dismiss(
   if (!found.found) throw new Error(`no record of run ${runId} in namespace ${options.namespace}`);
   if (found.run) {
     const { runs } = await readRecords(kube, options.namespace, keys);
-    const objects = await runStatus(kube, found.run, otherRunsOf(runs), await keys.of(options.namespace));
-    const left = objects.filter((o) => o.state === 'in place' || o.state === 'changed since');
+    const left = inPlace(await runStatus(kube, found.run, otherRunsOf(runs), keys));
     io.err(
-      left.length
-        ? `dismissing run ${runId}'s record leaves in place, for good:\n${left.map((o) => `  ${describeRef(o.ref)}: ${o.what} (${o.state})`).join('\n')}\n`
-        : `run ${runId}'s record leaves nothing in place\n`,
+      `${terminalText(
+        left.length
+          ? `dismissing run ${runId}'s record leaves in place, for good:\n${left.map((o) => `  ${describeRef(o.ref)}: ${o.what} (${o.state})`).join('\n')}`
+          : `run ${runId}'s record leaves nothing in place`,
+      )}\n`,
     );
   }
   for (const p of found.problems) io.err(problemLine(p));
   if (!(await confirmed(`remove the record of run ${runId} without undoing anything`, options, io))) return 1;
-  await deleteRecord(kube, options.namespace, runId);
+  for (const name of found.names) await deleteRecord(kube, options.namespace, name);
   io.out(`${runId}: record removed; nothing was undone\n`);
   return 0;
 }

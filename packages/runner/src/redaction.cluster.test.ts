@@ -19,6 +19,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
 import { runCli } from './test-cli.js';
 import { activity } from './test-experiments.js';
+import { operatorsKey, printedRoles } from './test-identities.js';
 
 const cluster = sharedCluster();
 const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
@@ -39,7 +40,7 @@ it('a Forbidden keeps the identity whole; the context `sa` is masked where named
   const printed = await runCli(['rbac', 'chaoscluster.pod.actions.terminate_pods', '--name', 'runner'], {
     cwd: dir,
   });
-  const [, ledger] = loadAll(printed.stdout) as V1Role[];
+  const [, ledger, halt] = loadAll(printed.stdout) as V1Role[];
   const lister: V1Role = {
     metadata: { name: 'lister' },
     rules: [
@@ -48,9 +49,11 @@ it('a Forbidden keeps the identity whole; the context `sa` is masked where named
     ],
   };
   for (const role of [ledger!, lister]) await rbac.createNamespacedRole({ namespace: ns.name, body: role });
+  await operatorsKey(cluster.kc, ns.name);
   const { token, identity } = await serviceAccountToken(cluster.kc, ns.name, 'runner', [
     { role: 'runner-ledger', kind: 'Role' },
     { role: 'lister', kind: 'Role' },
+    ...(await printedRoles(cluster.kc, dump(halt), ns.name)),
   ]);
   // As kubeconfigs are often written: the user named after the service account; a short context.
   const kubeconfig = join(dir, 'kubeconfig');

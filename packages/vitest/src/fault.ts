@@ -79,20 +79,21 @@ export class FaultRun {
         await cluster.discard();
         continue;
       }
+      // The fault's own record, undone by the identity that wrote it.
       const kube = cluster.transport;
-      const keys = new LedgerKeys(kube);
+      const keys = new LedgerKeys(kube, cluster.writer());
       const found = await readRecord(kube, namespace, this.runId, keys);
       if (!found.run) {
         for (const p of found.problems) left.push(`${p.where}: ${p.problem}`);
         continue;
       }
       const current = await readRecords(kube, namespace, keys);
-      const result = await revertRun(kube, found.run, otherRunsOf(current.runs), await keys.of(namespace), {
+      const result = await revertRun(kube, found.run, otherRunsOf(current.runs), keys, {
         rulesOf: (name) => this.catalogue.rulesOf(name),
         log: (line) => this.options.log?.(redact(line)),
         settleRecord: true,
       });
-      for (const o of [...result.refused, ...result.failed])
+      for (const o of [...result.refused, ...result.failed, ...result.beyond])
         left.push(`${describeRef(o.ref)}: ${o.detail ?? o.state}`);
     }
     if (left.length)

@@ -6,6 +6,8 @@ export interface AuditEvent {
   verb: string;
   requestURI: string;
   user: { username: string; groups?: string[] };
+  /** Whom the request acted as (impersonation headers), judged as theirs. */
+  impersonatedUser?: { username: string; groups?: string[] };
   userAgent?: string;
   objectRef?: {
     resource?: string;

@@ -5,6 +5,8 @@ export interface Grant {
   /** The role granted: a ClusterRole, or with `kind: 'Role'` a Role of the namespace. */
   role: string;
   kind?: 'ClusterRole' | 'Role';
+  /** Where it is granted (the RoleBinding's namespace), when not the service account's own. */
+  namespace?: string;
   /**
    * Granted cluster-wide by a ClusterRoleBinding of this name (the caller deletes it); otherwise
    * by a RoleBinding in the namespace, named after the role.
@@ -25,18 +27,34 @@ export async function serviceAccountToken(
   const core = kc.makeApiClient(CoreV1Api);
   const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
   await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name } } });
-  for (const { role, kind = 'ClusterRole', clusterBinding } of grants) {
+  for (const { role, kind = 'ClusterRole', clusterBinding, namespace: where } of grants) {
     const binding = {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind, name: role },
       subjects: [{ kind: 'ServiceAccount', name, namespace }],
     };
     if (clusterBinding) {
       await rbac.createClusterRoleBinding({ body: { metadata: { name: clusterBinding }, ...binding } });
+    } else if (where && where !== namespace) {
+      // Another namespace's binding, shared by the files: named after who it binds.
+      const bindingName = `${namespace}-${name}-${role}`.slice(0, 253);
+      await rbac.createNamespacedRoleBinding({
+        namespace: where,
+        body: { metadata: { name: bindingName }, ...binding },
+      });
     } else {
       await rbac.createNamespacedRoleBinding({ namespace, body: { metadata: { name: role }, ...binding } });
     }
   }
-  const token = await core.createNamespacedServiceAccountToken({
+  return accountToken(kc, namespace, name);
+}
+
+/** A token of the existing service account `name` of `namespace` (one `chaoskit deploy` made). */
+export async function accountToken(
+  kc: KubeConfig,
+  namespace: string,
+  name: string,
+): Promise<{ token: string; identity: string }> {
+  const token = await kc.makeApiClient(CoreV1Api).createNamespacedServiceAccountToken({
     name,
     namespace,
     body: { spec: { audiences: [] } },

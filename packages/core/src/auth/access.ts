@@ -62,14 +62,22 @@ export function describeRight(right: Right): string {
   return `${right.verb} ${right.group ? `${resource}.${right.group}` : resource}${right.name ? ` '${right.name}'` : ''}`;
 }
 
+/** Who the cluster knows a client's credentials as: the user, and the groups it is in. */
+export interface Identity {
+  username: string;
+  groups?: string[];
+}
+
 /**
- * Who the cluster knows the client's credentials as (`system:serviceaccount:shop:runner`).
- * Credentials the cluster does not accept throw its Unauthorized; a cluster older than the
- * SelfSubjectReview API (Kubernetes 1.28) gives undefined.
+ * Who the cluster knows the client's credentials as (`system:serviceaccount:shop:runner`, with
+ * its groups): the API server's own account. Credentials the cluster does not accept throw its
+ * Unauthorized; a cluster older than the SelfSubjectReview API (Kubernetes 1.28) gives undefined.
  */
-export async function whoAmI(kube: Transport): Promise<string | undefined> {
+export async function identityOf(kube: Transport): Promise<Identity | undefined> {
   try {
-    const review = await kube.request<{ status?: { userInfo?: { username?: string } } }>(
+    const review = await kube.request<{
+      status?: { userInfo?: { username?: string; groups?: string[] } };
+    }>(
       {
         method: 'POST',
         path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
@@ -77,11 +85,18 @@ export async function whoAmI(kube: Transport): Promise<string | undefined> {
       },
       { verb: 'create', resource: 'selfsubjectreview' },
     );
-    return review.status?.userInfo?.username;
+    const info = review.status?.userInfo;
+    if (!info?.username) return undefined;
+    return { username: info.username, ...(info.groups?.length ? { groups: info.groups } : {}) };
   } catch (err) {
     if (isApiError(err, 'NotFound')) return undefined;
     throw err;
   }
+}
+
+/** The user name of `identityOf`. */
+export async function whoAmI(kube: Transport): Promise<string | undefined> {
+  return (await identityOf(kube))?.username;
 }
 
 /**

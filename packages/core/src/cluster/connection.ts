@@ -42,6 +42,18 @@ export interface RequestOptions {
    * answer of 300 or more is kept whole, for its error.
    */
   read?: () => (chunk: string) => void;
+  /**
+   * Acts as this identity (Kubernetes' impersonation headers): the server judges the request as
+   * theirs, and asks whether the client's own identity may impersonate them.
+   */
+  impersonate?: Impersonation;
+}
+
+/** Whom a request acts as: a user and, for a person, the groups the server knows them in. */
+export interface Impersonation {
+  user: string;
+  /** Added for a service account by the server itself; a person's must be named. */
+  groups?: readonly string[];
 }
 
 export interface RawResponse {
@@ -260,13 +272,18 @@ export class Connection {
   /** Opens a request and returns the response as a stream (watches, followed logs). */
   async open(options: RequestOptions): Promise<Answer> {
     // Named in the apiserver's audit log (and in `kubectl get --raw /metrics` by client).
-    const headers: Record<string, string> = {
+    const headers: Record<string, string | string[]> = {
       accept: options.accept ?? 'application/json',
       'user-agent': USER_AGENT,
     };
     const auth = await this.#auth.authorization();
     if (auth) headers.authorization = auth;
-    if (this.config.impersonate) headers['impersonate-user'] = this.config.impersonate;
+    const as =
+      options.impersonate ?? (this.config.impersonate ? { user: this.config.impersonate } : undefined);
+    if (as) {
+      headers['impersonate-user'] = as.user;
+      if (as.groups?.length) headers['impersonate-group'] = [...as.groups];
+    }
     let payload: string | undefined;
     if (options.body !== undefined) {
       payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);

@@ -21,7 +21,7 @@ export type Answer = Readable & { statusCode?: number; headers: IncomingHttpHead
 export interface Http2Request {
   method: string;
   path: string;
-  headers: Record<string, string>;
+  headers: Record<string, string | string[]>;
   payload?: string;
   signal?: AbortSignal;
 }

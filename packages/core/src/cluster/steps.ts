@@ -108,14 +108,13 @@ export async function recordPodRemoval(
     await record();
     return;
   }
-  const key = await ledger.key();
   await withShareLock(
     ledger.transport,
     ledger.run.namespace,
     namespace,
     ledger.runId,
     async () => {
-      const others = await reservedByOthers(ledger.transport, key, ledger.runId, namespace);
+      const others = await reservedByOthers(ledger.transport, ledger.run.namespace, ledger.runId, namespace);
       const extra = [...others.names].filter((name) => !names.includes(name)).length;
       if (extra > 0) {
         const total = await writer.transport.count(Pods, { namespace });

@@ -6,7 +6,14 @@
 
 import { type ApiRequestContext, toApiError } from '../errors/errors.js';
 import { requestSpan } from '../telemetry/telemetry.js';
-import type { Connection, HttpMethod, Query, RawResponse, RequestOptions } from './connection.js';
+import type {
+  Connection,
+  HttpMethod,
+  Impersonation,
+  Query,
+  RawResponse,
+  RequestOptions,
+} from './connection.js';
 import type { Answer } from './http2.js';
 import { type CountOptions, count, type ListOptions, listPage, listWithVersion, type Page } from './lists.js';
 import { objectPath, type ResourceType, requestContext } from './resources.js';
@@ -44,6 +51,8 @@ export interface TransportOptions {
   /** Aborts every request of this transport. */
   signal?: AbortSignal;
   middleware?: readonly TransportMiddleware[];
+  /** Every request acts as this identity (impersonation). */
+  actingAs?: Impersonation;
 }
 
 export class Transport {
@@ -59,6 +68,20 @@ export class Transport {
   /** The same road with another signal (a look at the cluster after an abort). */
   withSignal(signal: AbortSignal | undefined): Transport {
     return new Transport(this.connection, { ...this.options, signal });
+  }
+
+  /**
+   * The same road, every request acting as `identity`: the server judges each as theirs, so
+   * nothing sent through it can do what they may not (and the client's own identity must be
+   * allowed to impersonate them).
+   */
+  as(identity: Impersonation): Transport {
+    return new Transport(this.connection, { ...this.options, actingAs: identity });
+  }
+
+  /** Whom the requests act as, when not the client's own identity. */
+  get actingAs(): Impersonation | undefined {
+    return this.options.actingAs;
   }
 
   /** Sends a request and reads its answer, whatever its status (retries are the connection's). */
@@ -151,8 +174,11 @@ export class Transport {
     return watch<T>((o) => this.open(o), this.options.signal, t, options, onEvent);
   }
 
-  private signalled(): { signal?: AbortSignal } {
-    return this.options.signal ? { signal: this.options.signal } : {};
+  private signalled(): { signal?: AbortSignal; impersonate?: Impersonation } {
+    return {
+      ...(this.options.signal ? { signal: this.options.signal } : {}),
+      ...(this.options.actingAs ? { impersonate: this.options.actingAs } : {}),
+    };
   }
 
   private async observed<T>(

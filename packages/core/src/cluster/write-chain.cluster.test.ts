@@ -13,6 +13,7 @@ import { isChaosError } from '../errors/errors.js';
 import { Safety, type SafetyOptions } from '../rails/safety.js';
 import { RunLedger } from '../record/ledger.js';
 import { readRecord } from '../record/read.js';
+import { LedgerKeys } from '../record/seal.js';
 import { deleteAll } from './bulk.js';
 import { connectionFor } from './connection.js';
 import { KubeClient } from './kube-client.js';
@@ -128,7 +129,7 @@ describe('every write path records in the run ledger before it sends', () => {
     // What each record holds.
     const transport = new Transport(connection);
     const recorded = async (path: { runId: string }) =>
-      (await readRecord(transport, ns.name, path.runId)).run;
+      (await readRecord(transport, ns.name, path.runId, new LedgerKeys(transport))).run;
     expect((await recorded(paths.single))?.objects.map((o) => [o.ref.name, o.original])).toEqual([
       ['single', { '/data/a': { present: true, value: '1' } }],
     ]);
@@ -201,7 +202,8 @@ describe('plan mode: every write path is a dry run, and nothing is recorded', ()
     expect((await podsOf('planned')).map((p) => p.metadata?.uid).sort()).toEqual(
       [pod, other].map((p) => p!.metadata?.uid).sort(),
     );
-    expect((await readRecord(new Transport(connection), ns.name, runId)).found).toBe(false);
+    const plain = new Transport(connection);
+    expect((await readRecord(plain, ns.name, runId, new LedgerKeys(plain))).found).toBe(false);
 
     const planned = [
       'plan-single',

@@ -11,7 +11,7 @@ import { parentsFirst, pointerOf, resolve, tokens } from './locate.js';
 import { type MarkChange, markOf, readUndo, restoring, UNMARKED } from './marks.js';
 import { typeOf } from './names.js';
 import { annotationPointer, type FieldValue, sameField, valueAt } from './pointers.js';
-import type { LedgerKey } from './seal.js';
+import type { LedgerKeys } from './seal.js';
 
 export type ObjectState =
   /** The run's change is in place: revert undoes it. */
@@ -23,7 +23,9 @@ export type ObjectState =
   /** Another run changed it after this one and undoes both: nothing for this run to do. */
   | 'handed over'
   /** The object is gone (and the run did not delete it): nothing to undo. */
-  | 'gone';
+  | 'gone'
+  /** The record says the run changed it, but its writer may not: no change of the run, never acted on. */
+  | 'beyond its writer';
 
 export interface ObjectStatus {
   ref: ObjectRef;
@@ -134,15 +136,15 @@ function fieldOps(current: Obj, fields: Array<[string, FieldValue]>): JsonPatchO
 }
 
 /**
- * Whether a run's change to one object is in place, and what undoes it. `key` verifies the
- * undo annotation of a run on top (hand-over); `others` says which runs still hold changes.
+ * Whether a run's change to one object is in place, and what undoes it. `keys` verify the undo
+ * annotation of a run on top (hand-over); `others` says which runs still hold changes.
  */
 export async function assess(
   kube: Transport,
   runId: string,
   entry: TouchedObject,
   others: OtherRuns,
-  key?: LedgerKey,
+  keys?: LedgerKeys,
 ): Promise<Assessment> {
   const current = await readObject(kube, entry.ref);
   const base = { ref: entry.ref, what: whatOf(entry), activities: entry.activities };
@@ -178,8 +180,8 @@ export async function assess(
     };
 
   // Another run wrote over this one and chained to it: that run undoes both.
-  if (mark && mark !== runId && key) {
-    const theirs = readUndo(key, entry.ref, current);
+  if (mark && mark !== runId && keys) {
+    const theirs = await readUndo(keys, entry.ref, current);
     if (
       'undo' in theirs &&
       theirs.undo.run === mark &&
@@ -234,6 +236,18 @@ export async function assess(
     ],
     to: under || !entry.base ? 'before this run' : 'before the runs under it',
   };
+  // The fields hold what the run wrote, but its mark is gone: the change was undone (a revert
+  // takes the mark off) and made again by someone else — theirs now, not the run's (D158).
+  if (!mark && lost.length === 0 && other.length === 0)
+    return {
+      status: {
+        ...base,
+        state: 'changed since',
+        detail:
+          "it no longer carries this run's mark: undone since and changed again by someone else, whose change it now is",
+      },
+      undo,
+    };
   if (lost.length || other.length)
     return {
       status: {

@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import type { FieldValue } from './pointers.js';
+import type { Writer } from './writer.js';
 
 /** Which object: enough to read it, restore it, or create it again. */
 export interface ObjectRef {
@@ -63,9 +64,12 @@ export interface RunPod {
   uid: string;
 }
 
-/** The record's header: which run, where, and when its changes expire. */
+/**
+ * The record's header: which run, where, and when its changes expire; who wrote it, and with
+ * which key (the Secret in the record's namespace). Version 3: earlier records name no writer.
+ */
 export interface RunHeader {
-  v: 2;
+  v: 3;
   runId: string;
   namespace: string;
   started: string;
@@ -74,7 +78,11 @@ export interface RunHeader {
   /** The `chaoskit deploy` deployment the run belongs to (its experiment's name). */
   deployment?: string;
   pod?: RunPod;
+  writer: Writer;
+  key: string;
 }
+
+const writer = z.object({ username: z.string().min(1), groups: z.array(z.string()).optional() });
 
 const fieldValue = z.object({ present: z.boolean(), value: z.unknown().optional() });
 const fields = z.record(z.string().startsWith('/'), fieldValue);
@@ -112,7 +120,7 @@ export const removedPods = z.object({
 });
 
 export const runHeader = z.object({
-  v: z.literal(2),
+  v: z.literal(3),
   runId: z.string().min(1),
   namespace: z.string().min(1),
   started: z.string(),
@@ -120,6 +128,8 @@ export const runHeader = z.object({
   title: z.string().optional(),
   deployment: z.string().min(1).optional(),
   pod: z.object({ namespace: z.string().min(1), name: z.string().min(1), uid: z.string().min(1) }).optional(),
+  writer,
+  key: z.string().min(1),
 });
 
 /** The data key of the header, and the suffix of each entry's MAC key. */
@@ -133,10 +143,13 @@ export const podsKey = (n: number) => `p-${String(n).padStart(4, '0')}`;
 
 /** What an object's undo annotation holds: its entry, less what only the record needs. */
 export interface Undo {
-  v: 2;
+  v: 3;
   run: string;
   /** The namespace of the run's record and key. */
   ledger: string;
+  /** Who made the change, and the Secret of the key that sealed it (as in the record's header). */
+  writer: Writer;
+  key: string;
   /** The activities that made the change (checked as a record entry's are). */
   activities: string[];
   uid?: string;
@@ -148,9 +161,11 @@ export interface Undo {
 }
 
 export const undo = z.object({
-  v: z.literal(2),
+  v: z.literal(3),
   run: z.string().min(1),
   ledger: z.string().min(1),
+  writer,
+  key: z.string().min(1),
   activities: z.array(z.string()),
   uid: z.string().optional(),
   created: z.boolean().optional(),

@@ -1,10 +1,12 @@
 // The record of what a run changes, kept in the cluster it changes and written BEFORE each
 // change, so that what a killed run (SIGKILL, a crash, a lost machine) left behind can be found
 // and undone later (`chaoskit status`, `chaoskit revert`). One ConfigMap per run and cluster, in
-// the ledger namespace: a sealed header, then one sealed key per object the run touches, holding
-// what its changed fields held before (by identity, record/locate.ts) and what the run wrote.
-// Each touched object also carries the run's mark and its sealed undo (record/marks.ts).
+// the ledger namespace: a sealed header naming the run's identity (its writer, what the record is
+// undone as), then one sealed key per object the run touches, holding what its changed fields
+// held before (by identity, record/locate.ts) and what the run wrote. Each touched object also
+// carries the run's mark and its sealed undo (record/marks.ts).
 
+import { identityOf } from '../auth/access.js';
 import { sendWrite } from '../cluster/ops.js';
 import { ConfigMaps } from '../cluster/resources.js';
 import type { Transport } from '../cluster/transport.js';
@@ -49,7 +51,8 @@ import { otherRunsOf } from './others.js';
 import { type FieldValue, sameField, valueAt } from './pointers.js';
 import { readRecords } from './read.js';
 import { deleteRecord } from './revert.js';
-import { type LedgerKey, ledgerKey } from './seal.js';
+import { keyForRun, type LedgerKey, LedgerKeys } from './seal.js';
+import type { Writer } from './writer.js';
 
 export interface RunInfo {
   runId: string;
@@ -62,7 +65,11 @@ export interface RunInfo {
   /** The deployment the run belongs to, and the pod it runs in (`run --revert-leftovers-of`). */
   deployment?: string;
   pod?: RunPod;
+  /** The record's ConfigMap (default `chaoskit-run-<run id>`; a deployed run's, its deployment's). */
+  record?: string;
 }
+
+const recordNameOf = (run: RunInfo) => run.record ?? recordName(run.runId);
 
 /** What a write will leave: the whole body (replace, apply), or the object merged with a patch. */
 export type After = { whole: unknown } | { merge: unknown };
@@ -73,9 +80,12 @@ const uidOf = (object: unknown) => (object as { metadata?: { uid?: string } }).m
 export class ClusterLedger {
   readonly #objects = new Map<string, TouchedObject>();
   #pods = 0;
-  #exists = false;
+  /** The record's ConfigMap, once created: its uid binds every seal to it. */
+  #uid: string | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  #writer: Promise<Writer> | undefined;
   #key: Promise<LedgerKey> | undefined;
+  #keys: LedgerKeys | undefined;
 
   constructor(
     /** The cluster's transport: the record is read and written with it (no rails, no record). */
@@ -87,16 +97,47 @@ export class ClusterLedger {
     return this.run.runId;
   }
 
-  /** The ledger key, created on first use. */
-  key(): Promise<LedgerKey> {
-    this.#key ??= ledgerKey(this.transport, this.run.namespace, { create: true }).then(
-      (key) => key!,
+  /** The record's ConfigMap. */
+  get name(): string {
+    return recordNameOf(this.run);
+  }
+
+  /** The run's identity, as the cluster knows it: the record's writer. */
+  writer(): Promise<Writer> {
+    this.#writer ??= identityOf(this.transport).then(
+      (identity) => {
+        if (!identity)
+          throw new Error(
+            'the cluster does not say who the run is (a SelfSubjectReview, Kubernetes 1.28 and later), which its record must name',
+          );
+        return identity;
+      },
       (err: unknown) => {
-        this.#key = undefined;
-        throw this.#failure('read or create the ledger key (Secret chaoskit-ledger-key)', err);
+        this.#writer = undefined;
+        throw err;
       },
     );
+    return this.#writer;
+  }
+
+  /** The key the run seals its record with: its runner's own, or the operators' (D158). */
+  key(): Promise<LedgerKey> {
+    this.#key ??= this.writer()
+      // A deployment's run is its runner's, sealed with the runner's own key (D158).
+      .then((writer) =>
+        keyForRun(this.transport, this.run.namespace, writer, this.run.deployment !== undefined),
+      )
+      .catch((err: unknown) => {
+        this.#key = undefined;
+        throw this.#failure('read the key that seals the record', err);
+      });
     return this.#key;
+  }
+
+  /** The keys of other runs' records (and undo marks) this run's identity may read. */
+  #others(): LedgerKeys {
+    this.#keys ??= new LedgerKeys(this.transport, this.writer());
+    return this.#keys;
   }
 
   /**
@@ -115,7 +156,7 @@ export class ClusterLedger {
     const key = await this.key();
     const id = entryId(ref);
     const known = this.#objects.get(id);
-    const entry: TouchedObject = known ?? this.#startEntry(key, ref, current);
+    const entry: TouchedObject = known ?? (await this.#startEntry(ref, current));
     let changed = !known;
     // The object before this run (its own changes put back), and before the run under it.
     const before = withFields(current, entry.original);
@@ -148,11 +189,11 @@ export class ClusterLedger {
     }
     this.#objects.set(id, entry);
     if (changed) await this.#persist({ [objectKey(id)]: entry });
-    return this.#marksAfter(key, entry, current);
+    return this.#marksAfter(key, await this.writer(), entry, current);
   }
 
   /** A new entry; when another run's change is on the object, the chain to it (D87). */
-  #startEntry(key: LedgerKey, ref: ObjectRef, current: unknown): TouchedObject {
+  async #startEntry(ref: ObjectRef, current: unknown): Promise<TouchedObject> {
     const uid = uidOf(current);
     const entry: TouchedObject = {
       ref: { ...ref, ...(uid ? { uid } : {}) },
@@ -169,14 +210,15 @@ export class ClusterLedger {
       ...(annotations[UNDO_ANNOTATION] ? { undo: annotations[UNDO_ANNOTATION] } : {}),
       ...(annotations[UNDO_MAC_ANNOTATION] ? { mac: annotations[UNDO_MAC_ANNOTATION] } : {}),
     };
-    // What the fields held before that run: from its sealed undo; unknown without it.
-    const theirs = readUndo(key, ref, current);
+    // What the fields held before that run: from its sealed undo, when this run's identity may
+    // verify it (the same writer, or the operators' key both read); unknown without it.
+    const theirs = await readUndo(this.#others(), ref, current);
     if ('undo' in theirs && theirs.undo.run === mark)
       entry.base = { ...(theirs.undo.base ?? theirs.undo.original ?? {}) };
     return entry;
   }
 
-  #marksAfter(key: LedgerKey, entry: TouchedObject, current: unknown): MarkChange {
+  #marksAfter(key: LedgerKey, writer: Writer, entry: TouchedObject, current: unknown): MarkChange {
     const fields = Object.keys(entry.original);
     const mark = markOf(current);
     // Someone else's change is on top now: their marks stay.
@@ -186,9 +228,11 @@ export class ClusterLedger {
     if (entry.base && fields.every((q) => sameField(entry.base![q] ?? entry.original[q]!, entry.written[q]!)))
       return ours ? UNMARKED : {};
     const value: Undo = {
-      v: 2,
+      v: 3,
       run: this.runId,
       ledger: this.run.namespace,
+      writer,
+      key: key.secret,
       activities: entry.activities,
       ...(entry.ref.uid ? { uid: entry.ref.uid } : {}),
       original: entry.original,
@@ -207,9 +251,11 @@ export class ClusterLedger {
     this.#objects.set(id, entry);
     await this.#persist({ [objectKey(id)]: entry });
     return sealUndo(key, ref, {
-      v: 2,
+      v: 3,
       run: this.runId,
       ledger: this.run.namespace,
+      writer: await this.writer(),
+      key: key.secret,
       activities: [activity],
       created: true,
     });
@@ -252,18 +298,19 @@ export class ClusterLedger {
       await this.discard();
       return [];
     }
-    const key = await this.key();
     // Other runs' records are read only if a change sits in a chain with theirs.
     let others: Promise<OtherRuns> | undefined;
     const holds: OtherRuns = {
       holds: async (runId, ref) => {
-        others ??= readRecords(this.transport, this.run.namespace).then(({ runs }) => otherRunsOf(runs));
+        others ??= readRecords(this.transport, this.run.namespace, this.#others()).then(({ runs }) =>
+          otherRunsOf(runs),
+        );
         return (await others).holds(runId, ref);
       },
     };
     const statuses: ObjectStatus[] = [];
     for (const entry of this.#objects.values())
-      statuses.push((await assess(this.transport, this.runId, entry, holds, key)).status);
+      statuses.push((await assess(this.transport, this.runId, entry, holds, this.#others())).status);
     const left = statuses.filter((s) => s.state === 'in place' || s.state === 'changed since');
     if (left.length === 0) await this.discard();
     return left;
@@ -272,53 +319,49 @@ export class ClusterLedger {
   /** Forgets the record: the run ended with nothing of its own left in place. */
   async discard(): Promise<void> {
     await this.#queue.catch(() => undefined);
-    if (!this.#exists) return;
-    await deleteRecord(this.transport, this.run.namespace, this.runId).catch((err) => {
+    if (!this.#uid) return;
+    await deleteRecord(this.transport, this.run.namespace, this.name, this.#uid).catch((err) => {
       if (!isApiError(err, 'NotFound')) throw err;
     });
-    this.#exists = false;
+    this.#uid = undefined;
   }
 
   #failure(what: string, err: unknown): ActivityFailed {
     return new ActivityFailed(
-      `could not ${what} in namespace '${this.run.namespace}' for the run's record (ConfigMap ${recordName(this.runId)}), so nothing was changed: ${(err as Error).message}. Give the identity the rights chaoskit rbac lists for the record, choose another namespace (--ledger-namespace), or run without a record (--no-ledger)`,
+      `could not ${what} in namespace '${this.run.namespace}' for the run's record (ConfigMap ${this.name}), so nothing was changed: ${(err as Error).message}. Give the identity the rights chaoskit rbac lists for the record, choose another namespace (--ledger-namespace), or run without a record (--no-ledger)`,
       { cause: err },
     );
   }
 
-  // Writes are queued: the first creates the ConfigMap (with the sealed header), the later ones
-  // add their keys to it. Every value is sealed under its own key (`<key>.mac`).
+  // Writes are queued: the first creates the ConfigMap (empty: its uid, which the seals bind,
+  // is the server's to give) and writes the sealed header; the later ones add their keys to it.
+  // Every value is sealed under its own key (`<key>.mac`).
   #persist(data: Record<string, unknown>): Promise<void> {
     const write = async () => {
       const key = await this.key();
-      const encoded: Record<string, string> = {};
-      const seal = (name: string, value: unknown) => {
-        const text = JSON.stringify(value);
-        encoded[name] = text;
-        encoded[`${name}${MAC_SUFFIX}`] = key.seal(recordBinding(this.run.namespace, this.runId, name), text);
-      };
-      if (!this.#exists) seal(HEADER_KEY, this.#header());
-      for (const [name, value] of Object.entries(data)) seal(name, value);
+      const first = !this.#uid;
       try {
-        if (this.#exists) {
-          await sendWrite(this.transport, {
-            verb: 'patch',
-            type: ConfigMaps,
-            name: recordName(this.runId),
-            patch: { data: encoded },
-            patchType: 'merge',
-            namespace: this.run.namespace,
-          });
-          return;
-        }
-        const body = this.#body(encoded);
+        if (first) this.#uid = await this.#create();
+        const encoded: Record<string, string> = {};
+        const seal = (name: string, value: unknown) => {
+          const text = JSON.stringify(value);
+          encoded[name] = text;
+          encoded[`${name}${MAC_SUFFIX}`] = key.seal(
+            recordBinding(this.run.namespace, this.name, this.#uid!, name),
+            text,
+          );
+        };
+        if (first) seal(HEADER_KEY, this.#header(await this.writer(), key));
+        for (const [name, value] of Object.entries(data)) seal(name, value);
         await sendWrite(this.transport, {
-          verb: 'create',
+          verb: 'patch',
           type: ConfigMaps,
-          body,
+          name: this.name,
+          // The uid is a precondition: a record deleted and made again under the run is not written.
+          patch: { metadata: { uid: this.#uid }, data: encoded },
+          patchType: 'merge',
           namespace: this.run.namespace,
         });
-        this.#exists = true;
       } catch (err) {
         throw this.#failure('record the change', err);
       }
@@ -328,13 +371,33 @@ export class ClusterLedger {
     return next;
   }
 
+  /** Creates the record's ConfigMap; its uid. A deployment's that is there already is refused. */
+  async #create(): Promise<string> {
+    try {
+      const created = await sendWrite<{ metadata?: { uid?: string } }>(this.transport, {
+        verb: 'create',
+        type: ConfigMaps,
+        body: this.#body(),
+        namespace: this.run.namespace,
+      });
+      return created.metadata!.uid!;
+    } catch (err) {
+      if (isApiError(err, 'Conflict'))
+        throw new Error(
+          `ConfigMap ${this.name} exists already: the record of an earlier run that was not undone, or something else under its name (chaoskit status names it; chaoskit revert undoes or --dismiss removes a record)`,
+          { cause: err },
+        );
+      throw err;
+    }
+  }
+
   #expires(): string {
     return new Date(Date.parse(this.run.started) + this.run.ttlSeconds * 1000).toISOString();
   }
 
-  #header(): RunHeader {
+  #header(writer: Writer, key: LedgerKey): RunHeader {
     return {
-      v: 2,
+      v: 3,
       runId: this.runId,
       namespace: this.run.namespace,
       started: this.run.started,
@@ -342,15 +405,17 @@ export class ClusterLedger {
       ...(this.run.title ? { title: this.run.title.slice(0, 200) } : {}),
       ...(this.run.deployment ? { deployment: this.run.deployment } : {}),
       ...(this.run.pod ? { pod: this.run.pod } : {}),
+      writer,
+      key: key.secret,
     };
   }
 
-  #body(data: Record<string, string>) {
+  #body() {
     return {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: {
-        name: recordName(this.runId),
+        name: this.name,
         namespace: this.run.namespace,
         labels: { [LEDGER_LABEL]: 'true', [RUN_ANNOTATION]: this.runId },
         // For people and `kubectl`; chaoskit reads these from the sealed header.
@@ -360,7 +425,6 @@ export class ClusterLedger {
           ...(this.run.title ? { [TITLE_ANNOTATION]: this.run.title.slice(0, 200) } : {}),
         },
       },
-      data,
     };
   }
 }
@@ -373,6 +437,11 @@ export class RunLedger {
 
   get runId(): string {
     return this.run.runId;
+  }
+
+  /** The ConfigMap of the run's record, in each cluster. */
+  get recordName(): string {
+    return recordNameOf(this.run);
   }
 
   /** The record on the cluster `transport` reaches. */

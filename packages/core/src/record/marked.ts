@@ -8,7 +8,8 @@ import type { Transport } from '../cluster/transport.js';
 import type { ObjectRef, TouchedObject } from './entries.js';
 import { markOf, readUndo } from './marks.js';
 import { refOf, sameObject } from './names.js';
-import type { LedgerKey } from './seal.js';
+import type { LedgerKeys } from './seal.js';
+import type { Writer } from './writer.js';
 
 export interface Marked {
   ref: ObjectRef;
@@ -16,6 +17,8 @@ export interface Marked {
   run: string;
   /** The change rebuilt from its sealed undo; absent when that does not verify (`problem`). */
   entry?: TouchedObject;
+  /** Who made it (from its sealed undo): what it is undone as. */
+  writer?: Writer;
   problem?: string;
 }
 
@@ -23,11 +26,15 @@ type Meta = {
   metadata?: { name?: string; namespace?: string; uid?: string; annotations?: Record<string, string> };
 };
 
-/** Objects of `types` carrying a run's mark (marks of single calls outside runs aside). */
+/**
+ * Objects of `types` carrying the mark of a run that records in `ledger` (marks of single calls
+ * outside runs aside), each verified with the key of its writer.
+ */
 export async function findMarked(
   kube: Transport,
   types: readonly ResourceType[],
-  key: LedgerKey | undefined,
+  keys: LedgerKeys,
+  ledger: string,
 ): Promise<Marked[]> {
   const found: Marked[] = [];
   for (const type of types) {
@@ -36,17 +43,13 @@ export async function findMarked(
       const run = markOf(item);
       if (!run || run.startsWith('call-')) continue;
       const ref = { ...refOf(type, item.metadata?.name ?? '', item.metadata?.namespace) };
-      if (!key) {
-        found.push({ ref, run, problem: 'no ledger key to verify its undo annotation' });
-        continue;
-      }
-      const read = readUndo(key, ref, item);
+      const read = await readUndo(keys, ref, item);
       if ('problem' in read) {
         found.push({ ref, run, problem: read.problem });
         continue;
       }
       const undo = read.undo;
-      if (undo.ledger !== key.namespace) {
+      if (undo.ledger !== ledger) {
         found.push({
           ref,
           run,
@@ -63,7 +66,7 @@ export async function findMarked(
         ...(undo.after ? { after: undo.after, prior: { run: undo.after } } : {}),
         ...(undo.created ? { created: true } : {}),
       };
-      found.push({ ref, run: undo.run, entry });
+      found.push({ ref, run: undo.run, entry, writer: undo.writer });
     }
   }
   return found;

@@ -1,12 +1,13 @@
 // What a run leaves on each object it changes, besides the change: its id (`chaoskit.io/run`)
-// and, sealed with the ledger key, what undoes the change (`chaoskit.io/undo`). The record in the
-// ledger namespace is where `status` looks first; the object's own annotations are what is
-// left when that record is gone (deleted, or never written in full) — D86.
+// and, sealed with its writer's key, what undoes the change (`chaoskit.io/undo`, naming the
+// writer and the key). The record in the ledger namespace is where `status` looks first; the
+// object's own annotations are what is left when that record is gone (deleted, or never written
+// in full) — D86, D158.
 
 import { type ObjectRef, parseJson, problemOf, type Undo, undo as undoSchema } from './entries.js';
 import { RUN_ANNOTATION } from './names.js';
 import { annotationPointer } from './pointers.js';
-import type { LedgerKey } from './seal.js';
+import type { LedgerKey, LedgerKeys } from './seal.js';
 
 export const UNDO_ANNOTATION = 'chaoskit.io/undo';
 export const UNDO_MAC_ANNOTATION = 'chaoskit.io/undo-mac';
@@ -52,27 +53,31 @@ export function sealUndo(key: LedgerKey, ref: ObjectRef, value: Undo): MarkChang
 }
 
 /**
- * The undo an object carries, when its seal verifies with `key` and it belongs to this very
- * object (its uid, when it names one); otherwise why not.
+ * The undo an object carries, when its seal verifies with the key that vouches for its writer
+ * and it belongs to this very object (its uid, when it names one); otherwise why not.
  */
-export function readUndo(
-  key: LedgerKey,
+export async function readUndo(
+  keys: LedgerKeys,
   ref: ObjectRef,
   object: unknown,
-): { undo: Undo } | { problem: string } {
+): Promise<{ undo: Undo } | { problem: string }> {
   const annotations = annotationsOf(object);
   const text = annotations[UNDO_ANNOTATION];
   if (text === undefined) return { problem: 'it carries no undo annotation' };
-  if (!key.verifies(binding(ref), text, annotations[UNDO_MAC_ANNOTATION]))
-    return {
-      problem:
-        "its undo annotation is not sealed with this ledger's key (forged, copied from elsewhere, or made by a run that records in another ledger namespace)",
-    };
   const parsed = parseJson(text);
   if ('problem' in parsed) return { problem: `its undo annotation is ${parsed.problem}` };
   const problem = problemOf(undoSchema, parsed.value);
-  if (problem) return { problem: `its undo annotation is malformed (${problem})` };
+  if (problem)
+    return {
+      problem: `its undo annotation is malformed or written by an older chaoskit (${problem})`,
+    };
   const value = parsed.value as Undo;
+  const vouched = await keys.vouching(value.ledger, value.key, value.writer);
+  if ('problem' in vouched) return { problem: `its undo annotation cannot be verified: ${vouched.problem}` };
+  if (!vouched.key.verifies(binding(ref), text, annotations[UNDO_MAC_ANNOTATION]))
+    return {
+      problem: `its undo annotation is not sealed with the key of ${value.writer.username} (forged, or copied from another object)`,
+    };
   const uid = (object as Obj).metadata?.uid;
   if (value.uid && uid && value.uid !== uid)
     return { problem: 'its undo annotation was written for another object of that name' };

@@ -11,13 +11,24 @@ export const RUN_ANNOTATION = 'chaoskit.io/run';
 export const EXPIRES_ANNOTATION = 'chaoskit.io/expires';
 export const TITLE_ANNOTATION = 'chaoskit.io/title';
 
+/** The ConfigMap of a run's record (a deployed run's is its deployment's, below). */
 export const recordName = (runId: string) => `chaoskit-run-${runId}`;
 
-/** The binding of a record entry's seal: which ConfigMap, which key. */
-export const recordBinding = (namespace: string, runId: string, key: string) => [
+/**
+ * The ConfigMap of the record of a deployment's runs, one run at a time: a name known when the
+ * runner's Role is made, so that it may change that ConfigMap and no other (D158).
+ */
+export const deploymentRecordName = (deployment: string) => `chaoskit-record-${deployment}`.slice(0, 253);
+
+/**
+ * The binding of a record entry's seal: which ConfigMap — by name and by uid, so that a record
+ * deleted once undone and created again from a copy verifies no more — and which key.
+ */
+export const recordBinding = (namespace: string, name: string, uid: string, key: string) => [
   'record',
   namespace,
-  recordName(runId),
+  name,
+  uid,
   key,
 ];
 

@@ -67,7 +67,7 @@ describe('what a verified record may still not make revert do', () => {
 
 describe('the seal', () => {
   it('binds a value to where it is kept: the same text elsewhere does not verify', () => {
-    const key = new LedgerKey(Buffer.alloc(32, 7), 'ledger');
+    const key = new LedgerKey(Buffer.alloc(32, 7), 'ledger', 'chaoskit-ledger-key');
     const mac = key.seal(['record', 'ledger', 'chaoskit-run-a', 'o-1'], '{"x":1}');
     expect(key.verifies(['record', 'ledger', 'chaoskit-run-a', 'o-1'], '{"x":1}', mac)).toBe(true);
     expect(key.verifies(['record', 'ledger', 'chaoskit-run-b', 'o-1'], '{"x":1}', mac)).toBe(false);
@@ -78,7 +78,7 @@ describe('the seal', () => {
       false,
     );
     expect(key.verifies(['record', 'ledger', 'chaoskit-run-a', 'o-1'], '{"x":1}', undefined)).toBe(false);
-    const other = new LedgerKey(Buffer.alloc(32, 8), 'ledger');
+    const other = new LedgerKey(Buffer.alloc(32, 8), 'ledger', 'chaoskit-ledger-key');
     expect(other.verifies(['record', 'ledger', 'chaoskit-run-a', 'o-1'], '{"x":1}', mac)).toBe(false);
   });
 });

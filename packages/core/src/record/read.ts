@@ -1,10 +1,10 @@
-// Reading the records back, for `status` and `revert`: only what verifies with the ledger key of
-// the record's namespace counts; everything else — a forged record, a damaged entry, one written
-// by an older chaoskit — is named (ConfigMap and key) and never acted on (D86).
+// Reading the records back, for `status` and `revert`: only what verifies with the key that
+// vouches for the record's writer counts; everything else — a forged record, a damaged entry,
+// one written by an older chaoskit, a record created again from a copy — is named (ConfigMap and
+// key) and never acted on (D86, D158).
 
 import { ConfigMaps } from '../cluster/resources.js';
 import type { Transport } from '../cluster/transport.js';
-import { isApiError } from '../errors/errors.js';
 import {
   HEADER_KEY,
   MAC_SUFFIX,
@@ -18,13 +18,18 @@ import {
   type TouchedObject,
   touchedObject,
 } from './entries.js';
-import { LEDGER_LABEL, recordBinding, recordName } from './names.js';
-import { type LedgerKey, ledgerKey } from './seal.js';
+import { LEDGER_LABEL, RUN_ANNOTATION, recordBinding } from './names.js';
+import type { LedgerKeys } from './seal.js';
+import type { Writer } from './writer.js';
 
 export interface RunRecord {
   runId: string;
   /** The namespace of the record (and of the key that sealed it). */
   namespace: string;
+  /** Its ConfigMap. */
+  name: string;
+  /** Who wrote it: what it is undone as. */
+  writer: Writer;
   title?: string;
   started: string;
   expires: string;
@@ -40,39 +45,35 @@ export interface RunRecord {
 export interface RecordProblem {
   /** `ConfigMap <namespace>/<name>`, and the key when one entry is at fault. */
   where: string;
-  /** The run it claims to be, when the name says. */
+  /** The run it claims to be, when its labels or name say. */
   runId?: string;
   problem: string;
 }
 
-interface ConfigMapObject {
-  metadata?: { name?: string; namespace?: string };
+export interface ConfigMapObject {
+  metadata?: { name?: string; namespace?: string; uid?: string; labels?: Record<string, string> };
   data?: Record<string, string>;
 }
 
-/** The ledger keys of namespaces, each read once. */
-export class LedgerKeys {
-  readonly #keys = new Map<string, Promise<LedgerKey | undefined>>();
-  constructor(readonly kube: Transport) {}
-  of(namespace: string): Promise<LedgerKey | undefined> {
-    let key = this.#keys.get(namespace);
-    if (!key) {
-      key = ledgerKey(this.kube, namespace, { create: false });
-      this.#keys.set(namespace, key);
-    }
-    return key;
-  }
+/** The run a record's ConfigMap claims to be, by its label or its name (unverified). */
+export function claimedRun(configMap: ConfigMapObject): string | undefined {
+  const name = configMap.metadata?.name ?? '';
+  return (
+    configMap.metadata?.labels?.[RUN_ANNOTATION] ||
+    (name.startsWith('chaoskit-run-') ? name.slice('chaoskit-run-'.length) : undefined)
+  );
 }
 
 /** One ConfigMap read as a run's record: what verifies, and what does not. */
-export function parseRecord(
+export async function parseRecord(
   configMap: ConfigMapObject,
-  key: LedgerKey | undefined,
-): { run?: RunRecord; problems: RecordProblem[] } {
+  keys: LedgerKeys,
+): Promise<{ run?: RunRecord; problems: RecordProblem[] }> {
   const namespace = configMap.metadata?.namespace ?? '';
   const name = configMap.metadata?.name ?? '';
+  const uid = configMap.metadata?.uid ?? '';
   const where = `ConfigMap ${namespace}/${name}`;
-  const claimed = name.startsWith('chaoskit-run-') ? name.slice('chaoskit-run-'.length) : undefined;
+  const claimed = claimedRun(configMap);
   const data = configMap.data ?? {};
   const problems: RecordProblem[] = [];
   const refuse = (problem: string, at?: string) =>
@@ -81,41 +82,49 @@ export function parseRecord(
       ...(claimed ? { runId: claimed } : {}),
       problem,
     });
-  if (!key) {
+  const text = data[HEADER_KEY];
+  if (text === undefined) {
     refuse(
-      `cannot be verified: there is no ledger key (Secret chaoskit-ledger-key) in namespace '${namespace}' that this identity can read`,
+      Object.keys(data).length === 0
+        ? 'holds nothing: its run stopped before it recorded a change (and so made none), or it is not a record'
+        : 'has no header; nothing in it is acted on',
     );
     return { problems };
   }
-  if (!claimed) {
-    refuse('is labelled as a run record but is not named chaoskit-run-<run id>');
+  const parsed = parseJson(text);
+  const shape = 'problem' in parsed ? parsed.problem : problemOf(runHeader, parsed.value);
+  if (shape) {
+    const older = !('problem' in parsed) && (parsed.value as { v?: unknown })?.v === 2;
+    refuse(
+      older
+        ? 'was written by an older chaoskit, whose records name no writer: nothing in it is acted on (check it with chaoskit status, undo it by hand, then chaoskit revert <run> --dismiss)'
+        : `its header is malformed (${shape}); nothing in it is acted on`,
+    );
     return { problems };
   }
-  const sealed = (entry: string): { value: unknown } | { problem: string } => {
-    const text = data[entry];
-    if (text === undefined) return { problem: 'is missing' };
-    if (!key.verifies(recordBinding(namespace, claimed, entry), text, data[`${entry}${MAC_SUFFIX}`]))
-      return {
-        problem: 'is not sealed with the ledger key: forged, edited by hand, or written by an older chaoskit',
-      };
-    return parseJson(text);
-  };
-  const header = sealed(HEADER_KEY);
-  const headerProblem =
-    'problem' in header
-      ? `its header ${header.problem}`
-      : (problemOf(runHeader, header.value) ??
-        ((header.value as RunHeader).runId !== claimed || (header.value as RunHeader).namespace !== namespace
-          ? 'its header names another run or namespace'
-          : undefined));
+  const info = (parsed as { value: RunHeader }).value;
+  const vouched = await keys.vouching(namespace, info.key, info.writer);
+  if ('problem' in vouched) {
+    refuse(`cannot be verified: ${vouched.problem}; nothing in it is acted on`);
+    return { problems };
+  }
+  const { key } = vouched;
+  const sealed = (entry: string) =>
+    key.verifies(recordBinding(namespace, name, uid, entry), data[entry]!, data[`${entry}${MAC_SUFFIX}`]);
+  const headerProblem = !sealed(HEADER_KEY)
+    ? `its header is not sealed with the key of ${info.writer.username} for this ConfigMap: forged, edited by hand, or created again from a copy of a record`
+    : info.runId !== claimed || info.namespace !== namespace
+      ? 'its header names another run or namespace'
+      : undefined;
   if (headerProblem) {
     refuse(`${headerProblem}; nothing in it is acted on`);
     return { problems };
   }
-  const info = (header as { value: RunHeader }).value;
   const run: RunRecord = {
     runId: info.runId,
     namespace,
+    name,
+    writer: info.writer,
     ...(info.title ? { title: info.title } : {}),
     started: info.started,
     expires: info.expires,
@@ -131,43 +140,52 @@ export function parseRecord(
       refuse('is not a key chaoskit writes; skipped', entry);
       continue;
     }
-    const value = sealed(entry);
+    if (!sealed(entry)) {
+      refuse(
+        `is not sealed with the key of ${info.writer.username}: forged, edited by hand, or copied from another record; skipped`,
+        entry,
+      );
+      continue;
+    }
+    const value = parseJson(data[entry]!);
     const problem = 'problem' in value ? value.problem : problemOf(kind, value.value);
     if (problem) {
       refuse(`${problem}; skipped`, entry);
       continue;
     }
-    const parsed = (value as { value: unknown }).value;
-    if (kind === touchedObject) run.objects.push({ ...(parsed as TouchedObject), key: entry });
-    else run.pods.push({ ...(parsed as RemovedPods), key: entry });
+    const entryValue = (value as { value: unknown }).value;
+    if (kind === touchedObject) run.objects.push({ ...(entryValue as TouchedObject), key: entry });
+    else run.pods.push({ ...(entryValue as RemovedPods), key: entry });
   }
   return { run, problems };
 }
 
+/** The records in `namespace` (or in every namespace): their ConfigMaps, as they are. */
+export function listRecords(kube: Transport, namespace: string | null): Promise<ConfigMapObject[]> {
+  return kube.list<ConfigMapObject>(ConfigMaps, { namespace, labelSelector: `${LEDGER_LABEL}=true` });
+}
+
 /**
  * Every run's record in `namespace` (or in every namespace), oldest first, each verified with
- * the ledger key of its own namespace; and what did not verify.
+ * the key that vouches for its writer; and what did not verify.
  */
 export async function readRecords(
   kube: Transport,
   namespace: string | null,
-  keys = new LedgerKeys(kube),
+  keys: LedgerKeys,
 ): Promise<{ runs: RunRecord[]; problems: RecordProblem[] }> {
-  const maps = await kube.list<ConfigMapObject>(ConfigMaps, {
-    namespace,
-    labelSelector: `${LEDGER_LABEL}=true`,
-  });
   const runs: RunRecord[] = [];
   const problems: RecordProblem[] = [];
-  for (const map of maps) {
-    const key = await keys.of(map.metadata?.namespace ?? '').catch((err: unknown) => {
-      problems.push({
-        where: `Secret chaoskit-ledger-key in namespace '${map.metadata?.namespace}'`,
-        problem: (err as Error).message,
-      });
-      return undefined;
-    });
-    const read = parseRecord(map, key);
+  for (const map of await listRecords(kube, namespace)) {
+    const read = await parseRecord(map, keys).catch((err: unknown) => ({
+      problems: [
+        {
+          where: `ConfigMap ${map.metadata?.namespace}/${map.metadata?.name}`,
+          problem: `could not be verified: ${(err as Error).message}`,
+        },
+      ],
+      run: undefined,
+    }));
     if (read.run) runs.push(read.run);
     problems.push(...read.problems);
   }
@@ -175,19 +193,20 @@ export async function readRecords(
   return { runs, problems };
 }
 
-/** One run's record, verified; undefined when there is none. */
+/**
+ * One run's record in `namespace`, verified; `found` false when no ConfigMap claims to be it,
+ * `names` those that do.
+ */
 export async function readRecord(
   kube: Transport,
   namespace: string,
   runId: string,
-  keys = new LedgerKeys(kube),
-): Promise<{ run?: RunRecord; problems: RecordProblem[]; found: boolean }> {
-  let map: ConfigMapObject;
-  try {
-    map = await kube.get<ConfigMapObject>(ConfigMaps, recordName(runId), namespace);
-  } catch (err) {
-    if (isApiError(err, 'NotFound')) return { problems: [], found: false };
-    throw err;
-  }
-  return { ...parseRecord(map, await keys.of(namespace)), found: true };
+  keys: LedgerKeys,
+): Promise<{ run?: RunRecord; problems: RecordProblem[]; found: boolean; names: string[] }> {
+  const maps = (await listRecords(kube, namespace)).filter((map) => claimedRun(map) === runId);
+  const names = maps.map((map) => map.metadata?.name ?? '');
+  if (maps.length === 0) return { problems: [], found: false, names };
+  const read = await Promise.all(maps.map((map) => parseRecord(map, keys)));
+  const run = read.find((r) => r.run)?.run;
+  return { ...(run ? { run } : {}), problems: read.flatMap((r) => r.problems), found: true, names };
 }

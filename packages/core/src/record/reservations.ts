@@ -9,9 +9,8 @@ import { ConfigMaps } from '../cluster/resources.js';
 import type { Transport } from '../cluster/transport.js';
 import { isApiError } from '../errors/errors.js';
 import { sleep, throwIfAborted } from '../waiting/waiting.js';
-import { LEDGER_LABEL } from './names.js';
-import { parseRecord } from './read.js';
-import type { LedgerKey } from './seal.js';
+import { parseJson, problemOf, type RemovedPods, removedPods } from './entries.js';
+import { claimedRun, listRecords } from './read.js';
 
 export interface Reserved {
   /** Pod names of the namespace other runs removed (each once). */
@@ -22,28 +21,32 @@ export interface Reserved {
 
 export async function reservedByOthers(
   kube: Transport,
-  key: LedgerKey,
+  ledgerNamespace: string,
   runId: string,
   namespace: string,
 ): Promise<Reserved> {
-  const maps = await kube.list<Parameters<typeof parseRecord>[0]>(ConfigMaps, {
-    namespace: key.namespace,
-    labelSelector: `${LEDGER_LABEL}=true`,
-  });
   const names = new Set<string>();
   const runs = new Set<string>();
-  for (const map of maps) {
-    // Records that do not verify are not chaoskit's, and reserve nothing.
-    const { run } = parseRecord(map, key);
-    if (!run || run.runId === runId) continue;
-    for (const batch of run.pods) {
+  for (const map of await listRecords(kube, ledgerNamespace)) {
+    // Read without their seals: other runs' records are sealed with keys this run may not read
+    // (each runner's own, D158). A record anyone wrote can only make the rail stricter.
+    const run = claimedRun(map);
+    if (!run || run === runId) continue;
+    for (const [entry, text] of Object.entries(map.data ?? {})) {
+      if (!entry.startsWith('p-') || entry.endsWith('.mac')) continue;
+      const parsed = parseJson(text);
+      if ('problem' in parsed || problemOf(removedPods, parsed.value)) continue;
+      const batch = parsed.value as RemovedPods;
       if (batch.namespace !== namespace) continue;
       for (const name of batch.names) names.add(name);
-      runs.add(run.runId);
+      runs.add(run);
     }
   }
   return { names, runs: [...runs].sort() };
 }
+
+/** The share lock of `namespace`: a ConfigMap of the ledger namespace, one run holding it at a time. */
+export const shareLockName = (namespace: string) => `chaoskit-share-lock-${namespace}`.slice(0, 253);
 
 /** A lock left by a run killed while it held it is taken over after this long unchanged. */
 const STALE_MS = 15_000;
@@ -61,7 +64,7 @@ export async function withShareLock<T>(
   fn: () => Promise<T>,
   signal?: AbortSignal,
 ): Promise<T> {
-  const name = `chaoskit-share-lock-${namespace}`.slice(0, 253);
+  const name = shareLockName(namespace);
   const where = { namespace: ledgerNamespace };
   let seen: { uid: string; since: number } | undefined;
   let pause = 20;

@@ -1,51 +1,122 @@
 // What `chaoskit status` and `chaoskit revert` do with verified records: tell for each object
 // whether the run's change is still in place, and undo exactly that — one object at a time, so
-// that one that cannot be undone is reported and the others still are; refusing objects changed
-// since (unless forced), kinds that carry privilege (unless named), and changes the recorded
-// activity could not have made.
+// that one that cannot be undone is reported and the others still are; refusing what the
+// record's writer may not do (asked of the server as the writer, whom every undo request acts
+// as), objects changed since (unless forced), kinds that carry privilege (unless named), and
+// changes the recorded activity could not have made.
 
-import type { RbacRule } from '../auth/access.js';
+import { describeRight, missingRights, type RbacRule, type Right } from '../auth/access.js';
 import { sendWrite } from '../cluster/ops.js';
 import { ConfigMaps } from '../cluster/resources.js';
 import type { Transport } from '../cluster/transport.js';
 import { isApiError } from '../errors/errors.js';
 import type { ClusterNotes } from '../notes/notes.js';
 import { changeEvent } from '../telemetry/telemetry.js';
-import { type Assessment, assess, type ObjectStatus, type OtherRuns } from './assess.js';
-import { MAC_SUFFIX, type ObjectRef } from './entries.js';
-import { recordName, typeOf } from './names.js';
+import { type Assessment, assess, type ObjectStatus, type OtherRuns, whatOf } from './assess.js';
+import { MAC_SUFFIX, type ObjectRef, type TouchedObject } from './entries.js';
+import { typeOf } from './names.js';
 import { inconsistency, kindName, privilegedKind } from './privilege.js';
 import type { RunRecord } from './read.js';
-import type { LedgerKey } from './seal.js';
+import type { LedgerKeys } from './seal.js';
+import type { Writer } from './writer.js';
 
-/** Deletes a run's record (its ConfigMap): what a revert does once nothing is left to undo. */
-export function deleteRecord(kube: Transport, namespace: string, runId: string): Promise<unknown> {
-  return sendWrite(kube, { verb: 'delete', type: ConfigMaps, name: recordName(runId), namespace });
+/**
+ * Deletes a run's record (its ConfigMap `name`; only the one of `uid` when given): what a revert
+ * does once nothing is left to undo.
+ */
+export function deleteRecord(
+  kube: Transport,
+  namespace: string,
+  name: string,
+  uid?: string,
+): Promise<unknown> {
+  return sendWrite(kube, {
+    verb: 'delete',
+    type: ConfigMaps,
+    name,
+    namespace,
+    ...(uid ? { body: { preconditions: { uid } } } : {}),
+  });
+}
+
+const groupOf = (ref: ObjectRef) => (ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0]! : '');
+
+/** What undoing `entry` asks of the server: to read the object, and the inverse of the run's write. */
+export function undoRights(entry: TouchedObject): Right[] {
+  const at = {
+    group: groupOf(entry.ref),
+    resource: entry.ref.plural,
+    ...(entry.ref.namespace ? { namespace: entry.ref.namespace } : {}),
+  };
+  const write = entry.created ? 'delete' : entry.deleted ? 'create' : 'patch';
+  return [
+    { verb: 'get', ...at, name: entry.ref.name },
+    write === 'create' ? { verb: write, ...at } : { verb: write, ...at, name: entry.ref.name },
+  ];
+}
+
+/**
+ * Why `writer` may not undo `entry` (asked of the server through `kube`, which acts as the
+ * writer), or undefined when it may: a change its writer could not have made is never undone.
+ */
+export async function beyondWriter(
+  kube: Transport,
+  writer: Writer,
+  entry: TouchedObject,
+): Promise<string | undefined> {
+  const missing = await missingRights(kube, undoRights(entry));
+  if (missing.length === 0) return undefined;
+  const where = entry.ref.namespace ? ` in namespace '${entry.ref.namespace}'` : '';
+  return `outside the rights of its writer, ${writer.username}, who may not ${missing.map(describeRight).join(', ')}${where}: a change it could not have made`;
 }
 
 export const describeRef = (ref: ObjectRef) =>
   `${ref.noun} '${ref.name}'${ref.namespace ? ` in namespace '${ref.namespace}'` : ''}`;
 
-/** The status of every object a run touched. */
+/**
+ * The status of every object a run touched. With `writer` (the road that acts as the record's
+ * writer), what its writer may not undo is said to be beyond it; when that cannot be asked (this
+ * identity may not act as the writer), the status says so.
+ */
 export async function runStatus(
   kube: Transport,
   run: Pick<RunRecord, 'runId' | 'objects'>,
   others: OtherRuns,
-  key?: LedgerKey,
+  keys?: LedgerKeys,
+  writer?: { kube: Transport; identity: Writer },
 ): Promise<ObjectStatus[]> {
   const out: ObjectStatus[] = [];
   for (const o of run.objects) {
+    const beyond = writer
+      ? await beyondWriter(writer.kube, writer.identity, o).catch(
+          (err: unknown) =>
+            ({
+              unknown: `whether its writer, ${writer.identity.username}, may undo it is not known (${(err as Error).message})`,
+            }) as const,
+        )
+      : undefined;
+    if (typeof beyond === 'string') {
+      out.push({
+        ref: o.ref,
+        state: 'beyond its writer',
+        what: whatOf(o),
+        activities: o.activities,
+        detail: beyond,
+      });
+      continue;
+    }
+    const status = await assess(kube, run.runId, o, others, keys).then(
+      (a) => a.status,
+      (err: unknown): ObjectStatus => ({
+        ref: o.ref,
+        state: 'changed since',
+        what: 'unknown',
+        activities: o.activities,
+        detail: `could not be read: ${(err as Error).message}`,
+      }),
+    );
     out.push(
-      await assess(kube, run.runId, o, others, key).then(
-        (a) => a.status,
-        (err: unknown) => ({
-          ref: o.ref,
-          state: 'changed since' as const,
-          what: 'unknown',
-          activities: o.activities,
-          detail: `could not be read: ${(err as Error).message}`,
-        }),
-      ),
+      beyond ? { ...status, detail: [status.detail, beyond.unknown].filter(Boolean).join('; ') } : status,
     );
   }
   return out;
@@ -76,6 +147,11 @@ export interface RevertResult {
   failed: ObjectStatus[];
   /** Nothing to do: undone already, gone, or handed over to the run on top. */
   untouched: ObjectStatus[];
+  /**
+   * What the record says was changed but its writer may not change: no change of the run, never
+   * acted on, and not counted as left in place; the record is kept while it holds them.
+   */
+  beyond: ObjectStatus[];
   /** Whether the record was deleted (nothing of the run is left to undo). */
   cleared: boolean;
 }
@@ -95,25 +171,47 @@ function apply(kube: Transport, ref: ObjectRef, undo: NonNullable<Assessment['un
 }
 
 /**
- * Undoes a verified run's recorded changes, object by object (newest first). An object refused
- * or failed is reported and the others are still undone. When nothing of the run is left, its
- * record is deleted; entries handed over to a run on top are taken out of it.
+ * Undoes a verified run's recorded changes, object by object (newest first), every request made
+ * through `kube`, which acts as the record's writer: first asked whether the writer may, then
+ * made as the writer. An object refused or failed is reported and the others are still undone.
+ * When nothing of the run is left, its record is deleted; entries handed over to a run on top are
+ * taken out of it.
  */
 export async function revertRun(
   kube: Transport,
-  run: Pick<RunRecord, 'runId' | 'namespace' | 'pods' | 'objects'>,
+  run: Pick<RunRecord, 'runId' | 'namespace' | 'writer' | 'pods' | 'objects'> & { name?: string },
   others: OtherRuns,
-  key: LedgerKey | undefined,
+  keys: LedgerKeys | undefined,
   options: RevertOptions,
 ): Promise<RevertResult> {
   const log = options.log ?? (() => {});
   const allowed = new Set(options.allowKinds ?? []);
-  const result: RevertResult = { undone: [], refused: [], failed: [], untouched: [], cleared: false };
+  const result: RevertResult = {
+    undone: [],
+    refused: [],
+    failed: [],
+    untouched: [],
+    beyond: [],
+    cleared: false,
+  };
   const settled: string[] = [];
   for (const o of [...run.objects].reverse()) {
     let assessment: Assessment;
     try {
-      assessment = await assess(kube, run.runId, o, others, key);
+      const beyond = await beyondWriter(kube, run.writer, o);
+      if (beyond) {
+        const what = whatOf(o);
+        result.beyond.push({
+          ref: o.ref,
+          state: 'beyond its writer',
+          what,
+          activities: o.activities,
+          detail: beyond,
+        });
+        log(`not acted on: ${describeRef(o.ref)} (${what}): ${beyond}`);
+        continue;
+      }
+      assessment = await assess(kube, run.runId, o, others, keys);
     } catch (err) {
       result.failed.push({
         ref: o.ref,
@@ -183,9 +281,9 @@ export async function revertRun(
   }
   const left = result.refused.length + result.failed.length;
   const record = { namespace: run.namespace };
-  if (options.settleRecord === false) return result;
-  if (left === 0) {
-    await deleteRecord(kube, run.namespace, run.runId).catch((err) => {
+  if (options.settleRecord === false || !run.name) return result;
+  if (left + result.beyond.length === 0) {
+    await deleteRecord(kube, run.namespace, run.name).catch((err) => {
       if (!isApiError(err, 'NotFound')) throw err;
     });
     result.cleared = true;
@@ -198,11 +296,10 @@ export async function revertRun(
         [`${k}${MAC_SUFFIX}`, null],
       ]),
     );
-    const name = recordName(run.runId);
     await sendWrite(kube, {
       verb: 'patch',
       type: ConfigMaps,
-      name,
+      name: run.name,
       patch: { data },
       patchType: 'merge',
       ...record,

@@ -18,7 +18,7 @@ import { REAPER, REAPER_SCHEDULE, reaperManifests } from '../deploy/reaper.js';
 import { EXIT } from '../exit-codes.js';
 import { loadExperiment, lookupFor } from '../experiment.js';
 import { activitiesOf, isObject } from '../raw-experiment.js';
-import { installedActivities, resolveActivity } from '../resolve-activity.js';
+import { resolveActivity } from '../resolve-activity.js';
 import { RUNNER_VERSION } from '../version.js';
 import { deployClient } from './cluster-choice.js';
 import { ledgerSettings, withCluster } from './options.js';
@@ -77,12 +77,10 @@ async function manifestsFor(
       throw new InvalidArgumentError(
         '--reaper deploys no experiment: give no experiment file, --name, --env-from-secret or --ledger-ttl',
       );
-    const { activities } = await installedActivities();
     const manifests = reaperManifests({
       namespace: opts.namespace,
       image: opts.image,
       schedule: opts.schedule ?? REAPER_SCHEDULE,
-      activityRules: activities.flatMap((a) => a.rbac),
       ...placement(opts),
     });
     return { manifests, env: [] };
@@ -143,7 +141,7 @@ export function register(program: Command): void {
     .argument('[experiment]', 'the experiment file (JSON or YAML)')
     .option(
       '--reaper',
-      `instead of an experiment, a CronJob (--schedule, default '${REAPER_SCHEDULE}') running chaoskit revert --expired --yes on the namespace's records, with exactly the rights revert needs`,
+      `instead of an experiment, a CronJob (--schedule, default '${REAPER_SCHEDULE}') running chaoskit revert --expired --yes on the namespace's records, acting as the runner of each (deployments grant it that) and holding nothing of its own`,
     )
     .option(
       '--schedule <cron>',
@@ -199,7 +197,19 @@ export function register(program: Command): void {
           `chaoskit: the experiment reads ${env.join(', ')} from the environment: give them in a Secret with --env-from-secret\n`,
         );
       if (opts.output === 'yaml') {
-        process.stdout.write(manifests.map((m) => dump(m, { lineWidth: -1, noRefs: true })).join('---\n'));
+        // A key is never printed: whoever holds it may write the runner's records.
+        const keys = manifests.filter((m) => m.kind === 'Secret');
+        const notes = keys.map(
+          (k) =>
+            `# The runner's key, which chaoskit deploy creates and this output leaves out (a key is never printed):\n#   kubectl create secret generic ${k.metadata.name} -n ${k.metadata.namespace} --from-literal=key="$(head -c 32 /dev/urandom | base64)"\n`,
+        );
+        process.stdout.write(
+          notes.join('') +
+            manifests
+              .filter((m) => m.kind !== 'Secret')
+              .map((m) => dump(m, { lineWidth: -1, noRefs: true }))
+              .join('---\n'),
+        );
         return;
       }
       const say = (line: string) => process.stdout.write(`${redact(line)}\n`);

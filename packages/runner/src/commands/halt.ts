@@ -1,8 +1,19 @@
-// `chaoskit halt` and `chaoskit resume`: the safety lever (D128). Halted, no run that changes
-// the cluster starts, and every run under way there is interrupted and plays its rollbacks.
-import type { Command } from 'commander';
+// `chaoskit halt` and `chaoskit resume`: the safety lever (D128, D159). Halted, no run that
+// changes the cluster starts, and every run under way there is interrupted and plays its
+// rollbacks: in the whole cluster, or with -n only the runs that record in that namespace.
+import { type Command, InvalidArgumentError } from 'commander';
+import { checkNamespace } from '../deploy/inputs.js';
 import { EXIT } from '../exit-codes.js';
-import { clearHalt, describeHalt, HALT_NAME, setHalt } from '../guards/halt.js';
+import {
+  CLUSTER_HALT_NAMESPACE,
+  checkReason,
+  clearHalt,
+  describeHalt,
+  HALT_NAME,
+  leverProtected,
+  scopeOf,
+  setHalt,
+} from '../guards/halt.js';
 import { deployClient } from './cluster-choice.js';
 import { withCluster } from './options.js';
 import { fail, session } from './session.js';
@@ -14,25 +25,40 @@ interface LeverFlags {
 }
 
 const NAMESPACE_HELP =
-  "the ledger namespace the runs watch (default $CHAOSKIT_LEDGER_NAMESPACE, else default; a run's --ledger-namespace)";
+  'only the runs that record in this ledger namespace (their --ledger-namespace); without it, every run in the cluster';
+/** The lever's namespace: -n's, checked before any request, else the cluster's. */
 const namespaceOf = (opts: LeverFlags) =>
-  opts.namespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default';
+  opts.namespace === undefined ? CLUSTER_HALT_NAMESPACE : checkNamespace(opts.namespace);
 const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/** What a lever without its policy lets anyone do: said when it is moved. */
+async function sayProtection(kube: ReturnType<typeof deployClient>, namespace: string): Promise<void> {
+  const held = await leverProtected(kube).catch(() => undefined);
+  if (held === true) return;
+  process.stderr.write(
+    held === false
+      ? `chaoskit: the lever is not protected: the ValidatingAdmissionPolicy ${HALT_NAME} is not in force, so any identity that may write ConfigMaps in namespace '${namespace}' may set or lift it, and say it was someone else; chaoskit rbac --halt prints the policy and the Roles of who may halt and who may resume\n`
+      : `chaoskit: whether the lever is protected (ValidatingAdmissionPolicy ${HALT_NAME}) could not be checked: this identity may not read it\n`,
+  );
+}
 
 export function register(program: Command): void {
   withCluster(program.command('halt'))
     .description(
-      `stop chaos in the cluster: runs under way are interrupted and roll back, no new run starts (ConfigMap ${HALT_NAME}) until chaoskit resume`,
+      `stop chaos: runs under way are interrupted and roll back, no new run starts (ConfigMap ${HALT_NAME} in ${CLUSTER_HALT_NAMESPACE}, or in -n's namespace) until chaoskit resume`,
     )
-    .option('--reason <text>', 'why, as runs and their journals will say it', 'no reason given')
+    .option('--reason <text>', 'why, as runs and their journals will say it (one line)', 'no reason given')
     .option('-n, --namespace <namespace>', NAMESPACE_HELP)
     .action(async (opts: LeverFlags & { reason: string }) => {
       try {
         const namespace = namespaceOf(opts);
-        const halt = await setHalt(deployClient(opts), namespace, opts.reason);
-        say(describeHalt(halt, namespace));
+        const reason = checkReason(opts.reason);
+        const kube = deployClient(opts);
+        const halt = await setHalt(kube, namespace, reason);
+        say(describeHalt(halt));
+        await sayProtection(kube, namespace);
       } catch (err) {
-        session.exitCode = fail(err, EXIT.failed);
+        session.exitCode = fail(err, err instanceof InvalidArgumentError ? EXIT.usage : 1);
       }
     });
   withCluster(program.command('resume'))
@@ -41,13 +67,14 @@ export function register(program: Command): void {
     .action(async (opts: LeverFlags) => {
       try {
         const namespace = namespaceOf(opts);
+        const scope = scopeOf(namespace);
         say(
           (await clearHalt(deployClient(opts), namespace))
-            ? `chaoskit is resumed in namespace '${namespace}': runs may start again`
-            : `chaoskit was not halted in namespace '${namespace}'`,
+            ? `chaoskit is resumed ${scope}: runs may start again`
+            : `chaoskit was not halted ${scope}`,
         );
       } catch (err) {
-        session.exitCode = fail(err, EXIT.failed);
+        session.exitCode = fail(err, err instanceof InvalidArgumentError ? EXIT.usage : 1);
       }
     });
 }

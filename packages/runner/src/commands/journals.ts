@@ -1,15 +1,21 @@
 // `chaoskit journals`: the journals runs kept in the cluster (run --journal-to-cluster, which
 // deploy's pods run with), or one of them whole (for `chaos report`, jq…).
 import { redact } from '@chaoskit/core/runner';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+import { checkNamespace } from '../deploy/inputs.js';
+import { EXIT } from '../exit-codes.js';
 import { fetchJournal, type JournalSummary, listJournals } from '../journals/read.js';
+import { terminalValue } from '../terminal.js';
 import { adminClient } from './cluster-choice.js';
 import { withCluster } from './options.js';
 import { fail, session } from './session.js';
 
-/** -n of `journals` and `report --from-cluster`: where the runs kept them. */
+/** -n of `journals` and `report --from-cluster`: where the runs kept them (checked before any request). */
 export const journalNamespace = (opts: { namespace?: string }) =>
-  opts.namespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default';
+  checkNamespace(
+    opts.namespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
+    opts.namespace === undefined ? 'CHAOSKIT_LEDGER_NAMESPACE' : '-n/--namespace',
+  );
 
 export const NAMESPACE_HELP =
   "the namespace the journals are kept in (the run's --ledger-namespace, a deployment's namespace; default $CHAOSKIT_LEDGER_NAMESPACE, else default)";
@@ -17,11 +23,12 @@ export const NAMESPACE_HELP =
 function table(journals: readonly JournalSummary[]): string {
   const rows = [
     ['RUN ID', 'EXPERIMENT', 'STATUS', 'STARTED', 'DEVIATED', 'DURATION'],
+    // Labels and annotations are anyone's to write who may write the ConfigMap (D160).
     ...journals.map((j) => [
-      j.runId,
-      j.experiment,
-      `${j.status}${j.truncated ? ' (cut)' : ''}`,
-      j.started,
+      terminalValue(j.runId),
+      terminalValue(j.experiment),
+      `${terminalValue(j.status)}${j.truncated ? ' (cut)' : ''}`,
+      terminalValue(j.started),
       j.deviated ? 'yes' : 'no',
       j.duration === undefined ? '-' : `${j.duration.toFixed(1)}s`,
     ]),
@@ -51,7 +58,12 @@ export function register(program: Command): void {
         const namespace = journalNamespace(opts);
         const kube = adminClient(opts);
         if (run) {
-          process.stdout.write((await fetchJournal(kube, namespace, run)).text);
+          // Valid JSON holds control characters only as escapes, C1 ones aside: those escaped
+          // too, the same JSON, which no terminal obeys (D160).
+          const { text } = await fetchJournal(kube, namespace, run);
+          process.stdout.write(
+            text.replace(/[\u0080-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+          );
           return;
         }
         const journals = await listJournals(kube, namespace);
@@ -60,7 +72,7 @@ export function register(program: Command): void {
           process.stderr.write(`no journal is kept in namespace '${namespace}'\n`);
         else process.stdout.write(redact(table(journals)));
       } catch (err) {
-        session.exitCode = fail(err);
+        session.exitCode = fail(err, err instanceof InvalidArgumentError ? EXIT.usage : 1);
       }
     });
 }

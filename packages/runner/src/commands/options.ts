@@ -2,6 +2,7 @@
 import { sinceSeconds } from '@chaoskit/core';
 import { registerTarget, SYSTEM_NAMESPACES } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { checkNamespace } from '../deploy/inputs.js';
 import { createLogger } from '../log.js';
 import { session } from './session.js';
 
@@ -104,9 +105,9 @@ export function withCluster(command: Command): Command {
 
 /** Where `status` and `revert` look for the runs' records. */
 export const ledgerNamespaceOption = () =>
-  new Option('--ledger-namespace <namespace>', "where the runs' records are kept").default(
-    process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
-  );
+  new Option('--ledger-namespace <namespace>', "where the runs' records are kept")
+    .default(process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default')
+    .argParser((value: string) => checkNamespace(value, '--ledger-namespace'));
 
 export interface LedgerFlags {
   ledgerNamespace?: string;
@@ -115,7 +116,10 @@ export interface LedgerFlags {
 
 /** Where a run keeps its record: --ledger-namespace, else $CHAOSKIT_LEDGER_NAMESPACE, else default. */
 export const ledgerNamespace = (opts: { ledgerNamespace?: string }): string =>
-  opts.ledgerNamespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default';
+  checkNamespace(
+    opts.ledgerNamespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
+    opts.ledgerNamespace === undefined ? 'CHAOSKIT_LEDGER_NAMESPACE' : '--ledger-namespace',
+  );
 
 /** Where a run keeps its record and when it expires: --ledger-namespace and --ledger-ttl. */
 export function ledgerSettings(opts: LedgerFlags): { namespace: string; ttlSeconds: number } {

@@ -1,7 +1,10 @@
 // `chaoskit rbac`: the Role that experiments or activities need, from their definitions.
 import type { AnyActivity } from '@chaoskit/core';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+import { dump } from 'js-yaml';
+import { EXIT } from '../exit-codes.js';
 import { experimentActivities, loadExperiment } from '../experiment.js';
+import { LEVER_NOTE, leverManifests } from '../guards/lever-policy.js';
 import { roleFor } from '../rbac.js';
 import { resolveActivity } from '../resolve-activity.js';
 import { fail, session } from './session.js';
@@ -12,14 +15,30 @@ export function register(program: Command): void {
     .description(
       'print the Role (or ClusterRole) that experiments or activities (module.func) need, from their definitions',
     )
-    .argument('<targets...>', 'experiment files, or activities as module.func (chaosk8s names too)')
+    .argument('[targets...]', 'experiment files, or activities as module.func (chaosk8s names too)')
     .option('--name <name>', 'the name of the role', 'chaoskit')
     .option(
       '--journal-to-cluster',
       'also the Role a run --journal-to-cluster needs (its journal, the Events on its Job), as deploy binds it',
     )
-    .action(async (targets: string[], opts: { name: string; journalToCluster?: boolean }) => {
+    .option(
+      '--halt',
+      'the halt lever instead: the admission policy that lets only who may halt set it and only who may resume lift it, and their ClusterRoles',
+    )
+    .action(async (targets: string[], opts: { name: string; journalToCluster?: boolean; halt?: boolean }) => {
       try {
+        if (opts.halt) {
+          if (targets.length)
+            throw new InvalidArgumentError('--halt prints the lever alone: give no targets');
+          process.stdout.write(
+            `${LEVER_NOTE.join('\n')}\n${leverManifests()
+              .map((m) => dump(m, { lineWidth: 120 }))
+              .join('---\n')}`,
+          );
+          return;
+        }
+        if (targets.length === 0)
+          throw new InvalidArgumentError('give experiment files or activities (module.func), or --halt');
         const found: AnyActivity[] = [];
         for (const target of targets) {
           if (/\.(json|ya?ml)$/i.test(target)) {
@@ -37,7 +56,7 @@ export function register(program: Command): void {
         }
         process.stdout.write(roleFor(found, opts.name, { journal: opts.journalToCluster === true }).yaml);
       } catch (err) {
-        session.exitCode = fail(err);
+        session.exitCode = fail(err, err instanceof InvalidArgumentError ? EXIT.usage : 1);
       }
     });
 }

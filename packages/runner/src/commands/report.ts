@@ -43,9 +43,9 @@ export function register(program: Command): void {
         const namespace = journalNamespace(opts);
         const fetched = [];
         for (const run of opts.fromCluster) {
-          const { summary, text } = await fetchJournal(adminClient(opts), namespace, run);
+          const { summary, text, configMap } = await fetchJournal(adminClient(opts), namespace, run);
           fetched.push({
-            source: `cluster:${namespace}/${summary.runId}`,
+            source: `cluster:${namespace}/${summary.runId} (ConfigMap ${configMap})`,
             journal: JSON.parse(text) as unknown,
           });
         }
@@ -57,7 +57,7 @@ export function register(program: Command): void {
           `report of ${model.runs.length} journal(s) written to ${opts.output}${opts.markdown ? ` and ${opts.markdown}` : ''}\n`,
         );
       } catch (err) {
-        session.exitCode = fail(err);
+        session.exitCode = fail(err, err instanceof InvalidArgumentError ? EXIT.usage : 1);
       }
     });
 }

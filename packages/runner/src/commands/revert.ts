@@ -1,6 +1,7 @@
 // `chaoskit revert`: undoes a run's recorded changes (those still in place).
-import { redact } from '@chaoskit/core/runner';
+import { postEvent, redact } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
+import { jobFromEnv } from '../journals/job-events.js';
 import { revert } from '../record-commands.js';
 import { adminClient } from './cluster-choice.js';
 import { collect, ledgerNamespaceOption, withCluster } from './options.js';
@@ -31,8 +32,25 @@ export function register(program: Command): void {
       try {
         if (!runId && !opts.expired) throw new InvalidArgumentError('give a run id, or --expired');
         if (opts.dismiss && !runId) throw new InvalidArgumentError('--dismiss takes a run id');
+        const kube = adminClient(opts);
+        // In a Job (the reaper's, D122): what a sweep left alone is a Warning Event on it.
+        const job = jobFromEnv(process.env, opts.ledgerNamespace);
+        const notice = job
+          ? (message: string) =>
+              postEvent(kube, {
+                reason: 'NotActedOn',
+                type: 'Warning',
+                action: 'Revert',
+                regarding: { apiVersion: 'batch/v1', kind: 'Job', ...job },
+                message: redact(message),
+              }).catch((err: unknown) => {
+                process.stderr.write(
+                  `chaoskit: the Event on Job ${job.name} could not be written: ${redact((err as Error).message)}\n`,
+                );
+              })
+          : undefined;
         session.exitCode = await revert(
-          adminClient(opts),
+          kube,
           runId,
           {
             namespace: opts.ledgerNamespace,
@@ -46,6 +64,7 @@ export function register(program: Command): void {
             out: (text) => process.stdout.write(redact(text)),
             err: (text) => process.stderr.write(redact(text)),
           },
+          notice,
         );
       } catch (err) {
         session.exitCode = fail(err);

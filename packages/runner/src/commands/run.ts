@@ -1,14 +1,15 @@
 // `chaoskit run`: runs an experiment against the cluster and writes its journal as it goes.
 import { createInterface } from 'node:readline/promises';
-import { newRunId, RunLedger, RunNotes, recordName, redact } from '@chaoskit/core/runner';
+import { deploymentRecordName, newRunId, RunLedger, RunNotes, redact } from '@chaoskit/core/runner';
 import { type Command, Option } from 'commander';
 import { Refusal } from '../errors.js';
 import { EXIT, EXIT_SUMMARY, runExitCode, worst } from '../exit-codes.js';
 import { haltGuard } from '../guards/halt-guard.js';
 import { handleInterrupts } from '../interrupts.js';
 import { jobEvents, jobFromEnv } from '../journals/job-events.js';
-import { checkJournalRights, clusterJournal } from '../journals/keeper.js';
+import { checkJournalRights, claimJournal, clusterJournal } from '../journals/keeper.js';
 import { journalName } from '../journals/labels.js';
+import { journalSlots } from '../journals/rules.js';
 import { leftoversFirst, ownPod } from '../leftovers.js';
 import type { Reporter } from '../log.js';
 import { checkClusters } from '../preflight.js';
@@ -48,19 +49,23 @@ async function keptInCluster(opts: LedgerFlags, runId: string, reporter: Reporte
   const namespace = ledgerSettings(opts).namespace;
   const kube = deployClient({});
   const job = jobFromEnv(process.env, namespace);
-  await checkJournalRights(kube, namespace, job !== undefined);
+  // A deployment's runs keep their journals in its few, named ConfigMaps (D158).
+  const deployment = process.env.CHAOSKIT_EXPERIMENT;
+  const count = Number.parseInt(process.env.CHAOSKIT_JOURNAL_SLOTS ?? '', 10);
+  const slots = deployment && count > 0 ? journalSlots(deployment, count) : undefined;
+  await checkJournalRights(kube, namespace, job !== undefined, slots);
+  const name = slots ? await claimJournal(kube, namespace, deployment!, slots) : journalName(runId);
   const journal = clusterJournal({
     kube,
     namespace,
+    name,
     runId,
-    experiment: process.env.CHAOSKIT_EXPERIMENT,
+    experiment: deployment,
     warn: (line) => reporter.warn(line),
     job,
   });
-  reporter.info(
-    `Run ${runId}: its journal is kept in ConfigMap ${journalName(runId)}, namespace ${namespace}`,
-  );
-  return [journal.listener, ...(job ? [jobEvents(kube, job, runId)] : [])];
+  reporter.info(`Run ${runId}: its journal is kept in ConfigMap ${name}, namespace ${namespace}`);
+  return [journal.listener, ...(job ? [jobEvents(kube, job, runId, name)] : [])];
 }
 
 function runLedger(opts: LedgerFlags & { revertLeftoversOf?: string }, title: string): RunLedger {
@@ -70,7 +75,9 @@ function runLedger(opts: LedgerFlags & { revertLeftoversOf?: string }, title: st
     ...ledgerSettings(opts),
     title,
     started: new Date().toISOString(),
-    ...(opts.revertLeftoversOf ? { deployment: opts.revertLeftoversOf } : {}),
+    ...(opts.revertLeftoversOf
+      ? { deployment: opts.revertLeftoversOf, record: deploymentRecordName(opts.revertLeftoversOf) }
+      : {}),
     ...(pod ? { pod } : {}),
   });
 }
@@ -179,7 +186,12 @@ export function register(program: Command): void {
           useCluster(opts, choosingActivities(prepared));
           const reporter = session.logger;
           const ledger = opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title);
-          await checkClusters(prepared, { ledgerNamespace: ledger?.run.namespace, dry: opts.dry });
+          await checkClusters(prepared, {
+            ledgerNamespace: ledger?.run.namespace,
+            dry: opts.dry,
+            record: ledger?.recordName,
+            runner: ledger?.run.deployment !== undefined,
+          });
           // Halted (D128): refused; otherwise the lever is watched while the run goes.
           const halt = await haltGuard(prepared, ledgerSettings(opts).namespace, {
             dry: opts.dry,
@@ -196,7 +208,6 @@ export function register(program: Command): void {
               adminClient(opts),
               opts.revertLeftoversOf,
               namespace,
-              ledger?.runId,
               reporter,
             ).catch((err: unknown) => {
               interrupts.dispose();
@@ -210,7 +221,7 @@ export function register(program: Command): void {
           }
           if (ledger) {
             reporter.info(
-              `Run ${ledger.runId}: its changes are recorded (ConfigMap ${recordName(ledger.runId)}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} find and undo them`,
+              `Run ${ledger.runId}: its changes are recorded (ConfigMap ${ledger.recordName}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} find and undo them`,
             );
           }
           // The journal is written as the run goes, so a crash loses at most the activity under way.

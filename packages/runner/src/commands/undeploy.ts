@@ -1,4 +1,6 @@
 // `chaoskit undeploy`: removes what `chaoskit deploy` applied for one experiment, by its labels.
+import { ConfigMaps, isApiError, type KubeClient } from '@chaoskit/core';
+import { claimedRun, deploymentRecordName } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
 import { removeDeployment } from '../deploy/apply.js';
 import { checkName, checkNamespace } from '../deploy/inputs.js';
@@ -6,6 +8,22 @@ import { EXIT } from '../exit-codes.js';
 import { deployClient } from './cluster-choice.js';
 import { withCluster } from './options.js';
 import { fail, session } from './session.js';
+
+/**
+ * Refuses while a run of the deployment has its record in place: its changes are undone as its
+ * runner (D158), whose rights go with the deployment.
+ */
+async function noRecordLeft(kube: KubeClient, name: string, namespace: string): Promise<void> {
+  const record = deploymentRecordName(name);
+  const found = await kube
+    .get<Parameters<typeof claimedRun>[0]>(ConfigMaps, record, namespace)
+    .catch((err: unknown) => (isApiError(err, 'NotFound') ? undefined : Promise.reject(err)));
+  if (!found) return;
+  const run = claimedRun(found) ?? '<run>';
+  throw new Error(
+    `a run of '${name}' has its record in place (ConfigMap ${record} in namespace '${namespace}'), and its changes are undone as the runner this would remove: chaoskit status --ledger-namespace ${namespace} shows them; chaoskit revert ${run} --ledger-namespace ${namespace} undoes them (or --dismiss removes the record), then undeploy`,
+  );
+}
 
 export function register(program: Command): void {
   withCluster(program.command('undeploy'))
@@ -20,7 +38,9 @@ export function register(program: Command): void {
       try {
         checkNamespace(opts.namespace);
         const say = (line: string) => process.stdout.write(`${line}\n`);
-        const removed = await removeDeployment(deployClient(opts), name, opts.namespace, say);
+        const kube = deployClient(opts);
+        await noRecordLeft(kube, name, opts.namespace);
+        const removed = await removeDeployment(kube, name, opts.namespace, say);
         if (removed === 0) say(`no object of experiment '${name}' deployed in namespace '${opts.namespace}'`);
       } catch (err) {
         session.exitCode = fail(err, err instanceof InvalidArgumentError ? EXIT.usage : 1);

@@ -23,6 +23,7 @@ export const DEPLOY_KINDS: readonly ResourceType[] = [
   kind(RBAC, 'roles', 'Role', true),
   kind(RBAC, 'clusterrolebindings', 'ClusterRoleBinding', false),
   kind(RBAC, 'clusterroles', 'ClusterRole', false),
+  kind('v1', 'secrets', 'Secret', true),
   kind('v1', 'serviceaccounts', 'ServiceAccount', true),
 ];
 
@@ -40,7 +41,11 @@ export function describe(manifest: { kind: string; metadata: { name: string; nam
   return `${manifest.kind.toLowerCase()}/${manifest.metadata.name}${where}`;
 }
 
-/** Applies each object in turn (server-side apply, field manager chaoskit); says each one applied. */
+/**
+ * Applies each object in turn (server-side apply, field manager chaoskit); says each one applied.
+ * A Secret (the runner's key) is created when there is none, and never applied over: the records
+ * its runs sealed must still verify.
+ */
 export async function applyManifests(
   kube: KubeClient,
   manifests: readonly Manifest[],
@@ -48,6 +53,16 @@ export async function applyManifests(
 ): Promise<void> {
   for (const manifest of manifests) {
     const namespace = manifest.metadata.namespace ?? null;
+    if (manifest.kind === 'Secret') {
+      try {
+        await kube.create(typeOf(manifest), manifest, { namespace });
+        say(`${describe(manifest)} created${kube.dryRun ? ' (server dry run)' : ''}`);
+      } catch (err) {
+        if (!isApiError(err, 'Conflict')) throw err;
+        say(`${describe(manifest)} kept`);
+      }
+      continue;
+    }
     try {
       await kube.patch(typeOf(manifest), manifest.metadata.name, manifest, 'apply', {
         namespace,

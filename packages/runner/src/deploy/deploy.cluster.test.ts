@@ -31,6 +31,7 @@ const chaoskit = (args: string[]) => runCli(args, { cwd: dir, env: deployer.env 
 
 const KINDS: Array<[string, string, boolean]> = [
   ['v1', 'ServiceAccount', true],
+  ['v1', 'Secret', true],
   ['v1', 'ConfigMap', true],
   ['batch/v1', 'Job', true],
   ['batch/v1', 'CronJob', true],
@@ -52,7 +53,7 @@ async function deployed(name: string): Promise<Map<string, KubernetesObject>> {
       undefined,
       undefined,
       undefined,
-      `app.kubernetes.io/managed-by=chaoskit,chaoskit.io/experiment=${name}`,
+      `app.kubernetes.io/managed-by=chaoskit,chaoskit.io/experiment=${name},chaoskit.io/deployed-in=${ns.name}`,
     );
     for (const item of list.items)
       found.set(`${kind}/${item.metadata?.namespace ?? ''}/${item.metadata?.name}`, item);
@@ -118,21 +119,37 @@ it('applies every object server-side under the field manager chaoskit', async ()
       `Role/${ns.name}/chaoskit-kill`,
       `Role/${ns.name}/chaoskit-kill-journal`,
       `Role/${ns.name}/chaoskit-kill-ledger`,
+      `Role/${ns.name}/chaoskit-kill-reaper`,
+      `Role/kube-system/chaoskit-${ns.name}-kill-halt`,
       `Role/${target.name}/chaoskit-${ns.name}-kill`,
       `RoleBinding/${ns.name}/chaoskit-kill`,
       `RoleBinding/${ns.name}/chaoskit-kill-journal`,
       `RoleBinding/${ns.name}/chaoskit-kill-ledger`,
+      `RoleBinding/${ns.name}/chaoskit-kill-reaper`,
+      `RoleBinding/kube-system/chaoskit-${ns.name}-kill-halt`,
       `RoleBinding/${target.name}/chaoskit-${ns.name}-kill`,
+      `Secret/${ns.name}/chaoskit-ledger-key-chaoskit-kill`,
       `ServiceAccount/${ns.name}/chaoskit-kill`,
     ].sort(),
   );
-  for (const [key, object] of found)
-    expect(
-      object.metadata?.managedFields?.some((f) => f.manager === 'chaoskit' && f.operation === 'Apply'),
-      key,
-    ).toBe(true);
-  // Applied again, nothing conflicts: the same manager owns the same fields.
-  expect((await chaoskit(['deploy', 'kill.yaml', '-n', ns.name])).code).toBe(0);
+  // The runner's key is created, never applied (D158): applied again, it stays the same.
+  const key = found.get(`Secret/${ns.name}/chaoskit-ledger-key-chaoskit-kill`) as {
+    data?: Record<string, string>;
+  };
+  expect(Buffer.from(key.data?.key ?? '', 'base64')).toHaveLength(32);
+  for (const [name, object] of found)
+    if (!name.startsWith('Secret/'))
+      expect(
+        object.metadata?.managedFields?.some((f) => f.manager === 'chaoskit' && f.operation === 'Apply'),
+        name,
+      ).toBe(true);
+  // Applied again, nothing conflicts: the same manager owns the same fields; the key is kept.
+  const again = await chaoskit(['deploy', 'kill.yaml', '-n', ns.name]);
+  expect(again.code).toBe(0);
+  expect(again.stdout).toContain(`secret/chaoskit-ledger-key-chaoskit-kill -n ${ns.name} kept`);
+  expect((await deployed('kill')).get(`Secret/${ns.name}/chaoskit-ledger-key-chaoskit-kill`)).toMatchObject({
+    data: key.data,
+  });
   // A Job's pod cannot change: the refusal says what to do.
   const changed = await chaoskit(['deploy', 'kill.yaml', '-n', ns.name, '--image', 'elsewhere/runner:1']);
   expect(changed.stderr).toMatch(/immutable.*chaoskit undeploy kill -n /s);
@@ -159,10 +176,16 @@ it('--dry-run=server sends every write as a dry run and changes nothing', async 
     const events = (await readAuditLog(cluster.auditLogPath, { user: deployer.identity, since })).filter(
       isMutation,
     );
-    return events.length >= 11 && events;
+    return events.length >= 16 && events;
   });
   expect(writes.filter((e) => !isDryRun(e))).toEqual([]);
-  expect(writes.map((e) => e.verb)).toEqual(writes.map(() => 'patch'));
+  // Every object applied, the key created (never applied over).
+  expect(writes.map((e) => `${e.verb} ${e.objectRef?.resource}`)).toEqual(
+    writes.map((e) =>
+      e.objectRef?.resource === 'secrets' ? 'create secrets' : `patch ${e.objectRef?.resource}`,
+    ),
+  );
+  expect(writes.filter((e) => e.verb === 'create')).toHaveLength(1);
   expect([...(await deployed('dry')).keys()]).toEqual([]);
 });
 
@@ -261,6 +284,6 @@ it('bad input is refused before any request', async () => {
     const all = await readAuditLog(cluster.auditLogPath, { user: deployer.identity, since });
     return all.length > 0 && all;
   });
-  expect(events.every((e) => e.verb === 'list')).toBe(true);
-  expect(events.length).toBe(8);
+  // Whether a runner's record is in place (a get), then what carries the deployment's labels.
+  expect(events.map((e) => e.verb)).toEqual(['get', ...Array(9).fill('list')]);
 });

@@ -252,7 +252,10 @@ it('a deployed Job runs an experiment in a pod with in-cluster credentials and t
   expect(listed.code, listed.stderr).toBe(0);
   const [kept] = JSON.parse(listed.stdout);
   expect(kept).toMatchObject({ experiment: 'count-web', title: 'web has two pods', status: 'completed' });
-  expect(log).toContain(`its journal is kept in ConfigMap chaoskit-journal-${kept.runId}, namespace chaos`);
+  // In the deployment's own journal, the one its runner may write (D158).
+  expect(log).toContain(
+    `Run ${kept.runId}: its journal is kept in ConfigMap chaoskit-journal-count-web-0, namespace chaos`,
+  );
   const report = await cli(['report', '--from-cluster', 'latest', '--markdown', join(dir, 'in-pod.md')]);
   expect(report.code, report.stderr).toBe(0);
   expect(await readFile(join(dir, 'in-pod.md'), 'utf8')).toContain('web has two pods');
@@ -333,8 +336,22 @@ it("a pod killed outright leaves its record; the deployment's next run undoes it
   const killedA = before.find((r) => r.objects[0]?.ref.name === 'web-a')!.runId;
   const killedB = before.find((r) => r.objects[0]?.ref.name === 'web-b')!.runId;
 
-  // The Job re-created by deploy: its run undoes hold-a's leftovers, then starts its own.
-  expect((await chaoskit(['undeploy', 'hold-a', '-n', 'left'])).code).toBe(0);
+  // undeploy refuses while the runner's record is in place: its changes are undone as the
+  // runner it would remove (D158).
+  const refused = await chaoskit(['undeploy', 'hold-a', '-n', 'left']);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain('has its record in place (ConfigMap chaoskit-record-hold-a');
+  // The Job deleted and deployed again: its run undoes hold-a's leftovers, then starts its own.
+  await kc
+    .makeApiClient(BatchV1Api)
+    .deleteNamespacedJob({ name: 'chaoskit-hold-a', namespace: 'left', propagationPolicy: 'Background' });
+  await until('the Job is gone', () =>
+    kc
+      .makeApiClient(BatchV1Api)
+      .readNamespacedJob({ name: 'chaoskit-hold-a', namespace: 'left' })
+      .then(() => false)
+      .catch(() => true),
+  );
   await deployed(a, 'left');
   const next = await midMethod('left', 'chaoskit-hold-a', 'web-a');
   const core = kc.makeApiClient(CoreV1Api);
@@ -393,6 +410,15 @@ it('the reaper, deployed with deploy --reaper, undoes what an expired run left, 
   expect(out.stderr).toBe('');
   expect(out.code).toBe(0);
 
+  // A record planted by someone who may create ConfigMaps: named, left alone, and no failure.
+  const core = kc.makeApiClient(CoreV1Api);
+  await core.createNamespacedConfigMap({
+    namespace: 'left',
+    body: {
+      metadata: { name: 'chaoskit-run-planted', labels: { 'chaoskit.io/ledger': 'true' } },
+      data: { run: '{"v":3}' },
+    },
+  });
   // Now, rather than on its schedule: a Job from the CronJob's template (kubectl create job --from).
   const batch = kc.makeApiClient(BatchV1Api);
   const cron: V1CronJob = await batch.readNamespacedCronJob({ name: 'chaoskit-reaper', namespace: 'left' });
@@ -410,7 +436,16 @@ it('the reaper, deployed with deploy --reaper, undoes what an expired run left, 
     new RegExp(`${left!.runId}: 1 undone, 0 already as they were, 0 refused, 0 failed; record removed`),
   );
   expect(await replicas('left', 'web-b')).toBe(2);
+  await core.deleteNamespacedConfigMap({ name: 'chaoskit-run-planted', namespace: 'left' });
   expect(await recorded('left')).toEqual([]);
+  // What it left alone, said where people look: a Warning on its Job.
+  const events = await core.listNamespacedEvent({
+    namespace: 'left',
+    fieldSelector: 'involvedObject.name=reaper-now,reason=NotActedOn',
+  });
+  expect(events.items.map((e) => [e.type, e.message])).toEqual([
+    ['Warning', expect.stringContaining('ConfigMap left/chaoskit-run-planted')],
+  ]);
 }, 900_000);
 
 /** Two web pods on the real node, and an experiment terminating one of them deployed every minute. */

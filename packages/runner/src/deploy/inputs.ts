@@ -5,17 +5,19 @@
 import type { AnyActivity } from '@chaoskit/core';
 import { InvalidArgumentError } from 'commander';
 import { activitiesOf, isObject } from '../raw-experiment.js';
+import { terminalValue } from '../terminal.js';
 
 type Json = Record<string, unknown>;
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
-/** A namespace name (a DNS-1123 label). */
+/** A namespace name (a DNS-1123 label); what it refuses is shown back escaped and cut short. */
 export function checkNamespace(value: string, option = '-n/--namespace'): string {
   if (value.length <= 63 && DNS_LABEL.test(value)) return value;
+  const shown = terminalValue(value.length > 70 ? `${value.slice(0, 70)}…` : value);
   throw new InvalidArgumentError(
-    `${option} '${value}' is not a namespace name: lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters`,
+    `${option} '${shown}' is not a namespace name: lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters`,
   );
 }
 

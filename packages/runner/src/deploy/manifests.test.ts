@@ -86,11 +86,21 @@ describe('chaoskit deploy -o yaml', () => {
       'RoleBinding/shop/chaoskit-chaos-kill-web',
       'Role/chaos/chaoskit-kill-web-ledger',
       'RoleBinding/chaos/chaoskit-kill-web-ledger',
+      'Role/kube-system/chaoskit-chaos-kill-web-halt',
+      'RoleBinding/kube-system/chaoskit-chaos-kill-web-halt',
+      'Role/chaos/chaoskit-kill-web-reaper',
+      'RoleBinding/chaos/chaoskit-kill-web-reaper',
       'Role/chaos/chaoskit-kill-web-journal',
       'RoleBinding/chaos/chaoskit-kill-web-journal',
       'ConfigMap/chaos/chaoskit-kill-web',
       'Job/chaos/chaoskit-kill-web',
     ]);
+    // The runner's key is created by deploy and never printed (D158).
+    const printed0 = await chaoskit(['deploy', 'kill-web.yaml', '-o', 'yaml', '-n', 'chaos']);
+    expect(printed0.stdout).toContain(
+      '#   kubectl create secret generic chaoskit-ledger-key-chaoskit-kill-web -n chaos --from-literal=key=',
+    );
+    expect(printed0.stdout).not.toMatch(/^kind: Secret/m);
     for (const o of objects)
       expect(o.metadata?.labels).toEqual({
         'app.kubernetes.io/managed-by': 'chaoskit',
@@ -98,28 +108,71 @@ describe('chaoskit deploy -o yaml', () => {
         'chaoskit.io/deployed-in': 'chaos',
       });
 
-    // The rules are chaoskit rbac's for the same file, the record's and the journal's Roles
-    // included; and what undoing a killed predecessor's changes takes (--revert-leftovers-of):
-    // deleting the deployment create_deployment made, and reading whether its pod is gone.
+    // The activities' rules are chaoskit rbac's for the same file, and what undoing a killed
+    // predecessor's changes takes (--revert-leftovers-of): deleting the deployment
+    // create_deployment made.
     const printed = await chaoskit(['rbac', 'kill-web.yaml', '--journal-to-cluster']);
     expect(printed.code).toBe(0);
-    const [role, ledger, journal] = loadAll(printed.stdout) as V1Role[];
+    const [role] = loadAll(printed.stdout) as V1Role[];
     const withUndo = role?.rules?.map((r) =>
       r.resources?.includes('deployments') ? { ...r, verbs: [...r.verbs, 'delete'].sort() } : r,
     );
     expect(withUndo).not.toEqual(role?.rules);
     const roles = byKind<V1Role>(objects, 'Role');
-    const kept = /-(ledger|journal)$/;
-    for (const r of roles.filter((r) => !kept.test(r.metadata?.name ?? '')))
+    const named = (suffix: string) => roles.find((r) => r.metadata?.name?.endsWith(suffix))?.rules;
+    for (const r of roles.filter((r) => !/-(ledger|journal|halt|reaper)$/.test(r.metadata?.name ?? '')))
       expect(r.rules).toEqual(withUndo);
-    expect(roles.find((r) => r.metadata?.name?.endsWith('-ledger'))?.rules).toEqual([
-      ...(ledger?.rules ?? []),
+    // Its record: ConfigMaps read and created, its own record and the share locks of the
+    // namespaces it acts in alone changed, its
+    // own key read; the namespace's halt lever; whether a predecessor's pod is gone (D158).
+    expect(named('-ledger')).toEqual([
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'list'] },
+      {
+        apiGroups: [''],
+        resources: ['configmaps'],
+        verbs: ['delete', 'patch'],
+        resourceNames: ['chaoskit-record-kill-web', 'chaoskit-share-lock-chaos', 'chaoskit-share-lock-shop'],
+      },
+      {
+        apiGroups: [''],
+        resources: ['secrets'],
+        verbs: ['get'],
+        resourceNames: ['chaoskit-ledger-key-chaoskit-kill-web'],
+      },
+      {
+        apiGroups: [''],
+        resources: ['configmaps'],
+        resourceNames: ['chaoskit-halt'],
+        verbs: ['get', 'list', 'watch'],
+      },
       { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
     ]);
-    expect(roles.find((r) => r.metadata?.name?.endsWith('-journal'))?.rules).toEqual(journal?.rules);
-    // The journal's: its ConfigMap written, and Events on the Job; nothing more.
-    expect(journal?.rules).toEqual([
-      { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'update'] },
+    expect(named('-halt')).toEqual([
+      {
+        apiGroups: [''],
+        resources: ['configmaps'],
+        resourceNames: ['chaoskit-halt'],
+        verbs: ['get', 'list', 'watch'],
+      },
+    ]);
+    // The reaper of the namespace may act as this runner, and as nothing else.
+    expect(named('-reaper')).toEqual([
+      {
+        apiGroups: [''],
+        resources: ['serviceaccounts'],
+        verbs: ['impersonate'],
+        resourceNames: ['chaoskit-kill-web'],
+      },
+    ]);
+    // The journal's: its own journal ConfigMap written (one for a Job), and Events on the Job.
+    expect(named('-journal')).toEqual([
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'list'] },
+      {
+        apiGroups: [''],
+        resources: ['configmaps'],
+        verbs: ['delete', 'get', 'update'],
+        resourceNames: ['chaoskit-journal-kill-web-0'],
+      },
       { apiGroups: [''], resources: ['events'], verbs: ['create'] },
     ]);
     for (const binding of byKind<V1RoleBinding>(objects, 'RoleBinding')) {
@@ -129,7 +182,11 @@ describe('chaoskit deploy -o yaml', () => {
         name: binding.metadata?.name,
       });
       expect(binding.subjects).toEqual([
-        { kind: 'ServiceAccount', name: 'chaoskit-kill-web', namespace: 'chaos' },
+        {
+          kind: 'ServiceAccount',
+          name: binding.metadata?.name?.endsWith('-reaper') ? 'chaoskit-reaper' : 'chaoskit-kill-web',
+          namespace: 'chaos',
+        },
       ]);
     }
 
@@ -252,37 +309,22 @@ describe('chaoskit deploy -o yaml', () => {
     ]);
   });
 
-  it('makes the reaper: a CronJob running revert --expired with the rights revert needs and no more', async () => {
+  it('makes the reaper: a CronJob running revert --expired, holding no right over any object of its own', async () => {
     const out = await chaoskit(['deploy', '--reaper', '-n', 'chaos', '-o', 'yaml']);
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
     const objects = loadAll(out.stdout) as Obj[];
     expect(objects.map((o) => `${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`)).toEqual([
       'ServiceAccount/chaos/chaoskit-reaper',
-      'ClusterRole//chaoskit-chaos-reaper',
-      'ClusterRoleBinding//chaoskit-chaos-reaper',
       'Role/chaos/chaoskit-reaper',
       'RoleBinding/chaos/chaoskit-reaper',
       'CronJob/chaos/chaoskit-reaper',
     ]);
-    const rules = byKind<V1Role>(objects, 'ClusterRole')[0]?.rules ?? [];
-    const verbsOn = (group: string, plural: string) =>
-      rules.find((r) => r.apiGroups?.includes(group) && r.resources?.includes(plural))?.verbs;
-    // Undoing a scale, a created and a deleted network policy, a cordon; reading each first.
-    expect(verbsOn('apps', 'deployments')).toEqual(['create', 'delete', 'get', 'patch']);
-    expect(verbsOn('networking.k8s.io', 'networkpolicies')).toEqual(['create', 'delete', 'get']);
-    expect(verbsOn('', 'nodes')).toEqual(expect.arrayContaining(['get', 'patch']));
-    // Never what revert refuses without --allow-kind, nor pods (not reverted), nor wildcards.
-    for (const rule of rules) {
-      expect(rule.verbs.every((v) => ['create', 'delete', 'get', 'patch'].includes(v))).toBe(true);
-      expect(rule.apiGroups).not.toContain('*');
-      expect(rule.apiGroups).not.toContain('rbac.authorization.k8s.io');
-      for (const plural of ['*', 'pods', 'secrets', 'serviceaccounts', 'namespaces'])
-        expect(rule.resources).not.toContain(plural);
-    }
+    // It lists the records and says on its Job what it left alone; everything else it does as
+    // the runner that wrote each record, which each deployment lets it act as (D158).
     expect(byKind<V1Role>(objects, 'Role')[0]?.rules).toEqual([
-      { apiGroups: [''], resources: ['configmaps'], verbs: ['delete', 'get', 'list', 'patch'] },
-      { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['chaoskit-ledger-key'] },
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] },
+      { apiGroups: [''], resources: ['events'], verbs: ['create'] },
     ]);
     const cron = byKind<V1CronJob>(objects, 'CronJob')[0];
     expect(cron?.spec?.schedule).toBe('0 * * * *');

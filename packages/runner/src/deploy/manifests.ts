@@ -1,10 +1,20 @@
 // The objects `chaoskit deploy` applies for one experiment: its ServiceAccount, the rights
-// `chaoskit rbac` derives for it (and those of its record of changes), a ConfigMap with the
-// experiment and its files, and a Job — or a CronJob that never runs two at once — whose pod
-// is locked down and given the time its rollbacks need when it is stopped (D109).
+// `chaoskit rbac` derives for it (and those of its record of changes, on its own objects only),
+// the key that seals its records, a ConfigMap with the experiment and its files, and a Job — or
+// a CronJob that never runs two at once — whose pod is locked down and given the time its
+// rollbacks need when it is stopped (D109, D158).
 
 import type { AnyActivity, RbacRule } from '@chaoskit/core';
-import { undoRules } from '@chaoskit/core/runner';
+import {
+  deploymentRecordName,
+  keySecret,
+  ledgerRules,
+  runnerKeyName,
+  shareLockName,
+  undoRules,
+} from '@chaoskit/core/runner';
+import { CLUSTER_HALT_NAMESPACE, HALT_RULES } from '../guards/halt.js';
+import { JOB_EVENT_RULES, journalRules, journalSlotCount, journalSlots } from '../journals/rules.js';
 import { isObject } from '../raw-experiment.js';
 import { mergeRuleList, mergeRules, roleFor } from '../rbac.js';
 import { EXPERIMENT_DIR, EXPERIMENT_KEY } from './experiment-files.js';
@@ -30,6 +40,9 @@ export const GRACE_MARGIN_SECONDS = 10;
 
 /** The pod's user: not root, and no user of the image's (it has none). */
 export const RUNNER_UID = 65532;
+
+/** The ServiceAccount the reaper of a namespace runs as (deploy/reaper.ts). */
+export const REAPER_ACCOUNT = 'chaoskit-reaper';
 
 export interface DeployInput {
   /** The experiment's name in the cluster (labels, object names). */
@@ -100,28 +113,38 @@ function meta(name: string, input: DeployInput, namespace?: string): Manifest['m
   };
 }
 
-/** The Role (or ClusterRole) of the activities, its bindings, and the record's Role. */
+/** The Role (or ClusterRole) of the activities, its bindings, and the Roles of its record and journal. */
 function rbacObjects(input: DeployInput, account: string): Manifest[] {
   const own = `chaoskit-${input.name}`;
   // Outside the deployment's namespace, names carry it: two namespaces may deploy one experiment.
   const placed = `chaoskit-${input.namespace}-${input.name}`;
   const subjects = [{ kind: 'ServiceAccount', name: account, namespace: input.namespace }];
-  const { role, ledger, journal } = roleFor(input.activities, own, { journal: true }) as {
-    role: Manifest;
-    ledger?: Manifest;
-    journal: Manifest;
-  };
+  const { role } = roleFor(input.activities, own) as { role: Manifest };
   // A run first undoes what a killed predecessor left (--revert-leftovers-of): the inverse of
   // the writes of the same activities (D121); its Events are notes, not undone.
   role.rules = mergeRuleList([...(role.rules as RbacRule[]), ...undoRules(mergeRules(input.activities))]);
   const out: Manifest[] = [];
-  const bind = (kind: 'Role' | 'ClusterRole', roleName: string, namespace?: string): Manifest => ({
+  const bind = (
+    kind: 'Role' | 'ClusterRole',
+    roleName: string,
+    namespace?: string,
+    to: typeof subjects = subjects,
+  ): Manifest => ({
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: namespace ? 'RoleBinding' : 'ClusterRoleBinding',
     metadata: meta(roleName, input, namespace),
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind, name: roleName },
-    subjects,
+    subjects: to,
   });
+  const grant = (name: string, namespace: string, rules: readonly RbacRule[], to = subjects) => {
+    out.push({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: meta(name, input, namespace),
+      rules: rules.map((rule) => ({ ...rule })),
+    });
+    out.push(bind('Role', name, namespace, to));
+  };
   if ((role.rules as unknown[]).length > 0) {
     if (role.kind === 'ClusterRole') {
       out.push({ ...role, metadata: meta(placed, input) });
@@ -134,17 +157,41 @@ function rbacObjects(input: DeployInput, account: string): Manifest[] {
       }
     }
   }
-  // The run keeps its record and its journal in the deployment's namespace (--ledger-namespace).
-  for (const kept of ledger ? [ledger, journal] : [journal]) {
-    // And reads whether a predecessor's pod is gone (--revert-leftovers-of).
-    const rules =
-      kept === ledger
-        ? [...(kept.rules as RbacRule[]), { apiGroups: [''], resources: ['pods'], verbs: ['get'] }]
-        : kept.rules;
-    out.push({ ...kept, metadata: meta(kept.metadata.name, input, input.namespace), rules });
-    out.push(bind('Role', kept.metadata.name, input.namespace));
+  // The run keeps its record and its journal in the deployment's namespace (--ledger-namespace),
+  // and may change its own objects there and no other deployment's (D158).
+  if (input.activities.some((a) => a.kind === 'action')) {
+    const ownMaps = [deploymentRecordName(input.name), ...input.actsIn.map(shareLockName)];
+    grant(`${own}-ledger`, input.namespace, [
+      ...ledgerRules(runnerKeyName(account), ownMaps),
+      ...HALT_RULES,
+      // Whether a predecessor's pod is gone (--revert-leftovers-of).
+      { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
+    ]);
+    // The cluster's halt lever, which every run watches (D159).
+    grant(`${placed}-halt`, CLUSTER_HALT_NAMESPACE, HALT_RULES);
+    // The namespace's reaper acts as this runner, and as nothing else (D122).
+    grant(
+      `${own}-reaper`,
+      input.namespace,
+      [{ apiGroups: [''], resources: ['serviceaccounts'], verbs: ['impersonate'], resourceNames: [account] }],
+      [{ kind: 'ServiceAccount', name: REAPER_ACCOUNT, namespace: input.namespace }],
+    );
   }
+  grant(`${own}-journal`, input.namespace, [
+    ...journalRules(journalSlots(input.name, journalSlotCount(input.schedule !== undefined))),
+    ...JOB_EVENT_RULES,
+  ]);
   return out;
+}
+
+/** The Secret of the key that seals the runner's records: made once, never applied over. */
+export function runnerKey(input: Pick<DeployInput, 'name' | 'namespace'>): Manifest {
+  return keySecret(
+    runnerKeyName(`chaoskit-${input.name}`),
+    input.namespace,
+    `seals the records of changes of the runner of experiment ${input.name}: only its ServiceAccount may read it, and it vouches for that runner's records alone`,
+    deployLabels(input.name, input.namespace),
+  ) as Manifest;
 }
 
 /** Where and how a locked-down runner pod runs: its image, identity, command and placement. */
@@ -177,16 +224,20 @@ function runArgs(input: DeployInput): string[] {
   ];
 }
 
-/** What a deployed run's journal is labelled with, and the Job its Events are on (the Job's own labels of its pod). */
+/** The Job a pod runs in (the Job's own labels of its pod): what its Events are on. */
+export const jobEnv: Json[] = [
+  ['CHAOSKIT_JOB', 'job-name'],
+  ['CHAOSKIT_JOB_UID', 'controller-uid'],
+].map(([name, label]) => ({
+  name,
+  valueFrom: { fieldRef: { fieldPath: `metadata.labels['batch.kubernetes.io/${label}']` } },
+}));
+
+/** What a deployed run's journal is labelled with and kept in, and its Job. */
 const runEnv = (input: DeployInput): Json[] => [
   { name: 'CHAOSKIT_EXPERIMENT', value: input.name },
-  ...[
-    ['CHAOSKIT_JOB', 'job-name'],
-    ['CHAOSKIT_JOB_UID', 'controller-uid'],
-  ].map(([name, label]) => ({
-    name,
-    valueFrom: { fieldRef: { fieldPath: `metadata.labels['batch.kubernetes.io/${label}']` } },
-  })),
+  { name: 'CHAOSKIT_JOURNAL_SLOTS', value: String(journalSlotCount(input.schedule !== undefined)) },
+  ...jobEnv,
 ];
 
 /** The pod's own name, uid and namespace, for its run's record (D121). */
@@ -297,9 +348,11 @@ export function deployManifests(input: DeployInput): Manifest[] {
     env: runEnv(input),
     grace: gracePeriodSeconds(input.experiment),
   });
+  const changes = input.activities.some((a) => a.kind === 'action');
   return [
     account,
     ...rbacObjects(input, own),
+    ...(changes ? [runnerKey(input)] : []),
     configMap,
     workload(meta(own, input, input.namespace), pod, input.schedule),
   ];

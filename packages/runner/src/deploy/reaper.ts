@@ -1,17 +1,19 @@
 // `chaoskit deploy --reaper`: a CronJob that runs `chaoskit revert --expired --yes` in a
-// namespace, undoing what expired runs left there (a pod killed outright, a lost node), with
-// exactly the rights that revert needs: the namespace's records and ledger key, and — anywhere,
-// as records may name any namespace — to read each kind the installed activities change and to
-// write its inverse (D122).
+// namespace, undoing what expired runs of the experiments deployed there left (a pod killed
+// outright, a lost node). It holds no right over any object of its own: it lists the records,
+// and acts as the runner that wrote each one — each deployment grants it that, and only that
+// (its `-reaper` Role, deploy/manifests.ts) — so that it can do nothing its runners could not,
+// and nothing at all once they are undeployed (D122, D158). What it may not verify or act on it
+// names, in an Event on its Job, without failing.
 
 import type { RbacRule } from '@chaoskit/core';
-import { LEDGER_KEY_SECRET, undoRules } from '@chaoskit/core/runner';
-import { mergeRuleList } from '../rbac.js';
 import {
   deployLabels,
   GRACE_FLOOR_SECONDS,
+  jobEnv,
   type Manifest,
   podSpec,
+  REAPER_ACCOUNT,
   type RunnerPod,
   workload,
 } from './manifests.js';
@@ -21,23 +23,19 @@ export const REAPER = 'reaper';
 /** Every hour, on the hour: expired runs are a day old by default (--ledger-ttl). */
 export const REAPER_SCHEDULE = '0 * * * *';
 
-/** What `revert --expired` reads and writes of the namespace's records. */
-const RECORD_RULES: RbacRule[] = [
-  { apiGroups: [''], resources: ['configmaps'], verbs: ['delete', 'get', 'list', 'patch'] },
-  { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: [LEDGER_KEY_SECRET] },
+/** What the reaper does as itself: list the namespace's records, and say on its Job what it left alone. */
+const REAPER_RULES: RbacRule[] = [
+  { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] },
+  { apiGroups: [''], resources: ['events'], verbs: ['create'] },
 ];
 
 export interface ReaperInput extends Pick<RunnerPod, 'image' | 'nodeSelector' | 'tolerate'> {
   namespace: string;
   schedule: string;
-  /** The RBAC rules of every installed activity: what a record may say was changed. */
-  activityRules: readonly RbacRule[];
 }
 
 export function reaperManifests(input: ReaperInput): Manifest[] {
-  const name = `chaoskit-${REAPER}`;
-  // Outside the namespace, the name carries it: each namespace may have its reaper.
-  const placed = `chaoskit-${input.namespace}-${REAPER}`;
+  const name = REAPER_ACCOUNT;
   const labels = deployLabels(REAPER, input.namespace);
   const at = (n: string, namespace?: string) => ({ name: n, ...(namespace ? { namespace } : {}), labels });
   const subjects = [{ kind: 'ServiceAccount', name, namespace: input.namespace }];
@@ -47,23 +45,11 @@ export function reaperManifests(input: ReaperInput): Manifest[] {
     account: name,
     args: ['revert', '--expired', '--yes', '--ledger-namespace', input.namespace],
     grace: GRACE_FLOOR_SECONDS,
+    env: jobEnv,
   });
   return [
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: at(name, input.namespace) },
-    {
-      apiVersion: rbac,
-      kind: 'ClusterRole',
-      metadata: at(placed),
-      rules: mergeRuleList(undoRules(input.activityRules)),
-    },
-    {
-      apiVersion: rbac,
-      kind: 'ClusterRoleBinding',
-      metadata: at(placed),
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: placed },
-      subjects,
-    },
-    { apiVersion: rbac, kind: 'Role', metadata: at(name, input.namespace), rules: RECORD_RULES },
+    { apiVersion: rbac, kind: 'Role', metadata: at(name, input.namespace), rules: REAPER_RULES },
     {
       apiVersion: rbac,
       kind: 'RoleBinding',

@@ -119,12 +119,16 @@ it("validate --all-contexts: each context checked as a run's preflight, naming w
   );
   expect(lines).toHaveLength(3);
   for (const name of CONTEXTS) expect(out.stdout + out.stderr).not.toContain(name);
-  // Questions only: who each identity is, and what it may do.
+  // Questions only: who each identity is, what it may do, and whether the key that would seal
+  // its record is there (a read, D158).
   const requests = await requestsSince(since, identities[1]!);
   expect(requests.filter(isMutation)).toEqual([]);
   expect(new Set(requests.map((e) => e.objectRef?.resource))).toEqual(
-    new Set(['selfsubjectreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews']),
+    new Set(['selfsubjectreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'secrets']),
   );
+  expect(
+    requests.filter((e) => e.objectRef?.resource === 'secrets').map((e) => `${e.verb} ${e.objectRef?.name}`),
+  ).toEqual(expect.arrayContaining(['get chaoskit-ledger-key']));
 });
 
 it('validate --context: the one cluster named, checked the same way', async () => {

@@ -138,6 +138,7 @@ async function runContext(
       ledgerNamespace: ledger?.run.namespace,
       dry: options.run?.dry,
       env: context.env,
+      record: ledger?.recordName,
     });
     const namespace = options.haltNamespace ?? (options.ledger ? options.ledger.namespace : 'default');
     halt = await haltGuard(prepared, namespace, {

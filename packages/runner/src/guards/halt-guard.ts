@@ -1,12 +1,13 @@
-// The halt lever as a guard of a run (D128): read in every cluster the run changes before it
-// starts (a run refuses while halted), then watched there until its rollbacks start.
+// The halt levers as a guard of a run (D128, D159): the cluster's and its ledger namespace's,
+// read in every cluster the run changes before it starts (a run refuses while halted), then
+// watched there until its rollbacks start.
 
 import { KubeClient } from '@chaoskit/core';
 import { Refusal } from '../errors.js';
 import type { Prepared } from '../experiment.js';
 import { changedClusters, type PreflightOptions } from '../preflight.js';
 import type { RunGuard } from '../run/state.js';
-import { describeHalt, HALT_NAME, readHalt, watchHalt } from './halt.js';
+import { CLUSTER_HALT_NAMESPACE, describeHalt, HALT_NAME, readHalt, watchHalt } from './halt.js';
 
 /**
  * Refuses the run (a Refusal giving the reason and who halted) when the lever is set in a
@@ -21,29 +22,32 @@ export async function haltGuard(
   namespace: string,
   options: Omit<PreflightOptions, 'ledgerNamespace'> & { unguarded?: (line: string) => void },
 ): Promise<RunGuard | undefined> {
-  const watched: Array<{ kube: KubeClient; from: string | undefined }> = [];
+  const watched: Array<{ kube: KubeClient; namespace: string; from: string | undefined }> = [];
+  const levers = [...new Set([CLUSTER_HALT_NAMESPACE, namespace])];
   for (const connection of changedClusters(prepared, options)) {
     const kube = new KubeClient(connection);
-    const read = await readHalt(kube, namespace).catch((err: unknown) => {
-      if (!(options.unguarded && err instanceof Refusal)) throw err;
-      options.unguarded(
-        `${err.message.replace(/: bind there .*$/, '')}; the run goes on without it (it keeps no record)`,
-      );
-      return undefined;
-    });
-    if (!read) continue;
-    const { halt, resourceVersion } = read;
-    if (halt) throw new Refusal(`the run does not start: ${describeHalt(halt, namespace)}`);
-    watched.push({ kube, from: resourceVersion });
+    for (const lever of levers) {
+      const read = await readHalt(kube, lever).catch((err: unknown) => {
+        if (!(options.unguarded && err instanceof Refusal)) throw err;
+        options.unguarded(
+          `${err.message.replace(/: bind (there|in) .*$/, '')}; the run goes on without it (it keeps no record)`,
+        );
+        return undefined;
+      });
+      if (!read) continue;
+      const { halt, resourceVersion } = read;
+      if (halt) throw new Refusal(`the run does not start: ${describeHalt(halt)}`);
+      watched.push({ kube, namespace: lever, from: resourceVersion });
+    }
   }
   if (!watched.length) return undefined;
   let watches: Array<{ stop: () => void }> = [];
   return {
     start(interrupt) {
       // From the version read: a halt set since is seen as the watch's first event.
-      watches = watched.map(({ kube, from }) =>
-        watchHalt(kube, namespace, from, (halt) =>
-          interrupt({ by: 'halt', name: HALT_NAME, reason: describeHalt(halt, namespace) }),
+      watches = watched.map(({ kube, namespace: lever, from }) =>
+        watchHalt(kube, lever, from, (halt) =>
+          interrupt({ by: 'halt', name: HALT_NAME, reason: describeHalt(halt) }),
         ),
       );
     },

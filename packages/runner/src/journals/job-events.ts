@@ -6,7 +6,6 @@
 import type { KubeClient } from '@chaoskit/core';
 import { postEvent, redact } from '@chaoskit/core/runner';
 import type { RunEvent, RunListener } from '../run/index.js';
-import { journalName } from './labels.js';
 
 export interface JobRef {
   name: string;
@@ -30,14 +29,14 @@ interface Said {
 }
 
 /** What an event of the run says on the Job, if anything. */
-function eventOf(event: RunEvent, runId: string): Said | undefined {
+function eventOf(event: RunEvent, runId: string, journal: string): Said | undefined {
   switch (event.type) {
     case 'run-started':
       return {
         reason: 'Started',
         type: 'Normal',
         action: 'Run',
-        note: `run ${runId} started: ${event.title} (journal: ConfigMap ${journalName(runId)})`,
+        note: `run ${runId} started: ${event.title} (journal: ConfigMap ${journal})`,
       };
     case 'deviated':
       return {
@@ -82,10 +81,10 @@ function eventOf(event: RunEvent, runId: string): Said | undefined {
   }
 }
 
-/** Writes an Event on `job` at each moment of the run that says one; a failure is said, not thrown. */
-export function jobEvents(kube: KubeClient, job: JobRef, runId: string): RunListener {
+/** Writes an Event on `job` (its journal in ConfigMap `journal`) at each moment of the run that says one; a failure is said, not thrown. */
+export function jobEvents(kube: KubeClient, job: JobRef, runId: string, journal: string): RunListener {
   return async (event, emit) => {
-    const said = eventOf(event, runId);
+    const said = eventOf(event, runId, journal);
     if (!said) return;
     const regarding = { apiVersion: 'batch/v1', kind: 'Job', ...job };
     try {

@@ -9,12 +9,55 @@ import { Refusal } from '../errors.js';
 import { type JournalWriter, journalWriter } from '../run/index.js';
 import { boundedJournal } from './bound.js';
 import type { JobRef } from './job-events.js';
-import { JOURNAL_KEY, type JournalIdentity, journalMetadata, journalName } from './labels.js';
-import { JOB_EVENT_RULES, JOURNAL_RULES } from './rules.js';
+import {
+  EXPERIMENT_LABEL,
+  JOURNAL_KEY,
+  type JournalIdentity,
+  journalMetadata,
+  labelValue,
+} from './labels.js';
+import { JOB_EVENT_RULES, journalRules } from './rules.js';
+
+/**
+ * The deployment's journal this run keeps its own in (`slots`, its runner's to change): one not
+ * there yet, else the oldest, deleted to make room. A deployment's runs come one at a time
+ * (a Job, or a CronJob that never runs two at once), and its Jobs' journals go with them.
+ */
+export async function claimJournal(
+  kube: KubeClient,
+  namespace: string,
+  deployment: string,
+  slots: readonly string[],
+): Promise<string> {
+  type Listed = { metadata: { name: string; uid?: string; creationTimestamp?: string } };
+  const kept = (
+    await kube.list<Listed>(ConfigMaps, {
+      namespace,
+      labelSelector: `${EXPERIMENT_LABEL}=${labelValue(deployment)}`,
+      metadataOnly: true,
+    })
+  ).filter((item) => slots.includes(item.metadata.name));
+  const free = slots.find((name) => !kept.some((item) => item.metadata.name === name));
+  if (free) return free;
+  const [oldest] = kept.sort((a, b) =>
+    (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''),
+  );
+  await kube
+    .delete(ConfigMaps, oldest!.metadata.name, {
+      namespace,
+      body: { preconditions: { uid: oldest!.metadata.uid } },
+    })
+    .catch((err: unknown) => {
+      if (!isApiError(err, 'NotFound')) throw err;
+    });
+  return oldest!.metadata.name;
+}
 
 export interface ClusterJournalOptions extends JournalIdentity {
   kube: KubeClient;
   namespace: string;
+  /** Its ConfigMap. */
+  name: string;
   /** Told once when the journal is over the bound and kept cut. */
   warn: (line: string) => void;
   /**
@@ -26,8 +69,7 @@ export interface ClusterJournalOptions extends JournalIdentity {
 
 /** The writer of the run's journal to its ConfigMap. */
 export function clusterJournal(options: ClusterJournalOptions): JournalWriter {
-  const { kube, namespace } = options;
-  const name = journalName(options.runId);
+  const { kube, namespace, name } = options;
   const { job } = options;
   const owned =
     job?.uid && job.namespace === namespace
@@ -73,8 +115,13 @@ export function clusterJournal(options: ClusterJournalOptions): JournalWriter {
  * Refuses the run unless the identity may keep its journal in `namespace` (and write Events on
  * its Job, when it has one): a run that cannot keep it finds out before its first change.
  */
-export async function checkJournalRights(kube: KubeClient, namespace: string, job: boolean): Promise<void> {
-  const rules = [...JOURNAL_RULES, ...(job ? JOB_EVENT_RULES : [])];
+export async function checkJournalRights(
+  kube: KubeClient,
+  namespace: string,
+  job: boolean,
+  slots?: readonly string[],
+): Promise<void> {
+  const rules = [...journalRules(slots), ...(job ? JOB_EVENT_RULES : [])];
   const missing = await missingRights(kube.transport, rightsOf(rules, namespace));
   if (missing.length === 0) return;
   const identity = await whoAmI(kube.transport).catch(() => undefined);

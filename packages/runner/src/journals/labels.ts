@@ -1,6 +1,8 @@
 // How a run's journal kept in the cluster is named and labelled (D116): one ConfigMap a run,
-// `chaoskit-journal-<run id>`, found by its labels; what `chaoskit journals` lists is in its
-// labels and annotations, so that listing reads no journal.
+// `chaoskit-journal-<run id>` — or, for a deployment's runs, one of the deployment's few
+// `chaoskit-journal-<deployment>-<n>`, names its runner's Role can list (D158) — found by its
+// labels; what `chaoskit journals` lists is in its labels and annotations, so that listing reads
+// no journal.
 
 import { createHash } from 'node:crypto';
 import { redact } from '@chaoskit/core/runner';

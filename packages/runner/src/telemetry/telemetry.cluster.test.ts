@@ -22,18 +22,26 @@ import {
   type TraceSpan,
   treeShape,
 } from '@chaoskit/cluster/observability';
-import { deploy, fileNamespace, serviceAccountEnv, sharedCluster, until } from '@chaoskit/cluster/testing';
-import { RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
-import { dump, loadAll } from 'js-yaml';
+import {
+  deploy,
+  fileNamespace,
+  type Grant,
+  serviceAccountEnv,
+  sharedCluster,
+  until,
+} from '@chaoskit/cluster/testing';
+import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../exit-codes.js';
 import type { Journal } from '../run/index.js';
 import { runCli } from '../test-cli.js';
 import { countWebPods, python } from '../test-experiments.js';
+import { operatorsKey, printedRoles } from '../test-identities.js';
 import { startRun } from '../test-runs.js';
 
 const cluster = sharedCluster();
-const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
+const _rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
 const ns = fileNamespace(cluster.kc, 'telemetry');
 let dir: string;
 let jaeger: RunningJaeger;
@@ -118,8 +126,8 @@ beforeAll(async () => {
   await writeFile(file, dump(experiment()));
   const printed = await runCli(['rbac', file, '--name', 'runner'], { cwd: dir });
   expect(printed.code, printed.stderr).toBe(0);
-  for (const role of loadAll(printed.stdout) as V1Role[])
-    await rbac.createNamespacedRole({ namespace: ns.name, body: role });
+  await operatorsKey(cluster.kc, ns.name);
+  grants = await printedRoles(cluster.kc, printed.stdout, ns.name);
 }, 1_800_000);
 
 afterAll(async () => {
@@ -128,13 +136,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** What `chaoskit rbac` printed for the experiment, created. */
+let grants: Grant[];
 /** The run's identity (the experiment's rights), and a service name of its own for each run's traces. */
 let identity: Awaited<ReturnType<typeof serviceAccountEnv>>;
 async function runner() {
-  identity ??= await serviceAccountEnv(cluster, ns.name, 'runner', [
-    { role: 'runner', kind: 'Role' },
-    { role: 'runner-ledger', kind: 'Role' },
-  ]);
+  identity ??= await serviceAccountEnv(cluster, ns.name, 'runner', grants);
   const service = `chaoskit-${ns.name}-${++runs}`;
   return { ...identity, service, env: { ...identity.env, OTEL_SERVICE_NAME: service } };
 }

@@ -38,17 +38,25 @@ export async function startLocal(options: StartOptions = {}): Promise<LocalClust
   const kit = options.realNodes ? await prepareRealNodes(progress) : undefined;
   if (kit && 'unavailable' in kit)
     progress(`chaoskit: real nodes cannot run here, the cluster is kwok-only: ${kit.unavailable}`);
-  const dir = await mkdtemp(join(tmpdir(), 'chaoskit-cluster-'));
-  const group = new ProcessGroup(dir);
-  const real: { nodes?: RealNodes } = {};
-  try {
-    return await boot(dir, group, bin, options, crds, istiodBinary, kit, real);
-  } catch (err) {
-    await real.nodes?.stop();
-    await group.stop(1000);
-    await rm(dir, { recursive: true, force: true });
-    // A component's failure carries that component's log tail, and only that one.
-    throw new Error(`local cluster failed to start: ${(err as Error).message}`, { cause: err });
+  for (let attempt = 1; ; attempt++) {
+    const dir = await mkdtemp(join(tmpdir(), 'chaoskit-cluster-'));
+    const group = new ProcessGroup(dir);
+    const real: { nodes?: RealNodes } = {};
+    try {
+      return await boot(dir, group, bin, options, crds, istiodBinary, kit, real);
+    } catch (err) {
+      await real.nodes?.stop();
+      await group.stop(1000);
+      await rm(dir, { recursive: true, force: true });
+      // A port picked free and taken before its component bound it (another cluster starting
+      // beside this one): started again, on other ports.
+      if (attempt < 3 && /address already in use/.test((err as Error).message)) {
+        progress(`chaoskit: a port of the local cluster was taken before it bound it; starting again`);
+        continue;
+      }
+      // A component's failure carries that component's log tail, and only that one.
+      throw new Error(`local cluster failed to start: ${(err as Error).message}`, { cause: err });
+    }
   }
 }
 

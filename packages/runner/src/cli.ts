@@ -2,6 +2,7 @@
 // a user may give before the command as well, and the exit code (D89).
 import { maskEnvironmentTargets } from '@chaoskit/core/runner';
 import { Command, type Option } from 'commander';
+import { addChaosToolkitOptions, chaosToolkitOptions } from './commands/chaos-toolkit.js';
 import { fail, session } from './commands/session.js';
 import { Refusal } from './errors.js';
 import { EXIT } from './exit-codes.js';
@@ -31,6 +32,7 @@ export const COMMANDS: ReadonlyArray<
   [['call'], () => import('./commands/call.js')],
   [['init'], () => import('./commands/init.js')],
   [['report'], () => import('./commands/report.js')],
+  [['settings'], () => import('./commands/settings.js')],
 ];
 
 /**
@@ -61,12 +63,14 @@ export async function main(argv: readonly string[]): Promise<void> {
     .exitOverride()
     // What the environment says about the cluster is masked before any command prints a line.
     .hook('preAction', () => maskEnvironmentTargets());
-  const named = commandOnLine(argv.slice(2), shared);
+  const chaosOptions = chaosToolkitOptions();
+  const named = commandOnLine(argv.slice(2), [...shared, ...chaosOptions]);
   const modules = await Promise.all(
     COMMANDS.filter(([names]) => !named || names.includes(named)).map(([, load]) => load()),
   );
   for (const module of modules) module.register(program);
   shareOptions(program, shared);
+  addChaosToolkitOptions(program, chaosOptions);
   try {
     await program.parseAsync(argv);
   } catch (err) {

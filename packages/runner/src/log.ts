@@ -28,6 +28,8 @@ export interface LogOptions {
   verbose?: boolean;
   /** A file that receives every line (appended). */
   logFile?: string;
+  /** The lowest level the file receives (default debug: every line). */
+  fileLevel?: Level;
 }
 
 export interface Logger extends Required<Reporter> {
@@ -39,11 +41,14 @@ export interface Logger extends Required<Reporter> {
 }
 
 const stamp = () => new Date().toISOString();
+const LEVELS: readonly Level[] = ['debug', 'info', 'warn', 'error'];
 
 export function createLogger(options: LogOptions = {}, stderr: (text: string) => void = writeStderr): Logger {
   let fd = options.logFile ? openLogFile('--log-file', options.logFile) : undefined;
+  const lowest = LEVELS.indexOf(options.fileLevel ?? 'debug');
   const toFile = (level: Level, text: string, time = stamp()) => {
-    if (fd !== undefined) writeSync(fd, `${time} [${level.toUpperCase()}] ${redact(text)}\n`);
+    if (fd !== undefined && LEVELS.indexOf(level) >= lowest)
+      writeSync(fd, `${time} [${level.toUpperCase()}] ${redact(text)}\n`);
   };
   const line = (level: Level, text: string) => {
     const message = redact(text);
@@ -57,7 +62,9 @@ export function createLogger(options: LogOptions = {}, stderr: (text: string) =>
     );
   };
   const stopWatching =
-    fd !== undefined || options.verbose ? watchRequests((text) => line('debug', text)) : noop;
+    (fd !== undefined && lowest === 0) || options.verbose
+      ? watchRequests((text) => line('debug', text))
+      : noop;
   return {
     debug: (text) => line('debug', text),
     info: (text) => line('info', text),

@@ -125,10 +125,11 @@ export function roleFor(
         [
           "# The run's record of its changes (chaoskit status, chaoskit revert) and the namespace's halt lever",
           '# (chaoskit halt -n): bind this Role in the ledger namespace (--ledger-namespace; default',
-          '# $CHAOSKIT_LEDGER_NAMESPACE, else default). The Secret chaoskit-ledger-key there (the operators',
-          '# key, created by the first run of someone who may create Secrets) seals the records of the people',
-          '# and CI identities who hold this Role: they vouch for each other, never for a deployed runner,',
-          '# which seals with a key of its own. Each record is only ever undone as its writer.',
+          "# $CHAOSKIT_LEDGER_NAMESPACE, else the kubeconfig context's namespace, else default). The Secret",
+          '# chaoskit-ledger-key there (the operators key, created by the first run of someone who may create',
+          '# Secrets) seals the records of the people and CI identities who hold this Role: they vouch for',
+          '# each other, never for a deployed runner, which seals with a key of its own. Each record is only',
+          '# ever undone as its writer.',
         ],
       )
     : undefined;

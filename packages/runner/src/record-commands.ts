@@ -31,6 +31,8 @@ import {
   uncovered,
   type Writer,
 } from '@chaoskit/core/runner';
+import { missingNamespace } from './commands/namespace-hint.js';
+import { type Format, formatted } from './commands/output.js';
 import { installedActivities } from './resolve-activity.js';
 import { terminalText } from './terminal.js';
 
@@ -117,7 +119,8 @@ export interface StatusOptions {
   namespace: string | null;
   /** The ledger namespace whose key verifies marks found on objects. */
   ledgerNamespace: string;
-  json?: boolean;
+  /** -o json|yaml; else lines for people. */
+  format?: Format | undefined;
 }
 
 type Listed = Pick<RunRecord, 'runId' | 'title' | 'started' | 'expires' | 'pods'> & {
@@ -207,8 +210,17 @@ export async function status(kube: Transport, options: StatusOptions, io: Io): P
         byMarks: true,
       });
   }
-  if (options.json) {
-    io.out(`${JSON.stringify({ runs: report, not_verified: problems }, null, 2)}\n`);
+  // Nothing found in a namespace that is not there: a typo, most often (D163).
+  const missing =
+    report.length === 0 && problems.length === 0 && options.namespace !== null
+      ? await missingNamespace(kube, options.namespace)
+      : undefined;
+  if (missing) {
+    io.err(`chaoskit: ${missing}\n`);
+    return 1;
+  }
+  if (options.format) {
+    io.out(formatted({ runs: report, not_verified: problems }, options.format));
     return 0;
   }
   if (report.length === 0 && problems.length === 0) io.out('no run has recorded changes in place\n');
@@ -310,7 +322,8 @@ export async function revert(
         return 1;
       }
       throw new Error(
-        `no record of run ${runId} in namespace ${options.namespace} (chaoskit status lists them)`,
+        (await missingNamespace(kube, options.namespace)) ??
+          `no record of run ${runId} in namespace ${options.namespace} (chaoskit status lists them)`,
       );
     }
     if (found.length) io.err(`run ${runId}: ${found.length} change(s) found by the marks on the objects\n`);
@@ -321,6 +334,14 @@ export async function revert(
     runs = all.filter((r) => Date.parse(r.expires) < Date.now());
     for (const p of problems) io.err(problemLine(p));
     if (runs.length === 0) {
+      const missing =
+        all.length === 0 && problems.length === 0
+          ? await missingNamespace(kube, options.namespace)
+          : undefined;
+      if (missing) {
+        io.err(`chaoskit: ${missing}\n`);
+        return 1;
+      }
       io.out(`no expired run in namespace ${options.namespace}\n`);
       await tell(problems, [], notice);
       return 0;

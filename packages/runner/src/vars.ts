@@ -3,14 +3,19 @@ import { extname } from 'node:path';
 import { parseDocument } from '@chaoskit/core';
 import type { Json, Vars } from './experiment.js';
 
-/** `--var key[:type]=value` (types: str, int, float, bool, json), as Chaos Toolkit's. */
+/**
+ * `--var key[:type]=value` (types: str, int, float, bool, json, and bytes: the text, which is
+ * its UTF-8 bytes; D162), as Chaos Toolkit's.
+ */
 export function parseVar(text: string): [string, unknown] {
   const match =
-    /^([A-Za-z_][A-Za-z0-9_]*)(?::(str|string|int|integer|float|number|bool|boolean|json))?=(.*)$/s.exec(
+    /^([A-Za-z_][A-Za-z0-9_]*)(?::(str|string|bytes|int|integer|float|number|bool|boolean|json))?=(.*)$/s.exec(
       text,
     );
   if (!match)
-    throw new Error(`--var takes key[:type]=value (types: str, int, float, bool, json), got '${text}'`);
+    throw new Error(
+      `--var takes key[:type]=value (types: str, int, float, bool, json, bytes), got '${text}'`,
+    );
   const [, key, type = 'str', raw = ''] = match;
   switch (type) {
     case 'int':

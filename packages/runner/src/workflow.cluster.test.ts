@@ -242,9 +242,9 @@ describe('-n, --context and --kubeconfig', () => {
     );
     expect(deleted.map((e) => e.objectRef?.namespace)).toEqual([ns.name]);
 
-    const refused = await chaoskit(['-n', ns.name, 'status']);
+    const refused = await chaoskit(['-n', ns.name, 'rbac', '--halt']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('chaoskit status does not take --namespace');
+    expect(refused.stderr).toContain('chaoskit rbac does not take --namespace');
   });
 
   it('call and plan act where the flags say; without --context, the kubeconfig’s current one is used', async () => {

@@ -5,6 +5,7 @@ import { resolveActivity } from '../resolve-activity.js';
 import { invokeActivity } from '../run/invoke.js';
 import { CHOOSERS, useCluster } from './cluster-choice.js';
 import { withCluster, withLogging, withNamespace } from './options.js';
+import { formatted, withOutput } from './output.js';
 import { fail, session } from './session.js';
 
 function parseJson(text: string, option: string): Record<string, unknown> {
@@ -16,7 +17,11 @@ function parseJson(text: string, option: string): Record<string, unknown> {
 }
 
 export function register(program: Command): void {
-  withCluster(withNamespace(withLogging(program.command('call'))))
+  withOutput(
+    withCluster(withNamespace(withLogging(program.command('call')))),
+    'the result (default: one line of JSON)',
+    false,
+  )
     .description('run one activity and print its result as JSON (for process providers and scripts)')
     .argument('<module>', 'e.g. chaoscluster.pod.actions')
     .argument('<func>', 'e.g. terminate_pods')
@@ -36,7 +41,8 @@ export function register(program: Command): void {
           secrets,
           log: (line) => session.logger.info(line),
         });
-        process.stdout.write(`${JSON.stringify(redactValue(result ?? null))}\n`);
+        const value = redactValue(result ?? null);
+        process.stdout.write(opts.output ? formatted(value, opts.output) : `${JSON.stringify(value)}\n`);
       } catch (err) {
         session.exitCode = fail(err);
       }

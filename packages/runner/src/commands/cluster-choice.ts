@@ -1,11 +1,13 @@
 // Which cluster a command reaches: the environment's, unless --context or --kubeconfig name
 // another, as kubectl's flags replace KUBECONFIG and the current context.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { KubeClient } from '@chaoskit/core';
 import {
   connectionFor,
   contextCount,
   createClusterClient,
+  DEFAULT_SERVICE_ACCOUNT_DIR,
   kubeconfigFiles,
   loadKubeconfig,
   maskEnvironmentTargets,
@@ -26,6 +28,32 @@ export function clusterEnv(
     ...(opts.kubeconfig ? { CLUSTERCONFIG: opts.kubeconfig, KUBECONFIG: opts.kubeconfig } : {}),
     ...(opts.context ? { CLUSTER_CONTEXT: opts.context } : {}),
   };
+}
+
+/**
+ * The namespace kubectl would default to on the cluster `env` chooses (D163): the one its
+ * kubeconfig context names (CLUSTER_CONTEXT, KUBERNETES_CONTEXT, else the current context), or
+ * inside a pod without a kubeconfig, the pod's own; undefined when there is none, or the
+ * kubeconfig cannot be read (the command's client then says why).
+ */
+export function contextNamespace(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const files = kubeconfigFiles(env);
+  if (files.existing.length === 0) {
+    if (env.RUNNER_IN_POD !== 'true' && env.CHAOSTOOLKIT_IN_POD !== 'true') return undefined;
+    const dir = env.CHAOSKIT_SERVICE_ACCOUNT_DIR ?? DEFAULT_SERVICE_ACCOUNT_DIR;
+    try {
+      return readFileSync(join(dir, 'namespace'), 'utf8').trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  try {
+    const kubeconfig = loadKubeconfig(files.existing);
+    const name = env.CLUSTER_CONTEXT ?? env.KUBERNETES_CONTEXT ?? kubeconfig.currentContext;
+    return kubeconfig.contexts.find((c) => c.name === name)?.namespace;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The cluster of `status` and `revert`: the environment's, with --context and --kubeconfig. */

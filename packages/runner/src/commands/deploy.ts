@@ -1,18 +1,11 @@
 // `chaoskit deploy`: an experiment as a Job (or a CronJob) in the cluster, with exactly the
 // rights it needs (deploy/).
-import type { AnyActivity } from '@chaoskit/core';
+import { type AnyActivity, isApiError, type KubeClient } from '@chaoskit/core';
 import { redact } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { dump } from 'js-yaml';
 import { applyManifests, describe } from '../deploy/apply.js';
 import { environmentKeys, experimentFiles } from '../deploy/experiment-files.js';
-import {
-  checkNamespace,
-  checkSchedule,
-  checkSecretName,
-  experimentName,
-  namespacesActedIn,
-} from '../deploy/inputs.js';
+import { checkSchedule, checkSecretName, experimentName, namespacesActedIn } from '../deploy/inputs.js';
 import { deployManifests, type Manifest } from '../deploy/manifests.js';
 import { REAPER, REAPER_SCHEDULE, reaperManifests } from '../deploy/reaper.js';
 import { EXIT } from '../exit-codes.js';
@@ -21,7 +14,9 @@ import { activitiesOf, isObject } from '../raw-experiment.js';
 import { resolveActivity } from '../resolve-activity.js';
 import { RUNNER_VERSION } from '../version.js';
 import { deployClient } from './cluster-choice.js';
-import { ledgerSettings, withCluster } from './options.js';
+import { missingNamespace } from './namespace-hint.js';
+import { deploymentNamespace, ledgerTtlSeconds, withCluster } from './options.js';
+import { FORMATS, type Format, printObjects } from './output.js';
 import { fail, session } from './session.js';
 
 /** The runner image `npm run image` builds, tagged with this runner's version. */
@@ -31,12 +26,12 @@ interface DeployOptions {
   reaper?: boolean;
   schedule?: string;
   ledgerTtl?: string;
-  namespace: string;
+  namespace?: string;
   name?: string;
   image: string;
   envFromSecret?: string;
   dryRun?: 'client' | 'server';
-  output?: 'yaml';
+  output?: Format;
   nodeSelector: string[];
   tolerate: string[];
   context?: string;
@@ -69,16 +64,15 @@ async function activitiesByName(raw: Record<string, unknown>): Promise<Map<strin
 async function manifestsFor(
   file: string | undefined,
   opts: DeployOptions,
+  namespace: string,
 ): Promise<{ manifests: Manifest[]; env: string[] }> {
-  // -n may stand before the command, where the program takes it as it is (shared-options.ts).
-  checkNamespace(opts.namespace);
   if (opts.reaper) {
     if (file || opts.name || opts.envFromSecret || opts.ledgerTtl)
       throw new InvalidArgumentError(
         '--reaper deploys no experiment: give no experiment file, --name, --env-from-secret or --ledger-ttl',
       );
     const manifests = reaperManifests({
-      namespace: opts.namespace,
+      namespace,
       image: opts.image,
       schedule: opts.schedule ?? REAPER_SCHEDULE,
       ...placement(opts),
@@ -86,7 +80,7 @@ async function manifestsFor(
     return { manifests, env: [] };
   }
   if (!file) throw new InvalidArgumentError('give the experiment file to deploy, or --reaper');
-  if (opts.ledgerTtl) ledgerSettings({ ledgerTtl: opts.ledgerTtl });
+  if (opts.ledgerTtl) ledgerTtlSeconds(opts.ledgerTtl);
   const name = experimentName(file, opts.name);
   if (name === REAPER)
     throw new InvalidArgumentError(`the name '${REAPER}' is deploy --reaper's: give another with --name`);
@@ -95,18 +89,28 @@ async function manifestsFor(
   const activities = await activitiesByName(raw);
   const manifests = deployManifests({
     name,
-    namespace: opts.namespace,
+    namespace,
     image: opts.image,
     experiment: raw,
     data,
     activities: [...new Set(activities.values())],
-    actsIn: namespacesActedIn(raw, activities, opts.namespace),
+    actsIn: namespacesActedIn(raw, activities, namespace),
     ...(opts.schedule ? { schedule: opts.schedule } : {}),
     ...(opts.ledgerTtl ? { ledgerTtl: opts.ledgerTtl } : {}),
     ...(opts.envFromSecret ? { envFromSecret: opts.envFromSecret } : {}),
     ...placement(opts),
   });
   return { manifests, env: environmentKeys(raw) };
+}
+
+/** The first namespace of the objects that does not exist, said as a hint (D163). */
+async function missingIn(kube: KubeClient, manifests: readonly Manifest[]): Promise<Error | undefined> {
+  const namespaces = new Set(manifests.flatMap((m) => (m.metadata.namespace ? [m.metadata.namespace] : [])));
+  for (const namespace of namespaces) {
+    const line = await missingNamespace(kube, namespace);
+    if (line) return new Error(line);
+  }
+  return undefined;
 }
 
 /** Where the pod may run: --node-selector and --tolerate. */
@@ -154,8 +158,7 @@ export function register(program: Command): void {
     )
     .option(
       '-n, --namespace <namespace>',
-      'the namespace of the deployment, its record, and of activities given no ns',
-      'default',
+      "the namespace of the deployment, its record, and of activities given no ns (default: the kubeconfig context's, else default)",
     )
     .option('--name <name>', "the experiment's name in the cluster (default: the file's name)")
     .option('--image <image>', 'the runner image (npm run image builds it)', DEFAULT_IMAGE)
@@ -180,14 +183,16 @@ export function register(program: Command): void {
     .addOption(
       new Option(
         '-o, --output <format>',
-        'print the objects as multi-document YAML, applying nothing',
-      ).choices(['yaml']),
+        'print the objects, applying nothing: multi-document YAML, or a JSON List',
+      ).choices(FORMATS),
     )
     .action(async (file: string | undefined, opts: DeployOptions) => {
       let manifests: Manifest[];
       let env: string[];
+      let namespace: string;
       try {
-        ({ manifests, env } = await manifestsFor(file, opts));
+        namespace = deploymentNamespace(opts);
+        ({ manifests, env } = await manifestsFor(file, opts, namespace));
       } catch (err) {
         session.exitCode = fail(err, err instanceof InvalidArgumentError ? EXIT.usage : EXIT.refused);
         return;
@@ -196,19 +201,17 @@ export function register(program: Command): void {
         process.stderr.write(
           `chaoskit: the experiment reads ${env.join(', ')} from the environment: give them in a Secret with --env-from-secret\n`,
         );
-      if (opts.output === 'yaml') {
+      if (opts.output) {
         // A key is never printed: whoever holds it may write the runner's records.
         const keys = manifests.filter((m) => m.kind === 'Secret');
         const notes = keys.map(
           (k) =>
-            `# The runner's key, which chaoskit deploy creates and this output leaves out (a key is never printed):\n#   kubectl create secret generic ${k.metadata.name} -n ${k.metadata.namespace} --from-literal=key="$(head -c 32 /dev/urandom | base64)"\n`,
+            `The runner's key, which chaoskit deploy creates and this output leaves out (a key is never printed):\n  kubectl create secret generic ${k.metadata.name} -n ${k.metadata.namespace} --from-literal=key="$(head -c 32 /dev/urandom | base64)"`,
         );
-        process.stdout.write(
-          notes.join('') +
-            manifests
-              .filter((m) => m.kind !== 'Secret')
-              .map((m) => dump(m, { lineWidth: -1, noRefs: true }))
-              .join('---\n'),
+        printObjects(
+          manifests.filter((m) => m.kind !== 'Secret'),
+          opts.output,
+          notes,
         );
         return;
       }
@@ -217,10 +220,13 @@ export function register(program: Command): void {
         for (const manifest of manifests) say(`${describe(manifest)} would be applied (client dry run)`);
         return;
       }
+      const kube = deployClient(opts, opts.dryRun === 'server');
       try {
-        await applyManifests(deployClient(opts, opts.dryRun === 'server'), manifests, say);
+        await applyManifests(kube, manifests, say);
       } catch (err) {
-        session.exitCode = fail(err);
+        session.exitCode = fail(
+          isApiError(err, 'NotFound') ? ((await missingIn(kube, manifests)) ?? err) : err,
+        );
       }
     });
 }

@@ -27,8 +27,8 @@ import {
 import { withTelemetry } from '../telemetry/telemetry.js';
 import { checkJournalPath, scratchOf, writeJournal } from '../writable.js';
 import { CHOOSERS, choosingActivities } from './cluster-choice.js';
-import { ledgerSettings } from './options.js';
-import { prepareFrom } from './prepared-experiment.js';
+import { givenRecordsNamespace, ledgerTtlSeconds } from './options.js';
+import { prepareRun } from './prepared-experiment.js';
 import { fail, session } from './session.js';
 
 /** A count of at least 1. */
@@ -157,15 +157,18 @@ async function prepareFleet(file: string, opts: FleetFlags) {
     );
   const aggregatePath = fleetJournalPath(opts.journalPath, 'fleet');
   checkJournalPath('--journal-path', aggregatePath, scratchOf(aggregatePath));
-  const prepared = await prepareFrom(file, opts);
+  const prepared = await prepareRun(file, opts);
   const contexts = contextsOf(prepared, opts);
   const waves = splitWaves(opts.waves, contexts.length);
   for (const context of contexts) {
     const path = fleetJournalPath(opts.journalPath, partOf(context.label));
     checkJournalPath('--journal-path', path, scratchOf(path));
   }
-  const ledger = opts.ledger === false ? (false as const) : ledgerSettings(opts);
-  return { prepared, contexts, waves, aggregatePath, ledger };
+  // Each context records in its own namespace unless one is named for all (D163).
+  const namespace = givenRecordsNamespace(opts.ledgerNamespace, '--ledger-namespace');
+  const ledger =
+    opts.ledger === false ? (false as const) : { namespace, ttlSeconds: ledgerTtlSeconds(opts.ledgerTtl) };
+  return { prepared, contexts, waves, aggregatePath, ledger, namespace };
 }
 
 export async function runFleetCommand(file: string, opts: FleetFlags): Promise<void> {
@@ -188,7 +191,7 @@ export async function runFleetCommand(file: string, opts: FleetFlags): Promise<v
 }
 
 async function runFleet(fleet: Awaited<ReturnType<typeof prepareFleet>>, opts: FleetFlags): Promise<void> {
-  const { prepared, contexts, waves, aggregatePath, ledger } = fleet;
+  const { prepared, contexts, waves, aggregatePath, ledger, namespace } = fleet;
   const reporter = session.logger;
   reporter.info(
     `Fleet run over ${contexts.length} context(s) in ${waves.length} wave(s): ${waves.map((w, i) => `wave ${i + 1}: ${w.map((c) => contexts[c]!.label).join(', ')}`).join('; ')}`,
@@ -212,7 +215,7 @@ async function runFleet(fleet: Awaited<ReturnType<typeof prepareFleet>>, opts: F
         return [logEvents(prefixed(reporter, label)), writer.listener];
       },
       ledger,
-      haltNamespace: ledgerSettings(opts).namespace,
+      ...(namespace === undefined ? {} : { haltNamespace: namespace }),
       signal: interrupts.run,
       rollbackSignal: interrupts.rollbacks,
       interruptedBy: () => interrupts.received,

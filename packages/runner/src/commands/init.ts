@@ -5,17 +5,21 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { prepareExperiment } from '../experiment.js';
 import { askOnTerminal, buildExperiment, initFlags, renderExperiment } from '../init.js';
 import { installedActivities } from '../resolve-activity.js';
+import { withLogging } from './options.js';
 import { fail, session } from './session.js';
 
 export function register(program: Command): void {
   // The activities of the flags, in command-line order.
   const init = initFlags();
-  program
-    .command('init')
+  withLogging(program.command('init'))
     .description(
       'scaffold an experiment from the installed activities: asked on a terminal, or from the flags below',
     )
     .option('--experiment-path <path>', 'where to write it (.yaml, .yml: YAML; else JSON)')
+    .option(
+      '--discovery-path <path>',
+      "Chaos Toolkit's: init offers every installed activity, what discover finds, so it reads no discovery",
+    )
     .option('--title <title>', "the experiment's title (without it, init asks on the terminal)")
     .option('--description <text>', 'what the experiment checks')
     .option(

@@ -2,26 +2,23 @@
 // deploy's pods run with), or one of them whole (for `chaos report`, jq…).
 import { redact } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
-import { checkNamespace } from '../deploy/inputs.js';
 import { EXIT } from '../exit-codes.js';
 import { fetchJournal, type JournalSummary, listJournals } from '../journals/read.js';
 import { terminalValue } from '../terminal.js';
 import { adminClient } from './cluster-choice.js';
-import { withCluster } from './options.js';
+import { missingNamespace } from './namespace-hint.js';
+import { RECORDS_DEFAULT, recordsNamespace, withCluster } from './options.js';
+import { columns, formatted, outputFormat, terminalJson, withOutput } from './output.js';
 import { fail, session } from './session.js';
 
 /** -n of `journals` and `report --from-cluster`: where the runs kept them (checked before any request). */
-export const journalNamespace = (opts: { namespace?: string }) =>
-  checkNamespace(
-    opts.namespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
-    opts.namespace === undefined ? 'CHAOSKIT_LEDGER_NAMESPACE' : '-n/--namespace',
-  );
+export const journalNamespace = (opts: { namespace?: string; context?: string; kubeconfig?: string }) =>
+  recordsNamespace(opts.namespace, '-n/--namespace', opts);
 
-export const NAMESPACE_HELP =
-  "the namespace the journals are kept in (the run's --ledger-namespace, a deployment's namespace; default $CHAOSKIT_LEDGER_NAMESPACE, else default)";
+export const NAMESPACE_HELP = `the namespace the journals are kept in (the run's --ledger-namespace, a deployment's namespace; default ${RECORDS_DEFAULT})`;
 
 function table(journals: readonly JournalSummary[]): string {
-  const rows = [
+  return columns([
     ['RUN ID', 'EXPERIMENT', 'STATUS', 'STARTED', 'DEVIATED', 'DURATION'],
     // Labels and annotations are anyone's to write who may write the ConfigMap (D160).
     ...journals.map((j) => [
@@ -32,42 +29,30 @@ function table(journals: readonly JournalSummary[]): string {
       j.deviated ? 'yes' : 'no',
       j.duration === undefined ? '-' : `${j.duration.toFixed(1)}s`,
     ]),
-  ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows
-    .map(
-      (r) =>
-        `${r
-          .map((cell, i) => cell.padEnd(widths[i]!))
-          .join('  ')
-          .trimEnd()}\n`,
-    )
-    .join('');
+  ]);
 }
 
 export function register(program: Command): void {
-  withCluster(program.command('journals'))
+  withOutput(withCluster(program.command('journals')), 'the list (or the journal)')
     .description(
       'list the journals runs kept in the cluster (run --journal-to-cluster, deployed runs), or print one of them',
     )
     .argument('[run]', 'print the journal of this run (its id, or latest) as JSON')
     .option('-n, --namespace <namespace>', NAMESPACE_HELP)
-    .option('--json', 'print the list as JSON')
     .action(async (run: string | undefined, opts) => {
       try {
+        const format = outputFormat(opts);
         const namespace = journalNamespace(opts);
         const kube = adminClient(opts);
         if (run) {
-          // Valid JSON holds control characters only as escapes, C1 ones aside: those escaped
-          // too, the same JSON, which no terminal obeys (D160).
           const { text } = await fetchJournal(kube, namespace, run);
-          process.stdout.write(
-            text.replace(/[\u0080-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-          );
+          process.stdout.write(format === 'yaml' ? formatted(JSON.parse(text), 'yaml') : terminalJson(text));
           return;
         }
         const journals = await listJournals(kube, namespace);
-        if (opts.json) process.stdout.write(`${JSON.stringify(journals, null, 2)}\n`);
+        const missing = journals.length === 0 ? await missingNamespace(kube, namespace) : undefined;
+        if (missing) session.exitCode = fail(new Error(missing));
+        else if (format) process.stdout.write(formatted(journals, format));
         else if (journals.length === 0)
           process.stderr.write(`no journal is kept in namespace '${namespace}'\n`);
         else process.stdout.write(redact(table(journals)));

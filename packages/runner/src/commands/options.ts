@@ -1,9 +1,10 @@
 // The option groups that several commands take, each added by one function (`withVars(command)`).
 import { sinceSeconds } from '@chaoskit/core';
 import { registerTarget, SYSTEM_NAMESPACES } from '@chaoskit/core/runner';
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { checkNamespace } from '../deploy/inputs.js';
 import { createLogger } from '../log.js';
+import { clusterEnv, contextNamespace } from './cluster-choice.js';
 import { session } from './session.js';
 
 /** A repeatable option's values, in command-line order. */
@@ -24,10 +25,13 @@ export function withLogging(command: Command): Command {
     )
     .hook('preAction', (_program, action) => {
       const opts = action.opts();
+      // Chaos Toolkit's --log-format and --log-file-level stand before the command (D162).
+      const { logFormat, logFileLevel } = action.optsWithGlobals();
       session.logger = createLogger({
-        json: opts.json === true,
+        json: opts.json === true || logFormat === 'json',
         verbose: opts.verbose === true,
         logFile: opts.logFile,
+        ...(logFileLevel ? { fileLevel: logFileLevel === 'warning' ? 'warn' : logFileLevel } : {}),
       });
     });
 }
@@ -103,31 +107,93 @@ export function withCluster(command: Command): Command {
     });
 }
 
-/** Where `status` and `revert` look for the runs' records. */
-export const ledgerNamespaceOption = () =>
-  new Option('--ledger-namespace <namespace>', "where the runs' records are kept")
-    .default(process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default')
-    .argParser((value: string) => checkNamespace(value, '--ledger-namespace'));
+interface ClusterFlags {
+  context?: string;
+  kubeconfig?: string;
+}
 
-export interface LedgerFlags {
+/** A records namespace given on the command line (by `option`), else by $CHAOSKIT_LEDGER_NAMESPACE; checked. */
+export function givenRecordsNamespace(
+  given: string | undefined,
+  option: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  if (given !== undefined) return checkNamespace(given, option);
+  const variable = env.CHAOSKIT_LEDGER_NAMESPACE;
+  return variable === undefined ? undefined : checkNamespace(variable, 'CHAOSKIT_LEDGER_NAMESPACE');
+}
+
+/**
+ * The namespace of the runs' records (and of the journals runs keep): `given` on the command
+ * line (by `option`), else $CHAOSKIT_LEDGER_NAMESPACE, else the namespace of the kubeconfig
+ * context the command uses, as kubectl defaults to it, else default (D163). Checked before any
+ * request, naming where it came from.
+ */
+export function recordsNamespace(
+  given: string | undefined,
+  option: string,
+  opts: ClusterFlags,
+  env: NodeJS.ProcessEnv = clusterEnv(opts),
+): string {
+  return givenRecordsNamespace(given, option, env) ?? contextOrDefault(env);
+}
+
+/** The namespace of the kubeconfig context the command uses, as kubectl defaults to it, else default; checked. */
+function contextOrDefault(env: NodeJS.ProcessEnv): string {
+  const own = contextNamespace(env);
+  return own === undefined ? 'default' : checkNamespace(own, "the kubeconfig context's namespace");
+}
+
+/**
+ * The namespace of `deploy` and `undeploy`: -n (checked here: it may stand before the command,
+ * where the program takes it as it is), else the context's, else default (D163).
+ */
+export const deploymentNamespace = (opts: ClusterFlags & { namespace?: string }): string =>
+  opts.namespace !== undefined ? checkNamespace(opts.namespace) : contextOrDefault(clusterEnv(opts));
+
+export const RECORDS_DEFAULT =
+  "$CHAOSKIT_LEDGER_NAMESPACE, else the kubeconfig context's namespace, else default";
+
+/** -n and --ledger-namespace of `status` and `revert`: two names of where the runs' records are. */
+export function withLedgerNamespace(command: Command): Command {
+  return command
+    .option(
+      '-n, --namespace <namespace>',
+      `where the runs' records are kept (default ${RECORDS_DEFAULT})`,
+      (value: string) => checkNamespace(value),
+    )
+    .option('--ledger-namespace <namespace>', 'the same as -n, as run names it', (value: string) =>
+      checkNamespace(value, '--ledger-namespace'),
+    );
+}
+
+/** The namespace `status` and `revert` read: -n or --ledger-namespace (not two different ones). */
+export function ledgerNamespaceOf(
+  opts: ClusterFlags & { namespace?: string; ledgerNamespace?: string },
+): string {
+  const { namespace, ledgerNamespace: long } = opts;
+  if (namespace !== undefined && long !== undefined && namespace !== long)
+    throw new InvalidArgumentError(
+      `-n '${checkNamespace(namespace)}' and --ledger-namespace '${checkNamespace(long, '--ledger-namespace')}' name two namespaces: give one`,
+    );
+  return namespace !== undefined
+    ? recordsNamespace(namespace, '-n/--namespace', opts)
+    : recordsNamespace(long, '--ledger-namespace', opts);
+}
+
+export interface LedgerFlags extends ClusterFlags {
   ledgerNamespace?: string;
   ledgerTtl: string;
 }
 
-/** Where a run keeps its record: --ledger-namespace, else $CHAOSKIT_LEDGER_NAMESPACE, else default. */
-export const ledgerNamespace = (opts: { ledgerNamespace?: string }): string =>
-  checkNamespace(
-    opts.ledgerNamespace ?? process.env.CHAOSKIT_LEDGER_NAMESPACE ?? 'default',
-    opts.ledgerNamespace === undefined ? 'CHAOSKIT_LEDGER_NAMESPACE' : '--ledger-namespace',
-  );
+/** Where a run keeps its record: --ledger-namespace, else as recordsNamespace says. */
+export const ledgerNamespace = (opts: ClusterFlags & { ledgerNamespace?: string }): string =>
+  recordsNamespace(opts.ledgerNamespace, '--ledger-namespace', opts);
 
-/** Where a run keeps its record and when it expires: --ledger-namespace and --ledger-ttl. */
-export function ledgerSettings(opts: LedgerFlags): { namespace: string; ttlSeconds: number } {
-  const ttlSeconds = sinceSeconds(opts.ledgerTtl);
-  if (!ttlSeconds)
-    throw new InvalidArgumentError(`--ledger-ttl takes a duration such as 24h or 90m, got ${opts.ledgerTtl}`);
-  return {
-    namespace: ledgerNamespace(opts),
-    ttlSeconds,
-  };
+/** --ledger-ttl in seconds: a duration such as 24h or 90m. */
+export function ledgerTtlSeconds(text: string): number {
+  const seconds = sinceSeconds(text);
+  if (!seconds)
+    throw new InvalidArgumentError(`--ledger-ttl takes a duration such as 24h or 90m, got ${text}`);
+  return seconds;
 }

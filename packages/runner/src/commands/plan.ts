@@ -5,27 +5,32 @@ import { formatPlan, type PlannedActivity, planExperiment } from '../plan.js';
 import { choosingActivities, useCluster } from './cluster-choice.js';
 import { contextsOf, isFleet, withContexts } from './fleet.js';
 import { withCluster, withLogging, withNamespace, withRails, withVars } from './options.js';
+import { formatted, outputFormat, withOutput } from './output.js';
 import { prepareFrom } from './prepared-experiment.js';
 import { fail, session } from './session.js';
 
 export function register(program: Command): void {
   withContexts(
-    withCluster(withNamespace(withLogging(withRails(withVars(program.command('plan')))))),
+    withOutput(
+      withCluster(withNamespace(withLogging(withRails(withVars(program.command('plan')))))),
+      'the plan',
+    ),
     'plan',
     'one plan per context, each called by its place (context 2)',
   )
     .description('show what every action would touch, with server-side dry runs: nothing changes')
     .argument('<experiment>', 'the experiment file or URL')
-    .option('--json', 'print the plan as JSON')
     .action(async (file: string, opts) => {
-      const log = (line: string) => (opts.json ? session.logger.debug : session.logger.info)(line);
       const failed = (plan: PlannedActivity[]) => plan.some((p) => p.failed);
       try {
+        const format = outputFormat(opts);
+        // Structured output is for programs: the lines of what happens are debug lines then.
+        const log = (line: string) => (format ? session.logger.debug : session.logger.info)(line);
         const prepared = await prepareFrom(file, opts);
         if (!isFleet(opts)) {
           useCluster(opts, choosingActivities(prepared));
           const plan = await planExperiment(prepared, log);
-          process.stdout.write(opts.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
+          process.stdout.write(format ? formatted(plan, format) : formatPlan(plan));
           if (failed(plan)) session.exitCode = 1;
           return;
         }
@@ -38,12 +43,12 @@ export function register(program: Command): void {
             context.env,
           );
           plans.push({ context: context.label, plan });
-          if (!opts.json)
+          if (!format)
             process.stdout.write(
               `${context.label}${failed(plan) ? ' · WOULD FAIL' : ''}\n${formatPlan(plan)}`,
             );
         }
-        if (opts.json) process.stdout.write(`${JSON.stringify({ contexts: plans }, null, 2)}\n`);
+        if (format) process.stdout.write(formatted({ contexts: plans }, format));
         if (plans.some((p) => failed(p.plan))) session.exitCode = 1;
       } catch (err) {
         session.exitCode = fail(err);

@@ -7,11 +7,11 @@ import { experimentActivities, loadExperiment } from '../experiment.js';
 import { LEVER_NOTE, leverManifests } from '../guards/lever-policy.js';
 import { roleFor } from '../rbac.js';
 import { resolveActivity } from '../resolve-activity.js';
+import { type OutputFlags, printObjects, withOutput } from './output.js';
 import { fail, session } from './session.js';
 
 export function register(program: Command): void {
-  program
-    .command('rbac')
+  withOutput(program.command('rbac'), 'the objects, without their comments (default: YAML with them)', false)
     .description(
       'print the Role (or ClusterRole) that experiments or activities (module.func) need, from their definitions',
     )
@@ -25,38 +25,49 @@ export function register(program: Command): void {
       '--halt',
       'the halt lever instead: the admission policy that lets only who may halt set it and only who may resume lift it, and their ClusterRoles',
     )
-    .action(async (targets: string[], opts: { name: string; journalToCluster?: boolean; halt?: boolean }) => {
-      try {
-        if (opts.halt) {
-          if (targets.length)
-            throw new InvalidArgumentError('--halt prints the lever alone: give no targets');
-          process.stdout.write(
-            `${LEVER_NOTE.join('\n')}\n${leverManifests()
-              .map((m) => dump(m, { lineWidth: 120 }))
-              .join('---\n')}`,
-          );
-          return;
-        }
-        if (targets.length === 0)
-          throw new InvalidArgumentError('give experiment files or activities (module.func), or --halt');
-        const found: AnyActivity[] = [];
-        for (const target of targets) {
-          if (/\.(json|ya?ml)$/i.test(target)) {
-            found.push(...(await experimentActivities(await loadExperiment(target))));
-          } else {
-            const cut = target.lastIndexOf('.');
-            if (cut <= 0) throw new Error(`${target}: an experiment file or an activity as module.func`);
-            const [module, func] = [target.slice(0, cut), target.slice(cut + 1)];
-            found.push(
-              await resolveActivity(module, func).catch((err: Error) => {
-                throw new Error(`module '${module}' ${err.message}`);
-              }),
-            );
+    .action(
+      async (
+        targets: string[],
+        opts: OutputFlags & { name: string; journalToCluster?: boolean; halt?: boolean },
+      ) => {
+        try {
+          if (opts.halt) {
+            if (targets.length)
+              throw new InvalidArgumentError('--halt prints the lever alone: give no targets');
+            if (opts.output) printObjects(leverManifests(), opts.output);
+            else
+              process.stdout.write(
+                `${LEVER_NOTE.join('\n')}\n${leverManifests()
+                  .map((m) => dump(m, { lineWidth: 120 }))
+                  .join('---\n')}`,
+              );
+            return;
           }
+          if (targets.length === 0)
+            throw new InvalidArgumentError('give experiment files or activities (module.func), or --halt');
+          const found: AnyActivity[] = [];
+          for (const target of targets) {
+            if (/\.(json|ya?ml)$/i.test(target)) {
+              found.push(...(await experimentActivities(await loadExperiment(target))));
+            } else {
+              const cut = target.lastIndexOf('.');
+              if (cut <= 0) throw new Error(`${target}: an experiment file or an activity as module.func`);
+              const [module, func] = [target.slice(0, cut), target.slice(cut + 1)];
+              found.push(
+                await resolveActivity(module, func).catch((err: Error) => {
+                  throw new Error(`module '${module}' ${err.message}`);
+                }),
+              );
+            }
+          }
+          const { yaml, role, ...more } = roleFor(found, opts.name, {
+            journal: opts.journalToCluster === true,
+          });
+          if (opts.output) printObjects([role, ...Object.values(more)], opts.output);
+          else process.stdout.write(yaml);
+        } catch (err) {
+          session.exitCode = fail(err, err instanceof InvalidArgumentError ? EXIT.usage : 1);
         }
-        process.stdout.write(roleFor(found, opts.name, { journal: opts.journalToCluster === true }).yaml);
-      } catch (err) {
-        session.exitCode = fail(err, err instanceof InvalidArgumentError ? EXIT.usage : 1);
-      }
-    });
+      },
+    );
 }

@@ -1,14 +1,15 @@
 // `chaoskit revert`: undoes a run's recorded changes (those still in place).
 import { postEvent, redact } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
+import { EXIT } from '../exit-codes.js';
 import { jobFromEnv } from '../journals/job-events.js';
 import { revert } from '../record-commands.js';
 import { adminClient } from './cluster-choice.js';
-import { collect, ledgerNamespaceOption, withCluster } from './options.js';
+import { collect, ledgerNamespaceOf, withCluster, withLedgerNamespace } from './options.js';
 import { fail, session } from './session.js';
 
 export function register(program: Command): void {
-  withCluster(program.command('revert'))
+  withLedgerNamespace(withCluster(program.command('revert')))
     .description("undo a run's recorded changes (those still in place), refusing objects changed since")
     .argument('[run-id]', 'the run (chaoskit status lists them)')
     .option(
@@ -27,14 +28,14 @@ export function register(program: Command): void {
       "remove the run's record without undoing anything (after showing what it leaves in place)",
     )
     .option('-y, --yes', 'do not ask (revert --expired, --dismiss)')
-    .addOption(ledgerNamespaceOption())
     .action(async (runId: string | undefined, opts) => {
       try {
         if (!runId && !opts.expired) throw new InvalidArgumentError('give a run id, or --expired');
         if (opts.dismiss && !runId) throw new InvalidArgumentError('--dismiss takes a run id');
+        const namespace = ledgerNamespaceOf(opts);
         const kube = adminClient(opts);
         // In a Job (the reaper's, D122): what a sweep left alone is a Warning Event on it.
-        const job = jobFromEnv(process.env, opts.ledgerNamespace);
+        const job = jobFromEnv(process.env, namespace);
         const notice = job
           ? (message: string) =>
               postEvent(kube, {
@@ -53,7 +54,7 @@ export function register(program: Command): void {
           kube,
           runId,
           {
-            namespace: opts.ledgerNamespace,
+            namespace,
             expired: opts.expired === true,
             force: opts.force === true,
             allowKind: opts.allowKind,
@@ -67,7 +68,7 @@ export function register(program: Command): void {
           notice,
         );
       } catch (err) {
-        session.exitCode = fail(err);
+        session.exitCode = fail(err, err instanceof InvalidArgumentError ? EXIT.usage : 1);
       }
     });
 }

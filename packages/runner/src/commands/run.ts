@@ -16,29 +16,35 @@ import { checkClusters } from '../preflight.js';
 import {
   DRY_MODES,
   type DryMode,
+  HYPOTHESIS_STRATEGIES,
   type HypothesisStrategy,
   journalWriter,
   jsonOutput,
   logEvents,
+  ROLLBACK_STRATEGIES,
   type RollbackStrategy,
   type RunListener,
   runExperiment,
 } from '../run/index.js';
+import { OLD_SPELLING } from '../settings/runtime.js';
 import { parseMetricsPort } from '../telemetry/config.js';
 import { withTelemetry } from '../telemetry/telemetry.js';
 import { checkJournalPath, scratchOf, writeJournal } from '../writable.js';
 import { adminClient, choosingActivities, deployClient, useCluster } from './cluster-choice.js';
 import { isFleet, runFleetCommand, withFleet } from './fleet.js';
 import {
+  collect,
   type LedgerFlags,
-  ledgerSettings,
+  ledgerNamespace,
+  ledgerTtlSeconds,
+  RECORDS_DEFAULT,
   withCluster,
   withLogging,
   withNamespace,
   withRails,
   withVars,
 } from './options.js';
-import { prepareFrom } from './prepared-experiment.js';
+import { prepareRun } from './prepared-experiment.js';
 import { fail, session } from './session.js';
 
 /**
@@ -46,7 +52,7 @@ import { fail, session } from './session.js';
  * Events on the run's Job (when CHAOSKIT_JOB names one), once their rights are checked.
  */
 async function keptInCluster(opts: LedgerFlags, runId: string, reporter: Reporter): Promise<RunListener[]> {
-  const namespace = ledgerSettings(opts).namespace;
+  const namespace = ledgerNamespace(opts);
   const kube = deployClient({});
   const job = jobFromEnv(process.env, namespace);
   // A deployment's runs keep their journals in its few, named ConfigMaps (D158).
@@ -68,11 +74,16 @@ async function keptInCluster(opts: LedgerFlags, runId: string, reporter: Reporte
   return [journal.listener, ...(job ? [jobEvents(kube, job, runId, name)] : [])];
 }
 
-function runLedger(opts: LedgerFlags & { revertLeftoversOf?: string }, title: string): RunLedger {
+function runLedger(
+  opts: LedgerFlags & { revertLeftoversOf?: string },
+  title: string,
+  namespace: string,
+): RunLedger {
   const pod = ownPod();
   return new RunLedger({
     runId: newRunId(),
-    ...ledgerSettings(opts),
+    namespace,
+    ttlSeconds: ledgerTtlSeconds(opts.ledgerTtl),
     title,
     started: new Date().toISOString(),
     ...(opts.revertLeftoversOf
@@ -99,14 +110,16 @@ export function register(program: Command): void {
     .argument('<experiment>', 'the experiment file or URL')
     .option('--journal-path <path>', 'where to write the journal', './journal.json')
     .addOption(
-      new Option('--rollback-strategy <strategy>', 'when to play rollbacks')
-        .choices(['default', 'always', 'never', 'deviated'])
-        .default('default'),
+      new Option(
+        '--rollback-strategy <strategy>',
+        "when to play rollbacks (default: the experiment's runtime, the settings', else default)",
+      ).choices(ROLLBACK_STRATEGIES),
     )
     .addOption(
-      new Option('--hypothesis-strategy <strategy>', 'when to check the steady-state hypothesis')
-        .choices(['default', 'before-method-only', 'after-method-only', 'during-method-only', 'continuously'])
-        .default('default'),
+      new Option(
+        '--hypothesis-strategy <strategy>',
+        `when to check the steady-state hypothesis (${OLD_SPELLING}: Chaos Toolkit's old spelling of continuously; default: the experiment's runtime, the settings', else default)`,
+      ).choices([...HYPOTHESIS_STRATEGIES, OLD_SPELLING]),
     )
     .option(
       '--hypothesis-frequency <seconds>',
@@ -125,10 +138,20 @@ export function register(program: Command): void {
       'stop the method at the first failed activity, or the first deviation of the hypothesis during the method',
     )
     .option('--no-validation', 'run even when validation finds problems (they are printed as warnings)')
+    .option(
+      '--no-verify-tls',
+      "Chaos Toolkit's: nothing to turn off for a file or http URL; refused for an https URL (D162: NODE_EXTRA_CA_CERTS trusts its CA)",
+    )
+    .option(
+      '--control-file <path>',
+      "Chaos Toolkit's global controls: a JSON or YAML mapping of name to control, applied at every level (repeatable)",
+      collect,
+      [],
+    )
     .option('--json', 'log JSON lines on stderr and print the journal on stdout')
     .option(
       '--ledger-namespace <namespace>',
-      "where the run's record of its changes is kept (default $CHAOSKIT_LEDGER_NAMESPACE, else default)",
+      `where the run's record of its changes is kept (default ${RECORDS_DEFAULT})`,
     )
     .option(
       '--ledger-ttl <duration>',
@@ -158,7 +181,9 @@ export function register(program: Command): void {
       'exit 1 also when the steady state is not met before the method (which then does not run) or during it',
     )
     .addHelpText('after', `\nExit codes (D89): ${EXIT_SUMMARY}`)
-    .action(async (file: string, opts) => {
+    .action(async (file: string, opts, command: Command) => {
+      // Chaos Toolkit's --settings stands before the command (D162).
+      opts.settings = command.optsWithGlobals().settings;
       if (isFleet(opts) && opts.journalToCluster) {
         session.exitCode = fail(
           new Error('--journal-to-cluster keeps the journal of one run in its cluster: not of a fleet run'),
@@ -176,7 +201,7 @@ export function register(program: Command): void {
           );
         // Before anything else, the journal's place: an existing journal stays as it is.
         checkJournalPath('--journal-path', opts.journalPath, scratchOf(opts.journalPath));
-        const prepared = await prepareFrom(file, opts);
+        const prepared = await prepareRun(file, opts);
         const telemetry = {
           metricsPort: opts.metricsPort,
           tracing: prepared.tracing,
@@ -185,7 +210,10 @@ export function register(program: Command): void {
         await withTelemetry('chaoskit run', telemetry, async () => {
           useCluster(opts, choosingActivities(prepared));
           const reporter = session.logger;
-          const ledger = opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title);
+          // Where the record goes, and the namespace's halt lever: both checked before any request.
+          const recordsIn = ledgerNamespace(opts);
+          const ledger =
+            opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title, recordsIn);
           await checkClusters(prepared, {
             ledgerNamespace: ledger?.run.namespace,
             dry: opts.dry,
@@ -193,7 +221,7 @@ export function register(program: Command): void {
             runner: ledger?.run.deployment !== undefined,
           });
           // Halted (D128): refused; otherwise the lever is watched while the run goes.
-          const halt = await haltGuard(prepared, ledgerSettings(opts).namespace, {
+          const halt = await haltGuard(prepared, recordsIn, {
             dry: opts.dry,
             ...(ledger ? {} : { unguarded: (line: string) => reporter.warn(line) }),
           });
@@ -203,11 +231,10 @@ export function register(program: Command): void {
           // Installed before leftovers are undone: a pod stopped meanwhile ends without its run.
           const interrupts = handleInterrupts((line) => reporter.warn(line));
           if (opts.revertLeftoversOf) {
-            const namespace = ledger?.run.namespace ?? ledgerSettings(opts).namespace;
             const stop = await leftoversFirst(
               adminClient(opts),
               opts.revertLeftoversOf,
-              namespace,
+              recordsIn,
               reporter,
             ).catch((err: unknown) => {
               interrupts.dispose();

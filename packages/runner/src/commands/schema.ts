@@ -2,15 +2,15 @@
 import type { Command } from 'commander';
 import { experimentSchema } from '../experiment-format.js';
 import { installedActivities } from '../resolve-activity.js';
+import { formatted, type OutputFlags, withOutput } from './output.js';
 
 export function register(program: Command): void {
-  program
-    .command('schema')
+  withOutput(program.command('schema'), 'the schema (default JSON)', false)
     .description(
       "print the JSON Schema of experiment files, with every installed activity's arguments (for editors)",
     )
-    .action(async () => {
+    .action(async (opts: OutputFlags) => {
       const { activities, aliases } = await installedActivities();
-      process.stdout.write(`${JSON.stringify(experimentSchema([...activities, ...aliases]), null, 2)}\n`);
+      process.stdout.write(formatted(experimentSchema([...activities, ...aliases]), opts.output ?? 'json'));
     });
 }

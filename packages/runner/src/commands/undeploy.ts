@@ -3,10 +3,11 @@ import { ConfigMaps, isApiError, type KubeClient } from '@chaoskit/core';
 import { claimedRun, deploymentRecordName } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
 import { removeDeployment } from '../deploy/apply.js';
-import { checkName, checkNamespace } from '../deploy/inputs.js';
+import { checkName } from '../deploy/inputs.js';
 import { EXIT } from '../exit-codes.js';
 import { deployClient } from './cluster-choice.js';
-import { withCluster } from './options.js';
+import { missingNamespace } from './namespace-hint.js';
+import { deploymentNamespace, withCluster } from './options.js';
 import { fail, session } from './session.js';
 
 /**
@@ -33,15 +34,22 @@ export function register(program: Command): void {
     .argument('<name>', "the experiment's name in the cluster (its chaoskit.io/experiment label)", (name) =>
       checkName(name, 'the name'),
     )
-    .option('-n, --namespace <namespace>', 'the namespace of the deployment', 'default')
-    .action(async (name: string, opts: { namespace: string; context?: string; kubeconfig?: string }) => {
+    .option(
+      '-n, --namespace <namespace>',
+      "the namespace of the deployment (default: the kubeconfig context's, else default)",
+    )
+    .action(async (name: string, opts: { namespace?: string; context?: string; kubeconfig?: string }) => {
       try {
-        checkNamespace(opts.namespace);
+        const namespace = deploymentNamespace(opts);
         const say = (line: string) => process.stdout.write(`${line}\n`);
         const kube = deployClient(opts);
-        await noRecordLeft(kube, name, opts.namespace);
-        const removed = await removeDeployment(kube, name, opts.namespace, say);
-        if (removed === 0) say(`no object of experiment '${name}' deployed in namespace '${opts.namespace}'`);
+        await noRecordLeft(kube, name, namespace);
+        const removed = await removeDeployment(kube, name, namespace, say);
+        if (removed === 0) {
+          const missing = await missingNamespace(kube, namespace);
+          if (missing) throw new Error(missing);
+          say(`no object of experiment '${name}' deployed in namespace '${namespace}'`);
+        }
       } catch (err) {
         session.exitCode = fail(err, err instanceof InvalidArgumentError ? EXIT.usage : 1);
       }

@@ -5,10 +5,20 @@ import { isChaosError } from '@chaoskit/core';
 import { redact } from '@chaoskit/core/runner';
 import type { Command } from 'commander';
 import { EXIT } from '../exit-codes.js';
+import { recordsNamespaceOf } from '../fleet/contexts.js';
 import { checkClusters } from '../preflight.js';
 import { choosingActivities, useCluster } from './cluster-choice.js';
 import { contextsOf, isFleet, withContexts } from './fleet.js';
-import { ledgerNamespace, withCluster, withLogging, withNamespace, withRails, withVars } from './options.js';
+import {
+  givenRecordsNamespace,
+  ledgerNamespace,
+  RECORDS_DEFAULT,
+  withCluster,
+  withLogging,
+  withNamespace,
+  withRails,
+  withVars,
+} from './options.js';
 import { prepareFrom } from './prepared-experiment.js';
 import { fail, session } from './session.js';
 
@@ -24,24 +34,36 @@ export function register(program: Command): void {
     .argument('<experiment>', 'the experiment file or URL')
     .option(
       '--ledger-namespace <namespace>',
-      "with a cluster: where the run's record would be kept (default $CHAOSKIT_LEDGER_NAMESPACE, else default)",
+      `with a cluster: where the run's record would be kept (default ${RECORDS_DEFAULT})`,
     )
     .option('--no-ledger', 'with a cluster: the run would keep no record (its rights are not checked)')
+    .option(
+      '--no-verify-tls',
+      "Chaos Toolkit's: nothing to turn off for a file or http URL; refused for an https URL (D162: NODE_EXTRA_CA_CERTS trusts its CA)",
+    )
     .action(async (file: string, opts) => {
       try {
         const prepared = await prepareFrom(file, opts);
         process.stdout.write('experiment syntax and semantic look valid\n');
-        let targets: Array<{ label: string; env?: NodeJS.ProcessEnv }> = [];
-        if (isFleet(opts)) targets = contextsOf(prepared, opts);
-        else if (opts.context || opts.kubeconfig) {
+        // Each cluster with the namespace its run would record in (D163), all checked before any request.
+        const recording = opts.ledger !== false;
+        let targets: Array<{ label: string; env?: NodeJS.ProcessEnv; namespace?: string }> = [];
+        if (isFleet(opts)) {
+          const named = recording
+            ? givenRecordsNamespace(opts.ledgerNamespace, '--ledger-namespace')
+            : undefined;
+          targets = contextsOf(prepared, opts).map((c) => ({
+            ...c,
+            ...(recording ? { namespace: recordsNamespaceOf(c, named) } : {}),
+          }));
+        } else if (opts.context || opts.kubeconfig) {
           useCluster(opts, choosingActivities(prepared));
-          targets = [{ label: 'the cluster' }];
+          targets = [{ label: 'the cluster', ...(recording ? { namespace: ledgerNamespace(opts) } : {}) }];
         }
-        const namespace = opts.ledger === false ? undefined : ledgerNamespace(opts);
         for (const context of targets) {
           try {
             await checkClusters(prepared, {
-              ledgerNamespace: namespace,
+              ledgerNamespace: context.namespace,
               ...(context.env ? { env: context.env } : {}),
             });
             process.stdout.write(`${context.label}: ready: a run would start\n`);

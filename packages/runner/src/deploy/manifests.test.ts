@@ -101,6 +101,13 @@ describe('chaoskit deploy -o yaml', () => {
       '#   kubectl create secret generic chaoskit-ledger-key-chaoskit-kill-web -n chaos --from-literal=key=',
     );
     expect(printed0.stdout).not.toMatch(/^kind: Secret/m);
+    // -o json: the same objects as kubectl prints several, a List; the key's note on stderr (D163).
+    const json = await chaoskit(['deploy', 'kill-web.yaml', '-o', 'json', '-n', 'chaos']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ apiVersion: 'v1', kind: 'List', items: objects });
+    expect(json.stderr).toContain(
+      'kubectl create secret generic chaoskit-ledger-key-chaoskit-kill-web -n chaos',
+    );
     for (const o of objects)
       expect(o.metadata?.labels).toEqual({
         'app.kubernetes.io/managed-by': 'chaoskit',
@@ -384,7 +391,7 @@ describe('bad input', () => {
       /--name 'Web' is not an experiment's name in the cluster: lower-case letters/,
     ],
     [['kill-web.yaml', '--dry-run', 'yes'], 2, /Allowed choices are client, server/],
-    [['kill-web.yaml', '-o', 'json'], 2, /Allowed choices are yaml/],
+    [['kill-web.yaml', '-o', 'table'], 2, /Allowed choices are json, yaml/],
     [['kill-web.yaml', '--node-selector', 'os'], 2, /--node-selector 'os': a node label as key=value/],
     [['kill-web.yaml', '--env-from-secret', 'A B'], 2, /--env-from-secret 'A B' is not a Secret name/],
     [

@@ -11,6 +11,7 @@ import {
   registerTarget,
 } from '@chaoskit/core/runner';
 import { clusterEnv } from '../commands/cluster-choice.js';
+import { checkNamespace } from '../deploy/inputs.js';
 import { Refusal } from '../errors.js';
 
 /** One context of the fleet. */
@@ -21,6 +22,8 @@ export interface FleetContext {
   readonly label: string;
   /** The environment its activities (and their processes) choose their cluster from. */
   readonly env: NodeJS.ProcessEnv;
+  /** The namespace the kubeconfig gives the context, if any: its runs' record's by default (D163). */
+  readonly namespace?: string;
 }
 
 export interface ContextChoice {
@@ -33,6 +36,10 @@ export interface ContextChoice {
 }
 
 export const labelOf = (index: number) => `context ${index + 1}`;
+
+/** Where a context's run records: the namespace named for the whole fleet, else the context's own, else default (D163). */
+export const recordsNamespaceOf = (context: FleetContext, named: string | undefined): string =>
+  named ?? context.namespace ?? 'default';
 
 /** `--contexts`' text: names separated by commas. */
 export function parseContextList(text: string): string[] {
@@ -75,11 +82,20 @@ export function fleetContexts(choice: ContextChoice, env: NodeJS.ProcessEnv = pr
         `${missing.map((m) => `context '${m}'`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the kubeconfig (${from}), which has ${contextCount(contexts.length)} (kubectl config get-contexts lists them)`,
       );
   }
-  const fleet = names.map((name, index) => ({
-    name,
-    label: labelOf(index),
-    env: clusterEnv({ context: name, ...(choice.kubeconfig ? { kubeconfig: choice.kubeconfig } : {}) }, env),
-  }));
+  const fleet = names.map((name, index) => {
+    const namespace = contexts.find((c) => c.name === name)?.namespace;
+    return {
+      name,
+      label: labelOf(index),
+      env: clusterEnv(
+        { context: name, ...(choice.kubeconfig ? { kubeconfig: choice.kubeconfig } : {}) },
+        env,
+      ),
+      ...(namespace === undefined
+        ? {}
+        : { namespace: checkNamespace(namespace, `the namespace of ${labelOf(index)} in the kubeconfig`) }),
+    };
+  });
   // Each context's server, user and files are masked before any line is said, not when its turn comes.
   for (const context of fleet) maskEnvironmentTargets(context.env);
   return fleet;

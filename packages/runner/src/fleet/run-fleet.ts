@@ -15,7 +15,7 @@ import { checkClusters } from '../preflight.js';
 import { type RunListener, type RunOptions, runExperiment } from '../run/index.js';
 import { iso } from '../run/journal.js';
 import type { RunGuard } from '../run/state.js';
-import { type ContextChoice, type FleetContext, fleetContexts } from './contexts.js';
+import { type ContextChoice, type FleetContext, fleetContexts, recordsNamespaceOf } from './contexts.js';
 import {
   aggregateJournal,
   type ContextResult,
@@ -34,9 +34,12 @@ export interface FleetOptions extends ContextChoice {
   run?: Omit<RunOptions, 'env' | 'ledger' | 'listeners' | 'signal' | 'rollbackSignal' | 'confirm'>;
   /** Each context's listeners (its log lines, its journal file), given its label. */
   listeners?: (label: string) => RunListener[];
-  /** Each context's record of changes (its own run id, in its own cluster); false: none. */
-  ledger?: { namespace: string; ttlSeconds: number } | false;
-  /** Where each context's cluster keeps the halt lever (D128); default the ledger's namespace, else default. */
+  /**
+   * Each context's record of changes (its own run id, in its own cluster), in `namespace`, by
+   * default the one the kubeconfig gives the context, else default (D163); false: none.
+   */
+  ledger?: { namespace?: string | undefined; ttlSeconds: number } | false;
+  /** Where each context's cluster keeps the halt lever (D128); default the ledger's namespace. */
   haltNamespace?: string;
   /** Interrupts every running context (each plays its rollbacks); none starts after it. */
   signal?: AbortSignal;
@@ -123,10 +126,11 @@ async function runContext(
   result: ContextResult,
   options: FleetOptions,
 ): Promise<void> {
+  const recordsIn = recordsNamespaceOf(context, options.ledger ? options.ledger.namespace : undefined);
   const ledger = options.ledger
     ? new RunLedger({
         runId: newRunId(),
-        namespace: options.ledger.namespace,
+        namespace: recordsIn,
         ttlSeconds: options.ledger.ttlSeconds,
         title: String(prepared.experiment.title),
         started: iso(),
@@ -140,8 +144,7 @@ async function runContext(
       env: context.env,
       record: ledger?.recordName,
     });
-    const namespace = options.haltNamespace ?? (options.ledger ? options.ledger.namespace : 'default');
-    halt = await haltGuard(prepared, namespace, {
+    halt = await haltGuard(prepared, options.haltNamespace ?? recordsIn, {
       dry: options.run?.dry,
       env: context.env,
       ...(ledger ? {} : { unguarded: (line: string) => options.reporter?.warn(`[${result.label}] ${line}`) }),

@@ -3,6 +3,7 @@
 
 import { ConfigMaps, isApiError } from '@chaoskit/core';
 import type { Transport } from '@chaoskit/core/runner';
+import { missingNamespace } from '../commands/namespace-hint.js';
 import { ANNOTATIONS, EXPERIMENT_LABEL, JOURNAL_KEY, JOURNAL_LABEL, STATUS_LABEL } from './labels.js';
 
 export interface JournalSummary {
@@ -98,9 +99,10 @@ export async function fetchJournal(
     which === 'latest' ? (await listed(kube, namespace)).slice(0, 1) : await listed(kube, namespace, which);
   if (candidates.length === 0)
     throw new Error(
-      which === 'latest'
-        ? `no journal is kept in namespace '${namespace}' (chaoskit run --journal-to-cluster keeps them)`
-        : `no journal of run '${which}' in namespace '${namespace}' (chaoskit journals -n ${namespace} lists those kept there)`,
+      (await missingNamespace(kube, namespace)) ??
+        (which === 'latest'
+          ? `no journal is kept in namespace '${namespace}' (chaoskit run --journal-to-cluster keeps them)`
+          : `no journal of run '${which}' in namespace '${namespace}' (chaoskit journals -n ${namespace} lists those kept there)`),
     );
   if (candidates.length > 1)
     throw new Error(

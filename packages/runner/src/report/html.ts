@@ -240,12 +240,13 @@ ${activityRows}
 }
 
 /** The whole page; without `charts` (ECharts not installed), a line in each chart's place says how to add them. */
-export function renderHtml(model: ReportModel, generator: string, charts?: Charts): string {
+export function renderHtml(model: ReportModel, generator: string, charts?: Charts, title?: string): string {
   const [first] = model.runs;
   const heading =
-    model.runs.length === 1 && first
+    title ??
+    (model.runs.length === 1 && first
       ? `Chaos report: ${first.title}`
-      : `Chaos report: ${model.runs.length} runs`;
+      : `Chaos report: ${model.runs.length} runs`);
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -149,12 +149,14 @@ function comparisonSection({ runs, rows }: Comparison): string {
   ].join('\n');
 }
 
-export function renderMarkdown(model: ReportModel, generator: string): string {
+export function renderMarkdown(model: ReportModel, generator: string, title?: string): string {
   const [first] = model.runs;
   const heading =
-    model.runs.length === 1 && first
-      ? `Chaos report: ${md(first.title)}`
-      : `Chaos report: ${model.runs.length} runs`;
+    title !== undefined
+      ? md(title)
+      : model.runs.length === 1 && first
+        ? `Chaos report: ${md(first.title)}`
+        : `Chaos report: ${model.runs.length} runs`;
   const parts = [
     `# ${heading}`,
     `From ${model.runs.map((r) => md(r.source)).join(', ')}, by ${md(generator)}.`,

@@ -7,9 +7,11 @@ export {
   type ActivityRun,
   DRY_MODES,
   type DryMode,
+  HYPOTHESIS_STRATEGIES,
   type HypothesisState,
   type HypothesisStrategy,
   type Journal,
+  ROLLBACK_STRATEGIES,
   type RollbackStrategy,
   type Status,
 } from './journal.js';

@@ -5,13 +5,16 @@ import type { Json } from '../experiment.js';
 import type { Step } from '../experiment-format.js';
 import { CHAOSLIB_VERSION, RUNNER_VERSION } from '../version.js';
 
-export type RollbackStrategy = 'default' | 'always' | 'never' | 'deviated';
-export type HypothesisStrategy =
-  | 'default'
-  | 'before-method-only'
-  | 'after-method-only'
-  | 'during-method-only'
-  | 'continuously';
+export const ROLLBACK_STRATEGIES = ['default', 'always', 'never', 'deviated'] as const;
+export type RollbackStrategy = (typeof ROLLBACK_STRATEGIES)[number];
+export const HYPOTHESIS_STRATEGIES = [
+  'default',
+  'before-method-only',
+  'after-method-only',
+  'during-method-only',
+  'continuously',
+] as const;
+export type HypothesisStrategy = (typeof HYPOTHESIS_STRATEGIES)[number];
 export type Status = 'completed' | 'failed' | 'aborted' | 'interrupted';
 /** Chaos Toolkit's `--dry`: which activities are not run (and whose pauses are skipped); `pause`: only the pauses. */
 export type DryMode = 'probes' | 'actions' | 'activities' | 'pause';

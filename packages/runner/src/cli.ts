@@ -1,6 +1,6 @@
 // The `chaoskit` command: the program, its commands (one file each in commands/), the options
 // a user may give before the command as well, and the exit code (D89).
-import { maskEnvironmentTargets } from '@chaoskit/core/runner';
+import { maskEnvironmentTargets, onConnectionNotice } from '@chaoskit/core/runner';
 import { Command, type Option } from 'commander';
 import { fail, session } from './commands/session.js';
 import { Refusal } from './errors.js';
@@ -59,8 +59,12 @@ export async function main(argv: readonly string[]): Promise<void> {
     .version(RUNNER_VERSION)
     .showHelpAfterError()
     .exitOverride()
-    // What the environment says about the cluster is masked before any command prints a line.
-    .hook('preAction', () => maskEnvironmentTargets());
+    // What the environment says about the cluster is masked before any command prints a line;
+    // a cluster that stops answering is said to be retried, on the command's log.
+    .hook('preAction', () => {
+      maskEnvironmentTargets();
+      onConnectionNotice((line) => session.logger.warn(line));
+    });
   const named = commandOnLine(argv.slice(2), shared);
   const modules = await Promise.all(
     COMMANDS.filter(([names]) => !named || names.includes(named)).map(([, load]) => load()),

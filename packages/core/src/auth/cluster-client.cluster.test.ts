@@ -227,13 +227,12 @@ describe('kubeconfig files', () => {
   it('says how many contexts there are when CLUSTER_CONTEXT is not one of them, naming none of them', async () => {
     const path = join(dir, 'one-context.yaml');
     await writeFile(path, kubeconfigFile([{ name: 'token', user: { token: credentials.token } }], 'token'));
-    const err = (() => {
-      try {
-        createClusterClient({ KUBERNETES_CONTEXT: 'prod' }, { env: { ...noFiles, KUBECONFIG: path } });
-      } catch (e) {
-        return e;
-      }
-    })();
+    let err: unknown;
+    try {
+      createClusterClient({ KUBERNETES_CONTEXT: 'prod' }, { env: { ...noFiles, KUBECONFIG: path } });
+    } catch (e) {
+      err = e;
+    }
     // Context names and kubeconfig paths select clusters: masked in the message that may be
     // logged, shown whole to the user where it ends a command (D90).
     expect((err as Error).message).toBe(

@@ -216,7 +216,7 @@ export class ClusterLedger {
     // another ledger namespace, a runner's — so that this run never takes that run's value for
     // the object's own: its revert goes back before both once that run is gone (D87).
     const theirs = await readUndo(this.#others(), ref, current);
-    const under = 'undo' in theirs ? theirs.undo : claimedUndo(ref, current);
+    const under = 'undo' in theirs ? theirs.undo : claimedUndo(current);
     if (under?.run === mark) entry.base = { ...(under.base ?? under.original ?? {}) };
     return entry;
   }

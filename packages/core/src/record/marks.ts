@@ -90,7 +90,7 @@ export async function readUndo(
  * another ledger namespace's). Only ever a run's `base` — the values before both runs — never
  * what a revert acts on alone: whoever could write the annotation could write the fields too.
  */
-export function claimedUndo(ref: ObjectRef, object: unknown): Undo | undefined {
+export function claimedUndo(object: unknown): Undo | undefined {
   const text = annotationsOf(object)[UNDO_ANNOTATION];
   const parsed = text === undefined ? undefined : parseJson(text);
   if (!parsed || 'problem' in parsed || problemOf(undoSchema, parsed.value)) return undefined;

@@ -12,12 +12,12 @@ import { build } from 'esbuild';
 import {
   activityPackages,
   builtIn,
+  builtInText,
   clientNodeUsed,
   commonOptions,
   grpcBaseAsCommonJs,
   home,
   httpRequired,
-  manifest,
   summary,
   writeNotices,
   zodEnglishOnly,
@@ -38,7 +38,7 @@ const result = await build({
   banner: {
     js: "import { createRequire as __chaoskitRequire } from 'node:module'; const require = __chaoskitRequire(import.meta.url);",
   },
-  define: { CHAOSKIT_RUNNER_VERSION: JSON.stringify(manifest(home).version) },
+  define: builtInText(),
   external: ['echarts', 'echarts/*', 'zrender', 'zrender/*'],
   plugins: [builtIn, clientNodeUsed, grpcBaseAsCommonJs, httpRequired, zodEnglishOnly],
 });

@@ -8,6 +8,16 @@ export const home = dirname(dirname(fileURLToPath(import.meta.url)));
 const packagesDir = dirname(home);
 export const manifest = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 
+/**
+ * What the built command carries that its files would otherwise read beside it: its version,
+ * and the decisions `chaoskit explain` prints (the repository's docs/decisions.md, which no
+ * tarball holds).
+ */
+export const builtInText = () => ({
+  CHAOSKIT_RUNNER_VERSION: JSON.stringify(manifest(home).version),
+  CHAOSKIT_DECISIONS: JSON.stringify(readFileSync(join(home, '..', '..', 'docs', 'decisions.md'), 'utf8')),
+});
+
 /** What both builds ask of esbuild (the metafile's inputs are relative to `home`: writeNotices reads them there). */
 export const commonOptions = {
   absWorkingDir: home,

@@ -23,11 +23,11 @@ import { inject } from 'postject';
 import {
   activityPackages,
   builtIn,
+  builtInText,
   clientNodeUsed,
   commonOptions,
   grpcBaseAsCommonJs,
   home,
-  manifest,
   summary,
   writeNotices,
   zodEnglishOnly,
@@ -102,7 +102,7 @@ const result = await build({
   // import.meta of the ES modules: the executable's own location, read when it is asked for
   // (the snapshot is built on another machine than the one it runs on).
   define: {
-    CHAOSKIT_RUNNER_VERSION: JSON.stringify(manifest(home).version),
+    ...builtInText(),
     'import.meta': '__chaoskitImportMeta',
   },
   banner: {

@@ -21,6 +21,7 @@ export const COMMANDS: ReadonlyArray<
   [['discover'], () => import('./commands/discover.js')],
   [['info'], () => import('./commands/info.js')],
   [['schema'], () => import('./commands/schema.js')],
+  [['explain'], () => import('./commands/explain.js')],
   [['status'], () => import('./commands/status.js')],
   [['journals'], () => import('./commands/journals.js')],
   [['revert'], () => import('./commands/revert.js')],

@@ -94,6 +94,25 @@ describe('validateTolerance', () => {
     expect(problem?.startsWith(`${WHERE}: `)).toBe(true);
   });
 
+  it('reads a jsonpath as written, before ${name} substitution, as chaoslib does', () => {
+    const written = { type: 'jsonpath', path: '$.items[${i}].metadata.name' };
+    expect(validateTolerance({ ...written, path: '$.items[0].metadata.name' }, WHERE, { written })).toBe(
+      `${WHERE}: tolerance.path '$.items[\${i}].metadata.name' is not a JSONPath chaoslib reads (jsonpath2 0.4.5): ` +
+        "expected ',' or ']', found '{' (at character 10) — " +
+        'chaoslib reads the path before it substitutes ${name}, so a ${name} goes inside a string in double quotes',
+    );
+    const inString = { type: 'jsonpath', path: '$.a[*][?(@.b = "${token}")]' };
+    const substituted = { ...inString, path: '$.a[*][?(@.b = "s3cr"et")]' };
+    const problem = validateTolerance(substituted, WHERE, { written: inString });
+    expect(problem).toBe(
+      `${WHERE}: tolerance.path '$.a[*][?(@.b = "\${token}")]' is not a JSONPath chaoslib reads (jsonpath2 0.4.5): ` +
+        'not once its ${name} are substituted (a value in a string holds no " and no lone \\)',
+    );
+    expect(
+      validateTolerance({ ...inString, path: '$.a[*][?(@.b = "fine")]' }, WHERE, { written: inString }),
+    ).toBeUndefined();
+  });
+
   it('hands probe tolerances to validateProbe', () => {
     const probe = { type: 'probe', name: 'p', provider: { type: 'python' } };
     const seen: unknown[] = [];

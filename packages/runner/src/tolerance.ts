@@ -38,6 +38,7 @@
 
 import { compileRegex, regexProblem } from '@chaoskit/core';
 import { substitute } from '@chaoskit/core/runner';
+import { equalBy, isMapping } from './equal.js';
 import { jsonPathProblem } from './jsonpath/check.js';
 import { type FilterOnList, matchJsonPath } from './jsonpath/evaluate.js';
 import { parseJsonPath } from './jsonpath/parse.js';
@@ -68,9 +69,6 @@ export interface ToleranceContext {
   /** Hears why a tolerance was not met, when there is more to say than "not met". */
   explain?(why: string): void;
 }
-
-const isMapping = (value: unknown): value is Json =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const render = (value: unknown): string => {
   if (typeof value === 'string') return `'${value}'`;
@@ -161,11 +159,18 @@ function validateJsonPathTolerance(tolerance: Json, where: string, written: unkn
   const problem = jsonPathProblem(path.trim());
   const asWritten = isMapping(written) ? written.path : undefined;
   if (typeof asWritten === 'string' && asWritten !== path) {
-    // Said of the path as written, which is the one to fix.
+    // Said of the path as written, the one to fix — and never with the substituted values,
+    // which may be secrets.
     const before = jsonPathProblem(asWritten.trim());
     if (before && problem) return refused(asWritten, before);
     if (before) {
       return `${refused(asWritten, before)} — chaoslib reads the path before it substitutes \${name}, so a \${name} goes inside a string in double quotes`;
+    }
+    if (problem) {
+      return refused(
+        asWritten,
+        `not once its \${name} are substituted (a value in a string holds no " and no lone \\)`,
+      );
     }
   }
   if (problem) return refused(path, problem);
@@ -335,17 +340,4 @@ function withinRange(tolerance: Json, value: unknown): boolean {
 }
 
 /** Structural equality of JSON values, strict on types (`true` ≠ `1`, `"1"` ≠ `1`). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
-  }
-  if (isMapping(a) && isMapping(b)) {
-    const keys = Object.keys(a);
-    return (
-      keys.length === Object.keys(b).length &&
-      keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]))
-    );
-  }
-  return false;
-}
+export const jsonEqual = equalBy((a, b) => a === b);

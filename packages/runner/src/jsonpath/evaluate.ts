@@ -3,9 +3,9 @@
 // holds; `..` applies the rest of the path to the node, then to each child, depth first; a
 // wildcard goes through a mapping's values or a list's items, nothing else.
 
+import { isMapping } from '../equal.js';
 import {
   codePoints,
-  isMapping,
   pythonEqual,
   pythonInt,
   pythonOrder,
@@ -15,15 +15,14 @@ import {
 } from './python.js';
 import type { CallName, Comparison, Operand, Path, Selector, Step, Test } from './syntax.js';
 
-/** What a filter applied to a list saw: the list, and whether its test held on an item. */
+/** A filter that tested a list and did not hold: its text, and how many of the items pass it. */
 export interface FilterOnList {
   filter: string;
-  /** The list's items of which the test held (the filter only saw the list). */
   itemsMatching: number;
 }
 
 export interface MatchOptions {
-  /** Hears each filter that was applied to a list and did not hold. */
+  /** Hears each filter that tested a list and did not hold (standard JSONPath's reading). */
   onFilterOnList?(seen: FilterOnList): void;
 }
 

@@ -3,10 +3,7 @@
 // int, so `true` is 1 wherever jsonpath2 asks for a number (`==`, `<`, an index) — chaoslib's
 // results depend on it, so these helpers reproduce it on JavaScript values.
 
-export type Mapping = Record<string, unknown>;
-
-export const isMapping = (value: unknown): value is Mapping =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
+import { equalBy, isMapping } from '../equal.js';
 
 /** Python's `isinstance(value, (int, float))`: booleans are numbers there. */
 const isNumeric = (value: unknown): value is number | boolean =>
@@ -23,20 +20,9 @@ export function pythonInt(value: unknown): number | undefined {
 }
 
 /** Python's `==` on JSON values: `true == 1`, `1 == 1.0`, lists and dicts compared deeply. */
-export function pythonEqual(a: unknown, b: unknown): boolean {
-  if (isNumeric(a) && isNumeric(b)) return Number(a) === Number(b);
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((item, i) => pythonEqual(item, b[i]));
-  }
-  if (isMapping(a) && isMapping(b)) {
-    const keys = Object.keys(a);
-    return (
-      keys.length === Object.keys(b).length &&
-      keys.every((key) => Object.hasOwn(b, key) && pythonEqual(a[key], b[key]))
-    );
-  }
-  return a === b;
-}
+export const pythonEqual = equalBy((a, b) =>
+  isNumeric(a) && isNumeric(b) ? Number(a) === Number(b) : a === b,
+);
 
 /** jsonpath2's `<`, `<=`, `>`, `>=`: numbers (booleans included) only, anything else false. */
 export function pythonOrder(a: unknown, b: unknown, test: (x: number, y: number) => boolean): boolean {

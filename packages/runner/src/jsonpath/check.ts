@@ -17,7 +17,7 @@ export function jsonPathProblem(path: string): string | undefined {
     return fixed ? `${error.message}; write instead: ${fixed.path}${filterNote(fixed)}` : error.message;
   }
   if ([...selectors(parsed)].some((s) => s.kind === 'slice' && s.step === 0)) {
-    return 'a slice step of 0 selects nothing: chaoslib fails there (Python’s range() takes no step 0); leave the step out or write 1';
+    return 'a slice step of 0 selects nothing: chaoslib fails there (range() in Python takes no step 0); leave the step out or write 1';
   }
   return undefined;
 }

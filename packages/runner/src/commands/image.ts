@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { isSea } from 'node:sea';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { EXIT } from '../exit-codes.js';
 import { contentBytes, stageContext } from '../image/context.js';
@@ -44,7 +45,8 @@ function preflight(opts: BuildOptions): { script: string; archive?: string } {
       `chaoskit image build puts this machine's Node into a Linux image: run it on Linux (this is ${process.platform})`,
     );
   const home = runnerHome();
-  if (!home)
+  // The one file holds no package to build from, and its Node is itself.
+  if (!home || isSea())
     throw new Error(
       'chaoskit image build builds from the npm package @chaoskit/runner (its dist/single/chaoskit.cjs), which this chaoskit is not run from',
     );

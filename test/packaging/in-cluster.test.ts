@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { realNodeProblems } from '@chaoskit/cluster';
 import { until } from '@chaoskit/cluster/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { releaseTarballs, runAsync } from './release.js';
+import { npmInstall, releaseTarballs, runAsync } from './release.js';
 
 let scratch: string;
 let project: string;
@@ -42,16 +42,9 @@ beforeAll(async () => {
     JSON.stringify({ name: 'chaos', private: true, type: 'module' }),
   );
   // npm install @chaoskit/runner @chaoskit/cluster, from the tarballs (core is the runner's).
-  const install = await runAsync(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      ...['@chaoskit/runner', '@chaoskit/core', '@chaoskit/cluster'].map((name) => release.tarball(name)),
-    ],
-    { cwd: project },
+  const install = await npmInstall(
+    project,
+    ['@chaoskit/runner', '@chaoskit/core', '@chaoskit/cluster'].map((name) => release.tarball(name)),
   );
   if (install.code !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
   // The command's version, which names the image (the tarballs' dist/ was built before the

@@ -28,7 +28,8 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 /** --push: a repository of the user's registry, the runner's version its tag unless it gives one. */
 function pushTarget(value: string): string {
   const ref = parseReference(value);
-  if (!ref || ref.digest || !/[.:]|^localhost(\/|$)/.test(value.split('/')[0]!) || !value.includes('/'))
+  // Named in full: a repository without its registry would be pushed to Docker Hub.
+  if (!ref || ref.digest || !value.startsWith(`${ref.registry}/`))
     throw new InvalidArgumentError(
       `'${value}' is not an image repository of a registry: registry/name[:tag], as ghcr.io/acme/chaoskit-runner (the tag defaults to ${RUNNER_VERSION})`,
     );
@@ -102,7 +103,7 @@ export function register(program: Command): void {
     .option('-o, --output <file>', `the archive to save (default ${ARCHIVE}; none with --push unless given)`)
     .option(
       '--push <repository>',
-      `also push it to your registry, as registry/name[:tag] (tag default ${RUNNER_VERSION}), with the engine's credentials`,
+      `push it to your registry, as registry/name[:tag] (tag default ${RUNNER_VERSION}), with the engine's credentials (no archive then, unless -o)`,
       pushTarget,
     )
     .action(async (opts: BuildOptions) => {

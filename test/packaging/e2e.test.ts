@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspClient, nativeTsc } from './lsp.js';
-import { releaseTarballs, runAsync } from './release.js';
+import { npmInstall, releaseTarballs, runAsync } from './release.js';
 import { repoRoot } from './repo.js';
 
 let scratch: string;
@@ -54,18 +54,10 @@ beforeAll(async () => {
     join(runnerAlone, 'package.json'),
     JSON.stringify({ name: 'runner-alone', private: true, type: 'module' }),
   );
-  runnerAloneInstall = runAsync(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      release.tarball('@chaoskit/runner'),
-      release.tarball('@chaoskit/core'),
-    ],
-    { cwd: runnerAlone },
-  );
+  runnerAloneInstall = npmInstall(runnerAlone, [
+    release.tarball('@chaoskit/runner'),
+    release.tarball('@chaoskit/core'),
+  ]);
 
   // 2. A user's project, outside the repository, with the tarballs installed (npm's registry
   //    for everything else) and TypeScript for the typed import.
@@ -75,18 +67,10 @@ beforeAll(async () => {
     join(project, 'package.json'),
     JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
   );
-  const install = await runAsync(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      ...release.packed.map((p) => release.tarball(p.name)),
-      `typescript@${JSON.parse(readFileSync(join(repoRoot, 'node_modules/typescript/package.json'), 'utf8')).version}`,
-    ],
-    { cwd: project },
-  );
+  const install = await npmInstall(project, [
+    ...release.packed.map((p) => release.tarball(p.name)),
+    `typescript@${JSON.parse(readFileSync(join(repoRoot, 'node_modules/typescript/package.json'), 'utf8')).version}`,
+  ]);
   show('npm install <every tarball> typescript', install);
   if (install.code !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
   cpSync(join(repoRoot, 'examples'), join(project, 'examples'), { recursive: true });

@@ -63,6 +63,11 @@ export function runAsync(
   });
 }
 
+/** `npm install` of `specs` (tarballs, registry names) in `cwd`, quietly, as the packaging tests' users install. */
+export function npmInstall(cwd: string, specs: string[]): ReturnType<typeof runAsync> {
+  return runAsync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], { cwd });
+}
+
 async function pack(into: string): Promise<Packed[]> {
   const copy = join(into, 'repo');
   const files = execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' })

@@ -27,6 +27,7 @@ export const COMMANDS: ReadonlyArray<
   [['revert'], () => import('./commands/revert.js')],
   [['halt', 'resume'], () => import('./commands/halt.js')],
   [['rbac'], () => import('./commands/rbac.js')],
+  [['image'], () => import('./commands/image.js')],
   [['deploy'], () => import('./commands/deploy.js')],
   [['undeploy'], () => import('./commands/undeploy.js')],
   [['call'], () => import('./commands/call.js')],

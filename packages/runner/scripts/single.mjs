@@ -3,7 +3,9 @@
 // single executable application whose V8 startup snapshot holds the command already loaded
 // (src/single.ts): one file to copy, the runner image's payload. dist/single/chaoskit.cjs is the
 // script it was built from, every activity package built in as in the bundle (and evaluated in the
-// snapshot). Not part of `build`: the file is Node's size (134 MiB), built where it is used.
+// snapshot), and @chaoskit/telemetry with gRPC's exporters, which the bundle leaves to
+// node_modules (D164): the image sends traces and metrics with nothing installed. Not part of
+// `build`: the file is Node's size (134 MiB), built where it is used.
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -25,7 +27,6 @@ import {
   builtIn,
   clientNodeUsed,
   commonOptions,
-  grpcBaseAsCommonJs,
   home,
   manifest,
   summary,
@@ -77,6 +78,20 @@ const lazyBuiltins = {
         loader: 'js',
       };
     });
+  },
+};
+
+// OpenTelemetry's gRPC exporter base, as an ES module, loads @grpc/grpc-js both by import (built
+// in) and by a require made at run time (`createRequire`, which finds the file in node_modules, or
+// nothing in the image): two instances, whose credentials and metadata the other refuses
+// ("Channel credentials must be a ChannelCredentials object"). Its CommonJS build only requires,
+// and every require is built in: one instance.
+const grpcBaseAsCommonJs = {
+  name: 'otlp-grpc-base-commonjs',
+  setup(b) {
+    b.onResolve({ filter: /^@opentelemetry\/otlp-grpc-exporter-base$/ }, ({ path, resolveDir, kind }) =>
+      kind === 'require-call' ? undefined : b.resolve(path, { resolveDir, kind: 'require-call' }),
+    );
   },
 };
 

@@ -180,6 +180,11 @@ describe('experimentTracing', () => {
         control('chaostracing.control', { provider: 'jaeger' }),
         control('chaostracing.control', { provider: 'opentelemetry', exporter: 'jaeger-thrift' }),
         control('chaostracing.oltp'),
+        control('chaostracing.control', {
+          provider: 'opentelemetry',
+          exporter: 'oltp-grpc',
+          collector_endpoint: 'collector:4317',
+        }),
       ],
       { otel_vendor: 'gcp' },
       {},
@@ -192,6 +197,7 @@ describe('experimentTracing', () => {
         /exporter "jaeger-thrift" is not one chaoskit sends with \(oltp-grpc, oltp-http\)/,
       ),
       expect.stringMatching(/otel_vendor "gcp" needs a vendor's exporter/),
+      "tracing control 'tracing': collector_endpoint is an http:// or https:// URL",
     ]);
   });
 });

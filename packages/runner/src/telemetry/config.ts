@@ -131,7 +131,8 @@ function tracesTarget(
     : (endpointSet(env, 'TRACES') ?? (tracing ? "the experiment's tracing control" : undefined));
   if (!by || disabled) return undefined;
   // The experiment's control, when it names its own endpoint; else the environment's.
-  if (tracing?.url) return { ...tracing, url: urlIn('collector_endpoint', tracing.url), by };
+  if (tracing?.url)
+    return { ...tracing, url: urlIn("the tracing control's collector_endpoint", tracing.url), by };
   const protocol = protocolOf(env, 'TRACES');
   return { ...tracing, protocol, url: endpointOf(env, 'TRACES', protocol), by };
 }

@@ -63,9 +63,14 @@ export function runAsync(
   });
 }
 
-/** `npm install` of `specs` (tarballs, registry names) in `cwd`, quietly, as the packaging tests' users install. */
-export function npmInstall(cwd: string, specs: string[]): ReturnType<typeof runAsync> {
-  return runAsync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], { cwd });
+/** `npm install` of `specs` (tarballs, registry names) in `cwd`, as the packaging tests' users install: quietly, or with npm's warnings when a test reads them. */
+export function npmInstall(
+  cwd: string,
+  specs: string[],
+  { warnings = false } = {},
+): ReturnType<typeof runAsync> {
+  const quiet = warnings ? [] : ['--loglevel=error'];
+  return runAsync('npm', ['install', '--no-audit', '--no-fund', ...quiet, ...specs], { cwd });
 }
 
 async function pack(into: string): Promise<Packed[]> {

@@ -95,20 +95,6 @@ export const zodEnglishOnly = {
   },
 };
 
-// OpenTelemetry's gRPC exporter base, as an ES module, loads @grpc/grpc-js both by import (built
-// in) and by a require made at run time (`createRequire`, which finds the file in node_modules, or
-// nothing in the image): two instances, whose credentials and metadata the other refuses
-// ("Channel credentials must be a ChannelCredentials object"). Its CommonJS build only requires,
-// and every require is built in: one instance.
-export const grpcBaseAsCommonJs = {
-  name: 'otlp-grpc-base-commonjs',
-  setup(b) {
-    b.onResolve({ filter: /^@opentelemetry\/otlp-grpc-exporter-base$/ }, ({ path, resolveDir, kind }) =>
-      kind === 'require-call' ? undefined : b.resolve(path, { resolveDir, kind: 'require-call' }),
-    );
-  },
-};
-
 // `node:http` and `node:https` are required, not imported. An ES module's import of a built-in
 // builds its module facade, which reads every export: node:http's lazy WebSocket and friends then
 // load Node's internal undici before chaoskit's first request (user time to the first connect of

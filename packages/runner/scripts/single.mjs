@@ -1,6 +1,8 @@
 // The single-file `chaoskit`'s script (D157), written by the runner's build after the bundle:
 // dist/single/chaoskit.cjs, src/single.ts and everything it imports in one CommonJS script,
-// every activity package built in as in the bundle (and evaluated in the snapshot). It ships in
+// every activity package built in as in the bundle (and evaluated in the snapshot), and
+// @chaoskit/telemetry with gRPC's exporters, which the bundle leaves to node_modules (D164): the
+// image sends traces and metrics with nothing installed. It ships in
 // the npm package: `chaoskit image build` makes the one file from it on the user's machine (Node's
 // snapshot of it injected into a copy of that machine's Node, src/image/single-file.ts, D165),
 // and so does the repository's `npm run single -w @chaoskit/runner` (scripts/executable.mjs).
@@ -14,7 +16,6 @@ import {
   builtInText,
   clientNodeUsed,
   commonOptions,
-  grpcBaseAsCommonJs,
   home,
   summary,
   writeNotices,
@@ -50,6 +51,20 @@ const lazyBuiltins = {
         loader: 'js',
       };
     });
+  },
+};
+
+// OpenTelemetry's gRPC exporter base, as an ES module, loads @grpc/grpc-js both by import (built
+// in) and by a require made at run time (`createRequire`, which finds the file in node_modules, or
+// nothing in the image): two instances, whose credentials and metadata the other refuses
+// ("Channel credentials must be a ChannelCredentials object"). Its CommonJS build only requires,
+// and every require is built in: one instance.
+const grpcBaseAsCommonJs = {
+  name: 'otlp-grpc-base-commonjs',
+  setup(b) {
+    b.onResolve({ filter: /^@opentelemetry\/otlp-grpc-exporter-base$/ }, ({ path, resolveDir, kind }) =>
+      kind === 'require-call' ? undefined : b.resolve(path, { resolveDir, kind: 'require-call' }),
+    );
   },
 };
 

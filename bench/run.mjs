@@ -63,9 +63,13 @@ const python = join(dirname(chaos), 'python');
 const chaoskit = join(root, 'packages', 'runner', 'dist', 'bundle', 'chaoskit.mjs');
 // The single file (D157), the runner image's payload: built from the same build when missing or older.
 const single = join(root, 'packages', 'runner', 'dist', 'single', 'chaoskit');
-execFileSync(process.execPath, [join(root, 'packages', 'runner', 'scripts', 'single.mjs'), '--if-stale'], {
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+execFileSync(
+  process.execPath,
+  [join(root, 'packages', 'runner', 'scripts', 'executable.mjs'), '--if-stale'],
+  {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+);
 // Built here, not by `./dev setup`: only the bench runs it.
 const reference = await ensureBenchReference(log);
 const scratch = await mkdtemp(join(tmpdir(), 'chaoskit-bench-'));

@@ -5,19 +5,40 @@
 
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { SourceMap } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspClient, nativeTsc } from './lsp.js';
-import { releaseTarballs, runAsync } from './release.js';
+import { npmInstall, releaseTarballs, runAsync } from './release.js';
 import { repoRoot } from './repo.js';
 
 let scratch: string;
 let project: string;
 let runnerAlone: string;
 let runnerAloneInstall: ReturnType<typeof runAsync> | undefined;
+let withTelemetry: string;
+let withTelemetryInstall: ReturnType<typeof runAsync> | undefined;
+
+/** An experiment that needs no cluster: one process probe. */
+const PROCESS_ONLY = {
+  title: 'one process',
+  description: 'needs no cluster',
+  method: [{ type: 'probe', name: 'true', provider: { type: 'process', path: 'true' } }],
+};
+
+/** What an install takes, in MiB (du -m): on disk (4 KiB blocks here) and of its files' bytes. */
+function installSize(dir: string) {
+  const du = (...flags: string[]) =>
+    Number(
+      execFileSync('du', ['-sm', ...flags, join(dir, 'node_modules')], { encoding: 'utf8' }).split('\t')[0],
+    );
+  return { disk: du(), files: du('--apparent-size') };
+}
+
 let up: ChildProcess | undefined;
 let kubeconfig = '';
 let context = '';
@@ -46,26 +67,23 @@ beforeAll(async () => {
   // chaoskit's packages (the repository's example extension is packed too, and installed).
   for (const entry of release.packed)
     if (entry.name.startsWith('@chaoskit/')) versions.set(entry.name, entry.version);
-  // @chaoskit/runner and @chaoskit/core alone, for the ECharts test, installed in the background:
-  // npm's minute of resolving overlaps the project's install and the cluster tests.
-  runnerAlone = join(scratch, 'runner-alone');
-  mkdirSync(runnerAlone);
-  writeFileSync(
-    join(runnerAlone, 'package.json'),
-    JSON.stringify({ name: 'runner-alone', private: true, type: 'module' }),
-  );
-  runnerAloneInstall = runAsync(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      release.tarball('@chaoskit/runner'),
-      release.tarball('@chaoskit/core'),
-    ],
-    { cwd: runnerAlone },
-  );
+  // @chaoskit/runner and @chaoskit/core alone (for the install size and the ECharts test), and
+  // with @chaoskit/telemetry beside them, each in an empty directory, installed in the background:
+  // npm's minute of resolving overlaps the project's install and the cluster tests. npm's warnings
+  // are kept: an install script's is one the tests look for.
+  const alone = (name: string, packages: string[]) => {
+    const dir = join(scratch, name);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
+    writeFileSync(join(dir, 'probe.json'), JSON.stringify(PROCESS_ONLY));
+    return [dir, npmInstall(dir, packages.map(release.tarball), { warnings: true })] as const;
+  };
+  [runnerAlone, runnerAloneInstall] = alone('runner-alone', ['@chaoskit/runner', '@chaoskit/core']);
+  [withTelemetry, withTelemetryInstall] = alone('with-telemetry', [
+    '@chaoskit/runner',
+    '@chaoskit/core',
+    '@chaoskit/telemetry',
+  ]);
 
   // 2. A user's project, outside the repository, with the tarballs installed (npm's registry
   //    for everything else) and TypeScript for the typed import.
@@ -75,18 +93,10 @@ beforeAll(async () => {
     join(project, 'package.json'),
     JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
   );
-  const install = await runAsync(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      ...release.packed.map((p) => release.tarball(p.name)),
-      `typescript@${JSON.parse(readFileSync(join(repoRoot, 'node_modules/typescript/package.json'), 'utf8')).version}`,
-    ],
-    { cwd: project },
-  );
+  const install = await npmInstall(project, [
+    ...release.packed.map((p) => release.tarball(p.name)),
+    `typescript@${JSON.parse(readFileSync(join(repoRoot, 'node_modules/typescript/package.json'), 'utf8')).version}`,
+  ]);
   show('npm install <every tarball> typescript', install);
   if (install.code !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
   cpSync(join(repoRoot, 'examples'), join(project, 'examples'), { recursive: true });
@@ -94,6 +104,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runnerAloneInstall?.catch(() => undefined);
+  await withTelemetryInstall?.catch(() => undefined);
   if (up && up.exitCode === null) {
     up.kill('SIGINT');
     await new Promise((r) => up!.once('exit', r));
@@ -113,6 +124,7 @@ describe('the released tarballs, installed in a project outside the repository',
       '@chaoskit/cluster',
       '@chaoskit/conformance',
       '@chaoskit/vitest',
+      '@chaoskit/telemetry',
     ])
       expect(versions.get(name), name).toBe('0.1.0');
     for (const name of versions.keys()) {
@@ -324,7 +336,7 @@ describe('the released tarballs, installed in a project outside the repository',
     expect(plain).not.toContain('<svg');
   });
 
-  // The last three tests run at the same time, each with processes and directories of its own:
+  // The last four tests run at the same time, each with processes and directories of its own:
   // the conformance kit's run is long and mostly waits on its cluster's pods and nodes.
   it.concurrent('runs the conformance kit on a local cluster of its own for a pod, a node and a mesh activity', async ({
     expect,
@@ -349,7 +361,7 @@ describe('the released tarballs, installed in a project outside the repository',
     expect(out.stdout + out.stderr).toContain('3 of 3 activities passed, 0 failed, 0 skipped');
   }, 900_000);
 
-  it.concurrent('installs @chaoskit/runner without the 67 MB of ECharts, and draws the charts once echarts is installed', async ({
+  it.concurrent("installs @chaoskit/runner in under 100 MB of files, without an install script, ECharts or OpenTelemetry's SDK; refuses traces without @chaoskit/telemetry, naming it; draws the charts once echarts is installed", async ({
     expect,
   }) => {
     const npm = (args: string[]) =>
@@ -358,21 +370,35 @@ describe('the released tarballs, installed in a project outside the repository',
     const installed = await runnerAloneInstall!;
     show('npm install <@chaoskit/runner> <@chaoskit/core> (alone)', installed);
     expect(installed.code, installed.stderr).toBe(0);
-    const megabytes = () =>
-      Number(
-        execFileSync('du', ['-sm', join(runnerAlone, 'node_modules')], { encoding: 'utf8' }).split('\t')[0],
-      );
-    const without = megabytes();
-    expect(existsSync(join(runnerAlone, 'node_modules', 'echarts'))).toBe(false);
+    // npm 11 warns of every install script it has not been allowed to run (protobufjs's, gRPC's).
+    expect(installed.stdout + installed.stderr).not.toMatch(/install.scripts?/i);
+    const modules = join(runnerAlone, 'node_modules');
+    for (const absent of ['echarts', '@opentelemetry/sdk-trace', '@grpc/grpc-js', 'protobufjs'])
+      expect(existsSync(join(modules, absent)), absent).toBe(false);
+    const without = installSize(runnerAlone);
+    expect(without.files).toBeLessThan(100);
+
+    // Traces asked for, the package that sends them missing: refused before the run, naming it.
+    const bin = join(modules, '@chaoskit', 'runner', 'dist', 'bundle', 'chaoskit.mjs');
+    const traced = run(process.execPath, [bin, 'run', 'probe.json', '--no-ledger'], {
+      cwd: runnerAlone,
+      env: { OTEL_TRACES_EXPORTER: 'otlp' },
+    });
+    expect(traced.code, traced.stderr).toBe(3);
+    expect(traced.stderr).toContain(
+      'chaoskit: traces (asked for by OTEL_TRACES_EXPORTER=otlp) need the package @chaoskit/telemetry, which is not installed beside @chaoskit/runner: npm install @chaoskit/telemetry',
+    );
+    expect(existsSync(join(runnerAlone, 'journal.json'))).toBe(false);
+
     const echarts = JSON.parse(
       readFileSync(join(repoRoot, 'node_modules/echarts/package.json'), 'utf8'),
     ).version;
     expect(npm(['install', `echarts@${echarts}`]).code).toBe(0);
-    const withCharts = megabytes();
+    const withCharts = installSize(runnerAlone);
     process.stdout.write(
-      `\ninstall size of @chaoskit/runner + @chaoskit/core: ${without} MB; with echarts ${echarts} for the report's charts: ${withCharts} MB\n`,
+      `\ninstall size of @chaoskit/runner + @chaoskit/core: ${without.files} MB of files (${without.disk} MB on disk); with echarts ${echarts} for the report's charts: ${withCharts.files} MB (${withCharts.disk} MB)\n`,
     );
-    expect(withCharts - without).toBeGreaterThan(30);
+    expect(withCharts.files - without.files).toBeGreaterThan(30);
     const journal = join(project, 'journal.json');
     const drawn = run(
       process.execPath,
@@ -388,6 +414,71 @@ describe('the released tarballs, installed in a project outside the repository',
     expect(drawn.code, drawn.stderr).toBe(0);
     expect(drawn.stderr).not.toContain('without charts');
     expect(readFileSync(join(runnerAlone, 'charts.html'), 'utf8')).toContain('<svg');
+  });
+
+  it.concurrent('sends traces and metrics once @chaoskit/telemetry is installed beside it (over OTLP http/json), and names the packages gRPC needs', async ({
+    expect,
+  }) => {
+    const installed = await withTelemetryInstall!;
+    show('npm install <@chaoskit/runner> <@chaoskit/core> <@chaoskit/telemetry>', installed);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stdout + installed.stderr).not.toMatch(/install.scripts?/i);
+    const size = installSize(withTelemetry);
+    process.stdout.write(
+      `\ninstall size with @chaoskit/telemetry: ${size.files} MB of files (${size.disk} MB on disk)\n`,
+    );
+    const bin = join(withTelemetry, 'node_modules', '@chaoskit', 'runner', 'dist', 'bundle', 'chaoskit.mjs');
+
+    // A collector stand-in that keeps what it is sent.
+    const received: { path: string; type: string; body: string }[] = [];
+    const collector = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        received.push({ path: req.url ?? '', type: String(req.headers['content-type']), body });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+    try {
+      const sent = await runAsync(process.execPath, [bin, 'run', 'probe.json', '--no-ledger'], {
+        cwd: withTelemetry,
+        env: {
+          OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+          OTEL_SERVICE_NAME: 'packaged',
+        },
+      });
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(sent.stderr).not.toContain('telemetry:');
+      expect(received.map((r) => [r.path, r.type]).sort()).toEqual([
+        ['/v1/metrics', 'application/json'],
+        ['/v1/traces', 'application/json'],
+      ]);
+      // The bundle's spans reach the SDK installed beside it: the run's tree, the probe in it.
+      const traces = JSON.parse(received.find((r) => r.path === '/v1/traces')!.body);
+      const spans = traces.resourceSpans.flatMap((r: { scopeSpans: { spans: { name: string }[] }[] }) =>
+        r.scopeSpans.flatMap((s) => s.spans.map((span) => span.name)),
+      );
+      expect(spans).toEqual(expect.arrayContaining(['chaoskit run', 'run', 'method', 'probe true']));
+    } finally {
+      await new Promise((resolve) => collector.close(resolve));
+    }
+
+    // gRPC's exporters are optional peers of @chaoskit/telemetry: asked for, they are named with
+    // the versions its package.json takes.
+    const grpc = run(process.execPath, [bin, 'run', 'probe.json', '--no-ledger'], {
+      cwd: withTelemetry,
+      env: { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
+    });
+    expect(grpc.code, grpc.stderr).toBe(3);
+    const telemetry = JSON.parse(
+      readFileSync(join(withTelemetry, 'node_modules', '@chaoskit', 'telemetry', 'package.json'), 'utf8'),
+    ) as { peerDependencies: Record<string, string> };
+    const wanted = Object.entries(telemetry.peerDependencies).map(([name, range]) => `${name}@${range}`);
+    const named = /npm install (\S+ \S+ \S+)/.exec(grpc.stderr)?.[1]?.split(' ');
+    expect(named?.sort()).toEqual(wanted.sort());
   });
 
   it.concurrent('stops the control plane of `npx chaoskit-cluster up` when npx is killed (kill $!), and `down` finds none left', async ({

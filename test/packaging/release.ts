@@ -63,6 +63,16 @@ export function runAsync(
   });
 }
 
+/** `npm install` of `specs` (tarballs, registry names) in `cwd`, as the packaging tests' users install: quietly, or with npm's warnings when a test reads them. */
+export function npmInstall(
+  cwd: string,
+  specs: string[],
+  { warnings = false } = {},
+): ReturnType<typeof runAsync> {
+  const quiet = warnings ? [] : ['--loglevel=error'];
+  return runAsync('npm', ['install', '--no-audit', '--no-fund', ...quiet, ...specs], { cwd });
+}
+
 async function pack(into: string): Promise<Packed[]> {
   const copy = join(into, 'repo');
   const files = execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' })

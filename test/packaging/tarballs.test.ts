@@ -78,6 +78,16 @@ describe.each(packages.map((p) => [p.short, p] as const))('%s tarball', (_, p) =
     expect(readFileSync(join(p.dir, 'LICENSE'), 'utf8')).toContain('Apache License');
   });
 
+  it('says what it is where npm shows it: a description, keywords, the license', () => {
+    const project = isolatedInstall(p.manifest.name);
+    const manifest = JSON.parse(
+      readFileSync(join(project, 'node_modules', p.manifest.name, 'package.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(manifest.description).toEqual(expect.stringMatching(/\w{3,}/));
+    expect(manifest.keywords).toEqual(expect.arrayContaining(['chaos-engineering', 'kubernetes']));
+    expect(manifest.license).toBe('Apache-2.0');
+  });
+
   it('holds exactly the sources its source maps name (D100), so that "go to source" finds them', () => {
     const shipped = new Set(files());
     const named = new Set<string>();

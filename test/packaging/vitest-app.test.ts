@@ -1,6 +1,6 @@
 // @chaoskit/vitest as a user gets it: the example project (examples/vitest-app) copied outside
 // the repository, the package installed there from the tarballs (with vitest and TypeScript
-// from npm's registry), type-checked, and its tests run — the three that pass on the local
+// from npm's registry), type-checked, and its tests run — the four that pass on the local
 // cluster its global setup starts (with istiod, for the mesh test), and the one that fails on
 // purpose on a cluster this file set up, which must be left exactly as it was.
 
@@ -92,14 +92,14 @@ describe('the example project, with @chaoskit/vitest installed from its tarball 
 
   // The two runs at the same time, on clusters of their own: the second's cluster is up already
   // (beforeAll), and one test is little beside the first run's cluster start.
-  it.concurrent('passes its three tests on the local cluster its global setup starts, with istiod', async ({
+  it.concurrent('passes its four tests on the local cluster its global setup starts, with istiod', async ({
     expect,
   }) => {
     const out = await run('npx', ['--no-install', 'vitest', 'run', '--project', 'app'], {
       CHAOSKIT_MESH: 'istiod',
     });
     expect(out.code, out.stdout + out.stderr).toBe(0);
-    expect(out.stdout).toMatch(/Tests\s+3 passed \(3\)/);
+    expect(out.stdout).toMatch(/Tests\s+4 passed \(4\)/);
     expect(out.stdout).not.toMatch(/skipped/);
   }, 1_800_000);
 

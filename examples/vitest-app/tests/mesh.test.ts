@@ -1,6 +1,7 @@
 // An abort written into a VirtualService is seen on real traffic: gRPC requests of a proxyless
 // client that gets its routes from istiod. It needs istiod (CHAOSKIT_MESH=istiod starts one with
 // the local cluster); without it the test is skipped and says why.
+// #region mesh
 import { errorRateOf, expect, meshTraffic, meshUnavailable, test } from '@chaoskit/vitest';
 
 const REVIEWS = 'reviews.mesh.local';
@@ -9,7 +10,6 @@ const why = meshUnavailable();
 test.skipIf(why)(
   `a mesh abort is seen on real traffic${why ? ` (skipped: ${why})` : ''}`,
   async ({ chaos }) => {
-    // #region mesh
     // Backends behind the mesh host, and a client sending on route `all`.
     await using traffic = await meshTraffic({
       hosts: [{ name: REVIEWS }],
@@ -43,6 +43,6 @@ test.skipIf(why)(
     await abort.revert(); // before the end of the block: the traffic after it is checked too
     const after = await traffic.waitFor('all', (stats) => stats.failures === 0);
     expect(errorRateOf(after.stats).errorRate).toBe(0);
-    // #endregion
   },
 );
+// #endregion

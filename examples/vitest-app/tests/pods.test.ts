@@ -1,8 +1,8 @@
 // Pods of a Deployment are killed, and the Deployment recovers.
+// #region pods
 import { expect, test } from '@chaoskit/vitest';
 
 test('pods killed, the Deployment recovers', async ({ chaos }) => {
-  // #region pods
   await using ns = await chaos.testNamespace('shop');
   // Created as a fault too: disposing it deletes the Deployment.
   await using web = await chaos.createDeployment({ specPath: 'tests/web.yaml', ns: ns.name });
@@ -13,5 +13,5 @@ test('pods killed, the Deployment recovers', async ({ chaos }) => {
   await using killed = await chaos.terminatePods({ ns: ns.name, labelSelector: 'app=web', qty: 2 });
   expect(killed.result.pods).toHaveLength(2);
   await expect(available).toRecoverWithin('2m');
-  // #endregion
 });
+// #endregion

@@ -1,4 +1,5 @@
 // A fault is reverted when its handle is disposed, even when the code after it throws.
+// #region reverted
 import { expect, test } from '@chaoskit/vitest';
 
 const route = { destination: { host: 'reviews', subset: 'v1' } };
@@ -34,7 +35,6 @@ test('a fault reverts when the code after it throws', async ({ chaos }) => {
   };
   const before = await content();
 
-  // #region reverted
   const failing = async () => {
     await using abort = await chaos.addAbortFault({
       virtualServiceName: 'reviews',
@@ -48,5 +48,5 @@ test('a fault reverts when the code after it throws', async ({ chaos }) => {
   await expect(failing()).rejects.toThrow('what the test checks next fails');
   // The VirtualService is back as it was: the abort is gone, and so is chaoskit's mark.
   expect(await content()).toEqual(before);
-  // #endregion
 });
+// #endregion

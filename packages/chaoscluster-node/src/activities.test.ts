@@ -58,7 +58,7 @@ describe('the node activities', () => {
     expect(alone.argument).toBe('pod_label_selector');
     // What to write instead: the missing half, or nothing of the filter (what 0.25.1 did).
     expect(alone.message).toMatch(
-      /expected a label selector of the pods of namespace 'shop' whose nodes are meant \(the two go together, D29\): write pod_label_selector: "app=<your app>" to act on the nodes hosting those pods, or remove pod_namespace to act on the nodes the other arguments select, as chaostoolkit-kubernetes 0.25.1 did/,
+      /expected a label selector of the pods of namespace 'shop' whose nodes are meant \(the two go together: chaoskit explain D29\): write pod_label_selector: "app=<your app>" to act on the nodes hosting those pods, or remove pod_namespace to act on the nodes the other arguments select, as chaostoolkit-kubernetes 0.25.1 did/,
     );
     expect(refusal(() => drainNodesActivity.validate({ pod_label_selector: 'app=web' })).message).toMatch(
       /write pod_namespace: <their namespace> to act on the nodes hosting those pods, or remove pod_label_selector/,

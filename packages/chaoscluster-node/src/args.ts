@@ -39,13 +39,13 @@ export function checkHostingPods(args: { pod_label_selector: string | null; pod_
   if (args.pod_label_selector && !args.pod_namespace) {
     return {
       argument: 'pod_namespace' as const,
-      accepted: `the namespace of the pods that pod_label_selector '${args.pod_label_selector}' matches (the two go together, D29): write pod_namespace: <their namespace> to act on the nodes hosting those pods, or remove pod_label_selector to act on the nodes the other arguments select, as chaostoolkit-kubernetes 0.25.1 did (it ignored pod_label_selector alone)`,
+      accepted: `the namespace of the pods that pod_label_selector '${args.pod_label_selector}' matches (the two go together: chaoskit explain D29): write pod_namespace: <their namespace> to act on the nodes hosting those pods, or remove pod_label_selector to act on the nodes the other arguments select, as chaostoolkit-kubernetes 0.25.1 did (it ignored pod_label_selector alone)`,
     };
   }
   if (args.pod_namespace && !args.pod_label_selector) {
     return {
       argument: 'pod_label_selector' as const,
-      accepted: `a label selector of the pods of namespace '${args.pod_namespace}' whose nodes are meant (the two go together, D29): write pod_label_selector: "app=<your app>" to act on the nodes hosting those pods, or remove pod_namespace to act on the nodes the other arguments select, as chaostoolkit-kubernetes 0.25.1 did (it ignored pod_namespace alone)`,
+      accepted: `a label selector of the pods of namespace '${args.pod_namespace}' whose nodes are meant (the two go together: chaoskit explain D29): write pod_label_selector: "app=<your app>" to act on the nodes hosting those pods, or remove pod_namespace to act on the nodes the other arguments select, as chaostoolkit-kubernetes 0.25.1 did (it ignored pod_namespace alone)`,
     };
   }
   return undefined;

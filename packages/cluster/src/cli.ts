@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import {
   ensureBinaries,
@@ -10,11 +13,12 @@ import {
   ensureMeshProbe,
   ensurePrometheus,
 } from './local/binaries.js';
+import { importArchive, realNodesIn } from './local/realnodes/import.js';
 import { REAL_NODE_LABEL } from './local/realnodes/plan.js';
 import { realNodeProblems } from './local/realnodes/preflight.js';
 import { start } from './start.js';
 import type { LocalCluster, ProviderName } from './types.js';
-import { cleanStaleUps, removeUpState, stopUps, writeUpState } from './up-state.js';
+import { cleanStaleUps, removeUpState, runningUp, stopUps, writeUpState } from './up-state.js';
 
 function count(value: string): number {
   const n = Number(value);
@@ -122,6 +126,33 @@ program
   )
   .action(async () => {
     if ((await stopUps(say)) === 0) say('no cluster started by chaoskit-cluster up is running');
+  });
+
+program
+  .command('import')
+  .description(
+    "import an image archive (chaoskit image build's) into every real node of the cluster chaoskit-cluster up runs, and wait until each reports it",
+  )
+  .argument('<archive>', 'an OCI or docker image archive')
+  .option(
+    '--kubeconfig <path>',
+    'the cluster, when several up run: the kubeconfig up printed (default: the one $KUBECONFIG names)',
+  )
+  .action(async (archive: string, opts: { kubeconfig?: string }) => {
+    if (!existsSync(archive))
+      throw new Error(
+        `import: ${archive} names no file: give an image archive (chaoskit image build writes one)`,
+      );
+    const up = await runningUp(opts.kubeconfig);
+    const nodes = up.dir ? await realNodesIn(up.dir) : [];
+    if (nodes.length === 0)
+      throw new Error(
+        `the cluster of chaoskit-cluster up (pid ${up.pid}) has no real node to hold an image: start it with --real-nodes 1`,
+      );
+    const kc = new KubeConfig();
+    kc.loadFromFile(up.kubeconfigPath);
+    const images = await importArchive(kc, nodes, resolve(archive));
+    say(`imported ${images.join(', ')} into ${nodes.map((n) => n.name).join(', ')}: each node reports it`);
   });
 
 program

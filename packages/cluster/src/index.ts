@@ -17,11 +17,13 @@ export {
   ensureBuilds,
   ensureIstiod,
   ensureMeshProbe,
+  ensureRegistry,
   ISTIO_VERSION,
   istiodMissing,
   KUBERNETES_VERSION,
   KWOK_VERSION,
   missingBinaries,
+  REGISTRY_VERSION,
 } from './local/binaries.js';
 export { cacheDir, withCacheLock } from './local/cache.js';
 export { xdsBootstrap } from './local/istiod.js';

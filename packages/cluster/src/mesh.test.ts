@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ETCD_VERSION, ISTIO_VERSION, KUBERNETES_VERSION, KWOK_VERSION } from './local/binaries.js';
+import {
+  ETCD_VERSION,
+  ISTIO_VERSION,
+  KUBERNETES_VERSION,
+  KWOK_VERSION,
+  REGISTRY_VERSION,
+} from './local/binaries.js';
 import { goDir } from './local/go.js';
 import { ensureIstioCrds, ISTIO_API_VERSION, istioCrdsPath } from './mesh.js';
 
@@ -54,6 +60,7 @@ describe('versions', () => {
     ['kubernetes', 'k8s.io/kubernetes', KUBERNETES_VERSION],
     ['etcd', 'go.etcd.io/etcd/server/v3', ETCD_VERSION],
     ['kwok', 'sigs.k8s.io/kwok', KWOK_VERSION],
+    ['registry', 'github.com/google/go-containerregistry', REGISTRY_VERSION],
   ])('go/%s pins %s at the version the code names', (wrapper, module, version) => {
     expect(required(wrapper, module)).toBe(version);
   });

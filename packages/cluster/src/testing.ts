@@ -1,5 +1,7 @@
 // Test-only helpers (`@chaoskit/cluster/testing`): the shared cluster, namespaces, workloads and
-// identities on it, and the checks activity packages repeat in their tests.
+// identities on it, the checks activity packages repeat in their tests, and free ports.
+
+export { freePort } from './local/ports.js';
 export * from './testing/activities.js';
 export * from './testing/custom-objects.js';
 export * from './testing/etcd.js';

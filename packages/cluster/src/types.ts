@@ -103,9 +103,10 @@ export interface LocalCluster extends Cluster {
   /** Why real nodes were asked for and could not run on this machine. */
   readonly realNodesUnavailable?: string;
   /**
-   * Imports an image archive (OCI or docker format: `npm run image` writes the runner's) into
-   * every real node's containerd, for pods that name it with imagePullPolicy IfNotPresent.
-   * Refused on a cluster without real nodes.
+   * Imports an image archive (OCI or docker format: `chaoskit image build` writes the runner's)
+   * into every real node's containerd, for pods that name it with imagePullPolicy IfNotPresent;
+   * resolves once every real node reports it among its images. Refused on a cluster without
+   * real nodes.
    */
   importImage(archive: string): Promise<void>;
   readonly pids: number[];

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isAlive } from './local/processes.js';
 import type { Cluster } from './types.js';
 
@@ -104,6 +104,27 @@ async function gone(pids: number[], is: (cmdline: string) => boolean, timeoutMs:
     await new Promise((r) => setTimeout(r, 100));
   }
   return true;
+}
+
+/**
+ * The cluster of the `up` that still runs and whose kubeconfig is `kubeconfig` — or, with none
+ * given, the only one running, else the one `$KUBECONFIG` names. What is wrong says what to give.
+ */
+export async function runningUp(kubeconfig?: string, env = process.env): Promise<UpState> {
+  const ups = (await readStates()).filter((s) => runs(s.pid, upProcess(s)));
+  if (ups.length === 0)
+    throw new Error(
+      'no cluster started by chaoskit-cluster up is running: start one with chaoskit-cluster up --real-nodes 1',
+    );
+  const named = kubeconfig ?? (ups.length > 1 ? env.KUBECONFIG : undefined);
+  const chosen = named ? ups.filter((s) => resolve(s.kubeconfigPath) === resolve(named)) : ups;
+  if (chosen.length === 1) return chosen[0]!;
+  const which = ups.map((s) => s.kubeconfigPath).join(', ');
+  throw new Error(
+    kubeconfig
+      ? `--kubeconfig ${kubeconfig} is not the kubeconfig of a cluster chaoskit-cluster up runs: those are ${which}`
+      : `${ups.length} clusters started by chaoskit-cluster up are running: give --kubeconfig with one of ${which}`,
+  );
 }
 
 /** Stops what an `up` that no longer runs left behind: its components and its directory. */

@@ -38,8 +38,10 @@ export {
   Connection,
   closeConnections,
   connectionFor,
+  FIRST_CONTACT_MS,
   type HttpMethod,
   MAX_CONNECTIONS,
+  onConnectionNotice,
   type RawResponse,
   type RequestOptions,
 } from './cluster/connection.js';
@@ -63,9 +65,10 @@ export { findUndefinedReferences, renderForSubstitution, substitute } from './co
 // The installed activities
 export { isActivity } from './definition/activity.js';
 export { isAlias } from './definition/alias.js';
-export { ActivityRegistry, canonicalModule, registry } from './definition/registry.js';
+export { ActivityRegistry, canonicalModule, registry, spelledAs } from './definition/registry.js';
 // Words for people: did-you-mean
 export { nearMiss, suggest } from './definition/suggest.js';
+export { unmaskedMessage } from './errors/errors.js';
 export { type RedactOptions, redact, redactValue, registerSecret, registerTarget } from './errors/redact.js';
 // The Events chaoskit posts: on the objects a run changes (D134), and on a run's Job
 export {

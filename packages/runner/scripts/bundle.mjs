@@ -3,21 +3,21 @@
 // on demand. Every chaoskit activity package of the repository is built in, each its own chunk,
 // imported only when an experiment names one of its modules; code that several chunks use
 // (@chaoskit/core and its dependencies) sits in shared chunks, each module once, so that the
-// process holds one @chaoskit/core whatever it loads. The directory needs no node_modules: the
-// runner image is Node and this directory. Only ECharts stays outside (an optional peer,
-// `chaoskit report`'s charts), found in node_modules when installed.
+// process holds one @chaoskit/core whatever it loads. The directory needs no node_modules for
+// what every run does. Two optional peers stay outside, found in node_modules when installed:
+// ECharts (`chaoskit report`'s charts) and @chaoskit/telemetry (traces and metrics: the
+// OpenTelemetry SDK and its exporters, D164). The single file (single.mjs) builds both in.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import {
   activityPackages,
   builtIn,
+  builtInText,
   clientNodeUsed,
   commonOptions,
-  grpcBaseAsCommonJs,
   home,
   httpRequired,
-  manifest,
   summary,
   writeNotices,
   zodEnglishOnly,
@@ -38,9 +38,9 @@ const result = await build({
   banner: {
     js: "import { createRequire as __chaoskitRequire } from 'node:module'; const require = __chaoskitRequire(import.meta.url);",
   },
-  define: { CHAOSKIT_RUNNER_VERSION: JSON.stringify(manifest(home).version) },
-  external: ['echarts', 'echarts/*', 'zrender', 'zrender/*'],
-  plugins: [builtIn, clientNodeUsed, grpcBaseAsCommonJs, httpRequired, zodEnglishOnly],
+  define: builtInText(),
+  external: ['echarts', 'echarts/*', 'zrender', 'zrender/*', '@chaoskit/telemetry'],
+  plugins: [builtIn, clientNodeUsed, httpRequired, zodEnglishOnly],
 });
 writeNotices(result.metafile, outdir);
 process.stderr.write(

@@ -8,6 +8,16 @@ export const home = dirname(dirname(fileURLToPath(import.meta.url)));
 const packagesDir = dirname(home);
 export const manifest = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 
+/**
+ * What the built command carries that its files would otherwise read beside it: its version,
+ * and the decisions `chaoskit explain` prints (the repository's docs/decisions.md, which no
+ * tarball holds).
+ */
+export const builtInText = () => ({
+  CHAOSKIT_RUNNER_VERSION: JSON.stringify(manifest(home).version),
+  CHAOSKIT_DECISIONS: JSON.stringify(readFileSync(join(home, '..', '..', 'docs', 'decisions.md'), 'utf8')),
+});
+
 /** What both builds ask of esbuild (the metafile's inputs are relative to `home`: writeNotices reads them there). */
 export const commonOptions = {
   absWorkingDir: home,
@@ -82,20 +92,6 @@ export const zodEnglishOnly = {
       loader: 'js',
       resolveDir: dirname(path),
     }));
-  },
-};
-
-// OpenTelemetry's gRPC exporter base, as an ES module, loads @grpc/grpc-js both by import (built
-// in) and by a require made at run time (`createRequire`, which finds the file in node_modules, or
-// nothing in the image): two instances, whose credentials and metadata the other refuses
-// ("Channel credentials must be a ChannelCredentials object"). Its CommonJS build only requires,
-// and every require is built in: one instance.
-export const grpcBaseAsCommonJs = {
-  name: 'otlp-grpc-base-commonjs',
-  setup(b) {
-    b.onResolve({ filter: /^@opentelemetry\/otlp-grpc-exporter-base$/ }, ({ path, resolveDir, kind }) =>
-      kind === 'require-call' ? undefined : b.resolve(path, { resolveDir, kind: 'require-call' }),
-    );
   },
 };
 

@@ -1,58 +1,32 @@
-// The single-file `chaoskit` (D157): `npm run single -w @chaoskit/runner`, after the runner's
-// build. dist/single/chaoskit is this machine's Node with the command inside it, as a Node
-// single executable application whose V8 startup snapshot holds the command already loaded
-// (src/single.ts): one file to copy, the runner image's payload. dist/single/chaoskit.cjs is the
-// script it was built from, every activity package built in as in the bundle (and evaluated in the
-// snapshot). Not part of `build`: the file is Node's size (134 MiB), built where it is used.
-import { spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+// The single-file `chaoskit`'s script (D157), written by the runner's build after the bundle:
+// dist/single/chaoskit.cjs, src/single.ts and everything it imports in one CommonJS script,
+// every activity package built in as in the bundle (and evaluated in the snapshot), and
+// @chaoskit/telemetry with gRPC's exporters, which the bundle leaves to node_modules (D164): the
+// image sends traces and metrics with nothing installed. It ships in
+// the npm package: `chaoskit image build` makes the one file from it on the user's machine (Node's
+// snapshot of it injected into a copy of that machine's Node, src/image/single-file.ts, D165),
+// and so does the repository's `npm run single -w @chaoskit/runner` (scripts/executable.mjs).
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { inject } from 'postject';
 import {
   activityPackages,
   builtIn,
+  builtInText,
   clientNodeUsed,
   commonOptions,
-  grpcBaseAsCommonJs,
   home,
-  manifest,
   summary,
   writeNotices,
   zodEnglishOnly,
 } from './plugins.mjs';
 
 const outdir = join(home, 'dist', 'single');
-// Each file is written beside its place and renamed into it: a test or the image build running
-// the file meanwhile keeps the one it started (two builds at once each leave a whole file).
-const part = (name) => join(outdir, `${name}.${process.pid}`);
-// A build that fails leaves none of its parts.
-process.on('exit', () => {
-  for (const name of ['chaoskit.cjs', 'chaoskit', 'sea-config.json', 'chaoskit.blob'])
-    rmSync(part(name), { force: true });
-});
-const script = join(outdir, 'chaoskit.cjs');
-const executable = join(outdir, 'chaoskit');
-// --if-stale (the image's, the bench's and the tests' call): nothing to do when the file is newer
-// than the bundle, which the same build of dist/ wrote.
-const bundle = join(home, 'dist', 'bundle', 'chaoskit.mjs');
-if (
-  process.argv.includes('--if-stale') &&
-  existsSync(executable) &&
-  statSync(executable).mtimeMs >= statSync(bundle).mtimeMs
-)
-  process.exit(0);
+// Written beside its place and renamed into it: the one file's build reading it meanwhile keeps
+// the whole one it started with. A build that fails leaves no part.
+const part = join(outdir, `chaoskit.cjs.${process.pid}`);
+process.on('exit', () => rmSync(part, { force: true }));
 
 // Node's http, https, http2 and tls hold native state that a startup snapshot cannot keep (the
 // snapshot builder aborts). Each is a module of the same exports, which loads the real one the
@@ -80,6 +54,20 @@ const lazyBuiltins = {
   },
 };
 
+// OpenTelemetry's gRPC exporter base, as an ES module, loads @grpc/grpc-js both by import (built
+// in) and by a require made at run time (`createRequire`, which finds the file in node_modules, or
+// nothing in the image): two instances, whose credentials and metadata the other refuses
+// ("Channel credentials must be a ChannelCredentials object"). Its CommonJS build only requires,
+// and every require is built in: one instance.
+const grpcBaseAsCommonJs = {
+  name: 'otlp-grpc-base-commonjs',
+  setup(b) {
+    b.onResolve({ filter: /^@opentelemetry\/otlp-grpc-exporter-base$/ }, ({ path, resolveDir, kind }) =>
+      kind === 'require-call' ? undefined : b.resolve(path, { resolveDir, kind: 'require-call' }),
+    );
+  },
+};
+
 // ECharts (`chaoskit report`'s charts, an optional peer) is found from the working directory:
 // the script's own require reaches Node's built-ins only.
 const fromWorkingDirectory = {
@@ -96,13 +84,13 @@ const fromWorkingDirectory = {
 mkdirSync(outdir, { recursive: true });
 const result = await build({
   entryPoints: [join(home, 'dist', 'single.js')],
-  outfile: part('chaoskit.cjs'),
+  outfile: part,
   ...commonOptions,
   format: 'cjs',
   // import.meta of the ES modules: the executable's own location, read when it is asked for
   // (the snapshot is built on another machine than the one it runs on).
   define: {
-    CHAOSKIT_RUNNER_VERSION: JSON.stringify(manifest(home).version),
+    ...builtInText(),
     'import.meta': '__chaoskitImportMeta',
   },
   banner: {
@@ -115,31 +103,8 @@ const result = await build({
   keepNames: true,
 });
 
-// Node's single executable: the script's snapshot in a blob, injected into a copy of this Node.
-const config = part('sea-config.json');
-const blob = part('chaoskit.blob');
-writeFileSync(
-  config,
-  JSON.stringify({
-    main: part('chaoskit.cjs'),
-    output: blob,
-    useSnapshot: true,
-    disableExperimentalSEAWarning: true,
-  }),
-);
-// Its output (Node's warnings on the built-ins the script loads, which the tests cover) only when it fails.
-const sea = spawnSync(process.execPath, ['--experimental-sea-config', config], { encoding: 'utf8' });
-if (sea.status !== 0) throw new Error(`the snapshot of ${script} could not be built:\n${sea.stderr}`);
-copyFileSync(process.execPath, part('chaoskit'));
-chmodSync(part('chaoskit'), 0o755);
-await inject(part('chaoskit'), 'NODE_SEA_BLOB', readFileSync(blob), {
-  sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
-});
-rmSync(config);
-rmSync(blob);
 writeNotices(result.metafile, outdir);
-renameSync(part('chaoskit.cjs'), script);
-renameSync(part('chaoskit'), executable);
+renameSync(part, join(outdir, 'chaoskit.cjs'));
 process.stderr.write(
-  `single: dist/single/chaoskit, from a script of ${summary(result.metafile)} with ${activityPackages.length} activity packages built in\n`,
+  `single: dist/single/chaoskit.cjs, ${summary(result.metafile)} with ${activityPackages.length} activity packages built in\n`,
 );

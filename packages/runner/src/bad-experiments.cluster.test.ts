@@ -75,7 +75,7 @@ const cases: Array<[string, string | Experiment, RegExp, string?]> = [
   [
     'an unknown module',
     edit((e) => (e.method[0]!.provider.module = 'chaoscluster.nope.actions')),
-    /module 'chaoscluster.nope.actions' is provided by no installed package \(known: chaoscluster\.actions, .*chaoscluster\.pod\.actions, .*\)\. Install the npm package that provides it/,
+    /module 'chaoscluster.nope.actions' is provided by no installed package(: did you mean '[a-z.]+'\?)? \(known: chaoscluster\.actions, .*chaoscluster\.pod\.actions, .*\)\. Install the npm package that provides it/,
   ],
   ['an unknown func', edit((e) => (e.method[0]!.provider.func = 'nuke_pods')), /has no function 'nuke_pods'/],
   [

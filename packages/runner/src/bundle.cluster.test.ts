@@ -68,9 +68,9 @@ describe('the bundle', () => {
   });
 });
 
-/** Builds the single file when it is missing or older than the bundle (both come from dist/). */
+/** Makes the single file when it is missing or older than its script (dist/single/chaoskit.cjs). */
 async function buildSingle(): Promise<void> {
-  const script = fileURLToPath(new URL('../scripts/single.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('../scripts/executable.mjs', import.meta.url));
   await promisify(execFile)(process.execPath, [script, '--if-stale']);
 }
 

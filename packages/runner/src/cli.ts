@@ -1,6 +1,6 @@
 // The `chaoskit` command: the program, its commands (one file each in commands/), the options
 // a user may give before the command as well, and the exit code (D89).
-import { maskEnvironmentTargets } from '@chaoskit/core/runner';
+import { maskEnvironmentTargets, onConnectionNotice } from '@chaoskit/core/runner';
 import { Command, type Option } from 'commander';
 import { addChaosToolkitOptions, chaosToolkitOptions } from './commands/chaos-toolkit.js';
 import { fail, session } from './commands/session.js';
@@ -22,11 +22,13 @@ export const COMMANDS: ReadonlyArray<
   [['discover'], () => import('./commands/discover.js')],
   [['info'], () => import('./commands/info.js')],
   [['schema'], () => import('./commands/schema.js')],
+  [['explain'], () => import('./commands/explain.js')],
   [['status'], () => import('./commands/status.js')],
   [['journals'], () => import('./commands/journals.js')],
   [['revert'], () => import('./commands/revert.js')],
   [['halt', 'resume'], () => import('./commands/halt.js')],
   [['rbac'], () => import('./commands/rbac.js')],
+  [['image'], () => import('./commands/image.js')],
   [['deploy'], () => import('./commands/deploy.js')],
   [['undeploy'], () => import('./commands/undeploy.js')],
   [['call'], () => import('./commands/call.js')],
@@ -61,8 +63,12 @@ export async function main(argv: readonly string[]): Promise<void> {
     .version(RUNNER_VERSION)
     .showHelpAfterError()
     .exitOverride()
-    // What the environment says about the cluster is masked before any command prints a line.
-    .hook('preAction', () => maskEnvironmentTargets());
+    // What the environment says about the cluster is masked before any command prints a line;
+    // a cluster that stops answering is said to be retried, on the command's log.
+    .hook('preAction', () => {
+      maskEnvironmentTargets();
+      onConnectionNotice((line) => session.logger.warn(line));
+    });
   const chaosOptions = chaosToolkitOptions();
   const named = commandOnLine(argv.slice(2), [...shared, ...chaosOptions]);
   const modules = await Promise.all(

@@ -229,6 +229,7 @@ export async function prepareExperiment(
     else {
       const problem = validateTolerance(substitute(activity.tolerance, configuration, secrets), where, {
         validateProbe: (p: unknown) => (undefined === p ? 'missing probe' : undefined),
+        written: activity.tolerance,
       });
       if (problem) problems.push(problem);
     }

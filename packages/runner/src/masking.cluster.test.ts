@@ -1,6 +1,8 @@
 // Nothing that selects or reaches a cluster leaves chaoskit: every way of giving credentials,
 // with recognisable values, succeeding and failing, through `run` (plain and --json), `plan`
-// and `call`; stdout, stderr and the journal are searched for every value, and none is there.
+// and `call`; stdout, stderr, the log file and the journal are searched for every value, and
+// none is there — but on the line that ends a failed command, which shows the user their own
+// values where they need them to fix it, and never a credential (D90).
 
 import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -350,6 +352,22 @@ describe('no value that selects or reaches a cluster is shown', () => {
     );
   });
 
+  /** The lines `fail` ends a command with, and the rest of stderr. */
+  const ends = (line: string) => line.startsWith('chaoskit: ') && !line.startsWith('chaoskit: warning');
+  const endings = (stderr: string) => stderr.split('\n').filter(ends);
+  const beside = (stderr: string) =>
+    stderr
+      .split('\n')
+      .filter((line) => !ends(line))
+      .join('\n');
+  /** The failed scenarios whose fix is a value of the user's, which the line that ends it shows. */
+  const shownToFix: Record<string, string> = {
+    // A URL's host is lower-case.
+    'a host that does not resolve': `host-${MARK.toLowerCase()}.invalid`,
+    'a context that is not in the kubeconfig': `missing-${MARK}`,
+    'a kubeconfig that does not exist': `missing-${MARK}`,
+  };
+
   it.each(NAMES.map((name, i) => [name, i] as const))('%s', async (name, i) => {
     const scenario = scenarios.get(name)!;
     expect(scenario, `scenario '${name}' was not set up`).toBeDefined();
@@ -363,18 +381,19 @@ describe('no value that selects or reaches a cluster is shown', () => {
       ['run', file, '--verbose', '--log-file', logFile, '--journal-path', journal],
       scenario.env,
     );
+    const ended = endings(run.stderr);
     outputs.push(
       run.stdout,
-      run.stderr,
+      beside(run.stderr),
       await readFile(journal, 'utf8').catch(() => ''),
       await readFile(logFile, 'utf8').catch(() => ''),
     );
     if (scenario.succeeds)
       expect(await readFile(logFile, 'utf8')).toMatch(/GET \S*\/api\/v1\/namespaces\/\S+\/pods/);
     const json = await chaoskit(['run', file, '--json', '--journal-path', `${journal}.2`], scenario.env);
-    outputs.push(json.stdout, json.stderr);
+    outputs.push(json.stdout, beside(json.stderr));
     const plan = await chaoskit(['plan', '--verbose', file], scenario.env);
-    outputs.push(plan.stdout, plan.stderr);
+    outputs.push(plan.stdout, beside(plan.stderr));
     // `call` takes the secrets resolved, as a process provider would give them.
     const resolved = Object.fromEntries(
       Object.entries(scenario.secrets ?? {}).map(([k, v]) => [
@@ -395,7 +414,8 @@ describe('no value that selects or reaches a cluster is shown', () => {
       ],
       scenario.env,
     );
-    outputs.push(call.stdout, call.stderr);
+    outputs.push(call.stdout, beside(call.stderr));
+    ended.push(...[json, plan, call].flatMap((r) => endings(r.stderr)));
 
     // The scenario did what it says: it reached the cluster, or it failed with a reason.
     const result = JSON.parse(json.stdout || '{}');
@@ -418,6 +438,9 @@ describe('no value that selects or reaches a cluster is shown', () => {
       if (count) found.push(`${what} (${count}×)`);
     }
     expect(found, `${scenario.name} shows ${found.join(', ')}:\n${text}`).toEqual([]);
+    // The lines that end a failed command: a credential never, the user's own value to fix.
+    expect(ended.join('\n')).not.toContain(cluster.credentials.token);
+    if (shownToFix[name]) expect(ended.join('\n')).toContain(shownToFix[name]);
     // Masked values are still masks, not gaps: the output says where it could not reach.
     if (!scenario.succeeds) expect(call.stderr.length).toBeGreaterThan(20);
   });

@@ -5,7 +5,7 @@
 // A wrong context, an expired token or a missing right refuses the run: no journal, no change,
 // instead of a failed run found out at its first probe or mid-method.
 
-import { type AnyActivity, isApiError, isChaosError, type RbacRule } from '@chaoskit/core';
+import { type AnyActivity, isApiError, type RbacRule } from '@chaoskit/core';
 import {
   type Connection,
   connectionFor,
@@ -22,6 +22,7 @@ import {
   secretsFor,
   serviceAccountOf,
   Transport,
+  unmaskedMessage,
   whoAmI,
 } from '@chaoskit/core/runner';
 import { Refusal } from './errors.js';
@@ -51,7 +52,9 @@ interface Reached {
   needs: Array<{ activity: string; rights: Right[] }>;
 }
 
-const message = (err: unknown) => (isChaosError(err) ? err.message : ((err as Error).message ?? String(err)));
+// Written whole: the refusal is printed on the terminal as the line that ends the command, where
+// the user's own values are shown (fail), and masked everywhere else (D90).
+const message = (err: unknown) => unmaskedMessage(err);
 
 /** The clusters the run's activities reach (those that declare RBAC rules and run), by connection. */
 function clustersOf(prepared: Prepared, { dry, env }: PreflightOptions): Map<Connection, Reached> {

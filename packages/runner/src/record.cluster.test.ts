@@ -7,11 +7,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
+import { deploy, serviceAccountEnv, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runOnTerminal } from './test-cli.js';
 import { python } from './test-experiments.js';
+import { operatorsKey, printedRoles } from './test-identities.js';
 import { killedAfter, startRun } from './test-runs.js';
 
 const cluster = sharedCluster();
@@ -279,6 +280,69 @@ describe('runs that change one object one over the other', () => {
       }
     },
   );
+});
+
+describe('runs recording in two ledger namespaces, on one object', () => {
+  it("two overlapping runs scale one deployment: neither reports, nor restores, the other run's value", async () => {
+    // The local run records beside web, as an identity holding what chaoskit rbac prints: it
+    // may not read the key of the other ledger namespace, nor verify the other run's undo.
+    const ns = await testNamespace(cluster.kc, 'rec-overlap');
+    const ledgers = [ns, await testNamespace(cluster.kc, 'rec-overlap-b')];
+    try {
+      await deploy(cluster.kc, ns.name, 'web', 3);
+      const before = await readDeployment(ns.name);
+      const scale = (replicas: number) =>
+        python('chaoscluster.deployment.actions', 'scale_deployment', { name: 'web', ns: ns.name, replicas });
+      const hold = (title: string, replicas: number, rollback?: number) => ({
+        title,
+        description: 'holds its change until stopped',
+        method: [{ type: 'action', name: 'scale', provider: scale(replicas), pauses: { after: 300 } }],
+        ...(rollback ? { rollbacks: [{ type: 'action', name: 'back', provider: scale(rollback) }] } : {}),
+      });
+      // A CronJob's run, say, scales web to 2 and holds it; a local run scales it to 1 on top.
+      const scheduled = await startRun(dir, `${ns.name}-scheduled`, hold('to 2, back to 3', 2, 3), {
+        env: env(),
+        args: ['--ledger-namespace', ledgers[1]!.name],
+      });
+      await scheduled.methodDone(1);
+      const printed = await chaoskit([
+        'rbac',
+        'chaoscluster.deployment.actions.scale_deployment',
+        '--name',
+        'local',
+      ]);
+      await operatorsKey(cluster.kc, ns.name);
+      const person = await serviceAccountEnv(
+        cluster,
+        ns.name,
+        'local',
+        await printedRoles(cluster.kc, printed.stdout, ns.name),
+      );
+      const local = await startRun(dir, `${ns.name}-local`, hold('to 1', 1), {
+        env: person.env,
+        args: ['--ledger-namespace', ledgers[0]!.name],
+      });
+      const localRun = await local.methodDone(1);
+      expect((await readDeployment(ns.name)).spec.replicas).toBe(1);
+      // The scheduled run stops first and rolls back: web is at its true 3.
+      scheduled.child.kill('SIGTERM');
+      expect((await scheduled.exited).code).toBe(143);
+      expect((await readDeployment(ns.name)).spec.replicas).toBe(3);
+      // The local run stops: web is as before both runs; nothing of it is left in place (its
+      // "before" was the other run's 2, not web's own).
+      local.child.kill('SIGTERM');
+      const ended = await local.exited;
+      expect(ended.code, ended.stderr).toBe(143);
+      expect(ended.stderr).not.toMatch(/still in place/);
+      const listed = await statusJson(ledgers[0]!.name);
+      expect(listed.runs.filter((r) => r.left > 0)).toEqual([]);
+      // And a revert of it, were one asked for, leaves web as it is.
+      await chaoskit(['revert', localRun, '--ledger-namespace', ledgers[0]!.name, '--force']);
+      expect((await readDeployment(ns.name)).spec).toEqual(before.spec);
+    } finally {
+      for (const n of ledgers) await n.remove();
+    }
+  });
 });
 
 describe('a damaged or missing record', () => {

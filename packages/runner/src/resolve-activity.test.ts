@@ -105,7 +105,7 @@ describe('finding the package of a module', () => {
 
   it('says which package to install, or that none provides the module, listing the known ones', async () => {
     await expect(resolveActivity('nobody.checks.probes', 'which', { cwd })).rejects.toThrow(
-      /^is provided by no installed package \(known: chaoscluster\.actions, .*far\.checks\.probes, .*\)\. Install the npm package that provides it, next to the experiment or in the working directory: its package\.json declares the module in "chaoskit": \{ "modules": \[\.\.\.\] \}/,
+      /^is provided by no installed package(: did you mean '[a-z.]+'\?)? \(known: chaoscluster\.actions, .*far\.checks\.probes, .*\)\. Install the npm package that provides it, next to the experiment or in the working directory: its package\.json declares the module in "chaoskit": \{ "modules": \[\.\.\.\] \}/,
     );
     expect(chaoskitPackageOf('chaoscluster.statefulset.probes')).toBe('@chaoskit/chaoscluster-statefulset');
   });
@@ -113,6 +113,24 @@ describe('finding the package of a module', () => {
   it('names the functions a module has, aliases included', async () => {
     await expect(resolveActivity('chaosk8s.deployment.probes', 'nope', { cwd })).rejects.toThrow(
       "has no function 'nope' (it has: deployment_available_and_healthy, deployment_fully_available, deployment_not_fully_available, read_pod_logs)",
+    );
+  });
+
+  it('says what a typo was meant to be, in the spelling the experiment uses', async () => {
+    await expect(resolveActivity('chaosk8s.pod.probes', 'count_podz', { cwd })).rejects.toThrow(
+      /^has no function 'count_podz': did you mean 'count_pods'\? \(it has: /,
+    );
+    // Written as chaostoolkit-kubernetes names its modules: suggested and listed so.
+    const typo = await resolveActivity('chaosk8s.pod.probez', 'count_pods', { cwd }).catch((e: Error) => e);
+    expect((typo as Error).message).toMatch(
+      /^is provided by no installed package: did you mean 'chaosk8s\.pod\.probes'\? \(known: chaosk8s\.actions, /,
+    );
+    expect((typo as Error).message).not.toContain('chaoscluster.');
+    // chaostoolkit-kubernetes's Chaos Mesh modules are not chaoskit's Istio faults.
+    await expect(
+      resolveActivity('chaosk8s.chaosmesh.network.actions', 'add_network_delay', { cwd }),
+    ).rejects.toThrow(
+      /Chaos Mesh activities, which chaoskit does not provide \(its chaosmesh\.fault\.\* modules are chaostoolkit-istio's Istio faults/,
     );
   });
 });

@@ -14,7 +14,7 @@ import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, parse, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ActivityAlias, type AnyActivity, activitiesIn } from '@chaoskit/core';
-import { canonicalModule, isActivity, isAlias, registry } from '@chaoskit/core/runner';
+import { canonicalModule, isActivity, isAlias, registry, spelledAs, suggest } from '@chaoskit/core/runner';
 import { exports as entryExports, legacy as legacyEntry } from 'resolve.exports';
 import { BUNDLED } from './bundled.js';
 import { PROMETHEUS_MODULE, prometheusQueryActivity } from './guards/prometheus.js';
@@ -210,10 +210,29 @@ export function loadProvider(provider: Provider): Promise<LoadedProvider> {
   return promise;
 }
 
-/** The known modules, for messages: those of installed packages, and chaoskit's own. */
-function knownModules(byModule: Map<string, Provider>): string {
+/**
+ * The known modules, for messages: those of installed packages, and chaoskit's own, spelled as
+ * the experiment spells its modules (`chaosk8s.…` for one that wrote `chaosk8s.…`).
+ */
+function knownModules(byModule: Map<string, Provider>, given: string): string[] {
   const all = new Set([...byModule.keys(), ...Object.values(CHAOSKIT_PACKAGES).flat()]);
-  return [...all].sort().join(', ');
+  return [...all].map((m) => spelledAs(m, given)).sort();
+}
+
+// chaostoolkit-kubernetes's Chaos Mesh modules (`chaosk8s.chaosmesh.…`), which drive Chaos Mesh's
+// own resources, are not chaoskit's `chaosmesh.fault.…`, which is chaostoolkit-istio's faults.
+const CHAOS_MESH = /^chaoscluster\.chaosmesh(\.|$)/;
+
+/** Why no installed package provides `module`, with what it most likely was meant to be. */
+function noProvider(module: string, byModule: Map<string, Provider>): string {
+  const known = knownModules(byModule, module);
+  const meant = suggest(module, known);
+  const chaosMesh = CHAOS_MESH.test(canonicalModule(module))
+    ? ": chaostoolkit-kubernetes's Chaos Mesh activities, which chaoskit does not provide (its chaosmesh.fault.* modules are chaostoolkit-istio's Istio faults, not Chaos Mesh)"
+    : meant
+      ? `: did you mean '${meant}'?`
+      : '';
+  return `is provided by no installed package${chaosMesh} (known: ${known.join(', ')}). Install the npm package that provides it, next to the experiment or in the working directory: its package.json declares the module in "chaoskit": { "modules": [...] } (chaoskit explain D79)`;
 }
 
 /**
@@ -236,17 +255,16 @@ export async function resolveActivity(
   if (!provider) {
     const ours = chaoskitPackageOf(canonical);
     if (ours) throw new Error(`is provided by ${ours}, which is not installed: run \`npm install ${ours}\``);
-    throw new Error(
-      `is provided by no installed package (known: ${knownModules(byModule)}). Install the npm package that provides it, next to the experiment or in the working directory: its package.json declares the module in "chaoskit": { "modules": [...] } (D79)`,
-    );
+    throw new Error(noProvider(module, byModule));
   }
   await loadProvider(provider);
   const activity = registry.get(module, func);
   if (!activity) {
     const offered = registry.names(canonical);
+    const meant = suggest(func, offered);
     throw new Error(
       offered.length
-        ? `has no function '${func}' (it has: ${offered.join(', ')})`
+        ? `has no function '${func}'${meant ? `: did you mean '${meant}'?` : ''} (it has: ${offered.join(', ')})`
         : `has no function '${func}' (${provider.name} provides no activity in this module yet)`,
     );
   }

@@ -2,7 +2,7 @@
 // them.
 //
 // Deliberate semantics for JSON users (they differ from chaostoolkit-lib, whose Python
-// equality leaks into the contract; D64 and D65 in docs/decisions.md):
+// equality leaks into the contract; D64 in docs/decisions.md), except for jsonpath tolerances:
 //
 // - Equality is strict: `true` does NOT equal `1`, `false` does not equal `0`, `"1"` does not
 //   equal `1`. Numbers compare numerically (`1` and `1.0` are the same JSON number anyway).
@@ -19,13 +19,12 @@
 //   `[1, 5]` vs `"x"` → TypeError); here only two numbers against a number do.
 // - regex `{type: regex, pattern, target?}`: JavaScript RegExp syntax, unanchored search; the
 //   pattern is substituted; a non-string value is searched as its JSON text.
-// - jsonpath `{type: jsonpath, path, target?, count?, expect?}`: jsonpath-plus with standard
-//   (Goessner) semantics — a filter `[?(...)]` selects the *children* of the current node and
-//   compares with `==`. Upstream's jsonpath2 applies a filter to the current node itself and
-//   compares with `=` (`$.foo.*[?(@.baz=2)]` is written `$.foo[?(@.baz==2)]` here; the
-//   upstream examples and their standard rewrites are in tolerance.test.ts). A lone `=` in a
-//   filter is refused by validation. Filter expressions that fail on a node (`@.a.b` where `a`
-//   is missing) just do not match it.
+// - jsonpath `{type: jsonpath, path, target?, count?, expect?}`: chaoslib's own, exactly (D161):
+//   the path is jsonpath2's (0.4.5) — its grammar, its results (a filter tests the node it
+//   follows, `=` compares, Python's equality) — read by ./jsonpath/, and `count` and `expect`
+//   compare as chaoslib does (`expect: 1` equals a found `true`). Validation refuses what
+//   jsonpath2 refuses, with the path to write instead, and a slice step of 0 (chaoslib fails
+//   on it).
 // - range `{type: range, range: [lo, hi], target?}`: numbers and numeric strings (`"580.5"`);
 //   booleans, null, mappings and non-numeric strings are never in range (upstream: `true` is 1,
 //   null/mappings raise).
@@ -39,7 +38,11 @@
 
 import { compileRegex, regexProblem } from '@chaoskit/core';
 import { substitute } from '@chaoskit/core/runner';
-import { JSONPath } from 'jsonpath-plus';
+import { equalBy, isMapping } from './equal.js';
+import { jsonPathProblem } from './jsonpath/check.js';
+import { type FilterOnList, matchJsonPath } from './jsonpath/evaluate.js';
+import { parseJsonPath } from './jsonpath/parse.js';
+import { pythonEqual } from './jsonpath/python.js';
 
 type Json = Record<string, unknown>;
 type Configuration = Record<string, unknown> | null | undefined;
@@ -48,6 +51,11 @@ type Secrets = Record<string, Record<string, unknown>> | null | undefined;
 export interface ValidateToleranceOptions {
   /** Validates a `{type: probe}` tolerance as an activity (provider, arguments…). */
   validateProbe?(activity: Record<string, unknown>): string | undefined;
+  /**
+   * The tolerance as written, when `tolerance` is it after `${name}` substitution: chaoslib
+   * reads a jsonpath tolerance's path before substituting, so that one must read too.
+   */
+  written?: unknown;
 }
 
 export interface ToleranceContext {
@@ -58,10 +66,9 @@ export interface ToleranceContext {
    * as its `value` argument; true when the tolerance is met.
    */
   runProbe?(probe: Record<string, unknown>, value: unknown): Promise<boolean>;
+  /** Hears why a tolerance was not met, when there is more to say than "not met". */
+  explain?(why: string): void;
 }
-
-const isMapping = (value: unknown): value is Json =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const render = (value: unknown): string => {
   if (typeof value === 'string') return `'${value}'`;
@@ -120,7 +127,7 @@ export function validateTolerance(
     case 'regex':
       return validateRegex(tolerance, where);
     case 'jsonpath':
-      return validateJsonPathTolerance(tolerance, where);
+      return validateJsonPathTolerance(tolerance, where, options.written);
     case 'range':
       return validateRange(tolerance, where);
     default:
@@ -140,68 +147,38 @@ function validateRegex(tolerance: Json, where: string): string | undefined {
     : undefined;
 }
 
-function validateJsonPathTolerance(tolerance: Json, where: string): string | undefined {
+function validateJsonPathTolerance(tolerance: Json, where: string, written: unknown): string | undefined {
   if (!('path' in tolerance)) return `${where}: jsonpath tolerance must have a \`path\` key`;
   const path = tolerance.path;
   if (typeof path !== 'string') {
     return `${where}: tolerance JSON path ${render(path)} has an invalid type (expected a string)`;
   }
   if (!path.trim()) return `${where}: tolerance JSON path cannot be empty`;
-  const problem = checkJsonPath(path);
-  if (problem) return `${where}: tolerance JSON path ${render(path)} is invalid: ${problem}`;
+  const refused = (text: string, problem: string) =>
+    `${where}: tolerance.path ${render(text)} is not a JSONPath chaoslib reads (jsonpath2 0.4.5): ${problem}`;
+  const problem = jsonPathProblem(path.trim());
+  const asWritten = isMapping(written) ? written.path : undefined;
+  if (typeof asWritten === 'string' && asWritten !== path) {
+    // Said of the path as written, the one to fix — and never with the substituted values,
+    // which may be secrets.
+    const before = jsonPathProblem(asWritten.trim());
+    if (before && problem) return refused(asWritten, before);
+    if (before) {
+      return `${refused(asWritten, before)} — chaoslib reads the path before it substitutes \${name}, so a \${name} goes inside a string in double quotes`;
+    }
+    if (problem) {
+      return refused(
+        asWritten,
+        `not once its \${name} are substituted (a value in a string holds no " and no lone \\)`,
+      );
+    }
+  }
+  if (problem) return refused(path, problem);
   const count = tolerance.count;
   if (count !== undefined && count !== null && !(Number.isInteger(count) && (count as number) >= 0)) {
     return `${where}: jsonpath tolerance count must be an integer >= 0, got ${render(count)}`;
   }
   return undefined;
-}
-
-/** Why jsonpath-plus would not evaluate `path` as meant, or undefined. Exported for tests. */
-export function checkJsonPath(path: string): string | undefined {
-  const text = path.trim();
-  if (!text.startsWith('$')) return 'a JSON path starts with `$`';
-  // jsonpath-plus silently accepts unbalanced brackets (`$.a[`); refuse them.
-  const stack: string[] = [];
-  let quote: string | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = undefined;
-      continue;
-    }
-    if (c === "'" || c === '"') quote = c;
-    else if (c === '[' || c === '(') stack.push(c === '[' ? ']' : ')');
-    else if (c === ']' || c === ')') {
-      if (stack.pop() !== c) return `unexpected '${c}' at character ${i}`;
-    }
-  }
-  if (quote) return 'unterminated string';
-  if (stack.length > 0) return `missing '${stack.reverse().join('')}'`;
-  let segments: string[];
-  try {
-    segments = JSONPath.toPathArray(text);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  for (const segment of segments) {
-    if (typeof segment !== 'string' || !/^\??\(/.test(segment)) continue;
-    const expression = segment.replace(/^\??\(/, '').replace(/\)$/, '');
-    if (/(^|[^=!<>])=(?!=)/.test(withoutStrings(expression))) {
-      return `'${expression}' uses '=': JSONPath filters compare with '==' (e.g. [?(@.status=="Running")])`;
-    }
-    try {
-      // Compiling happens on first use; evaluation errors (a missing property) are not syntax.
-      JSONPath({ path: `$[${segment}]`, json: [{}], wrap: true, ignoreEvalErrors: true });
-    } catch (error) {
-      return `'${expression}': ${(error as Error).message}`;
-    }
-  }
-  return undefined;
-}
-
-function withoutStrings(expression: string): string {
-  return expression.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|\/(?:\\.|[^/\\])+\//g, '""');
 }
 
 function validateRange(tolerance: Json, where: string): string | undefined {
@@ -311,7 +288,8 @@ function asText(value: unknown): string | undefined {
 
 function withinJsonPath(tolerance: Json, value: unknown, ctx: ToleranceContext): boolean {
   const path = substitute(tolerance.path, ctx.configuration, ctx.secrets);
-  if (typeof path !== 'string' || !path.trim()) return false;
+  if (typeof path !== 'string') return false;
+  const parsed = parseJsonPath(path);
   let json = pickTarget(tolerance, value);
   if (json === NOT_FOUND) return false;
   if (json instanceof Uint8Array) json = Buffer.from(json).toString('utf8');
@@ -322,15 +300,24 @@ function withinJsonPath(tolerance: Json, value: unknown, ctx: ToleranceContext):
       // not JSON: the string itself is the document
     }
   }
-  const result = JSONPath({ path, json: json as object, wrap: true, ignoreEvalErrors: true });
-  const matches = Array.isArray(result) ? result : [];
+  const onList: FilterOnList[] = [];
+  const values = matchJsonPath(parsed, json, { onFilterOnList: (seen) => onList.push(seen) });
+  // chaoslib's order: found at all, then `count`, then `expect` over both — compared with
+  // Python's `==`, as chaoslib compares.
+  let met = values.length > 0;
+  const count = tolerance.count;
+  if (count !== undefined && count !== null) met = pythonEqual(values.length, count);
   if (Object.hasOwn(tolerance, 'expect')) {
     const expect = substitute(tolerance.expect, ctx.configuration, ctx.secrets);
-    return jsonEqual(matches, Array.isArray(expect) ? expect : [expect]);
+    met = pythonEqual(values, Array.isArray(expect) ? expect : [expect]);
   }
-  const count = tolerance.count;
-  if (count !== undefined && count !== null) return matches.length === count;
-  return matches.length > 0;
+  const missed = onList.find((seen) => seen.itemsMatching > 0);
+  if (!met && missed) {
+    ctx.explain?.(
+      `the filter [?(${missed.filter})] tested a list as a whole, as jsonpath2 does, and ${missed.itemsMatching} of its items pass it: put [*] before the filter to test the items`,
+    );
+  }
+  return met;
 }
 
 const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -353,17 +340,4 @@ function withinRange(tolerance: Json, value: unknown): boolean {
 }
 
 /** Structural equality of JSON values, strict on types (`true` ≠ `1`, `"1"` ≠ `1`). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
-  }
-  if (isMapping(a) && isMapping(b)) {
-    const keys = Object.keys(a);
-    return (
-      keys.length === Object.keys(b).length &&
-      keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]))
-    );
-  }
-  return false;
-}
+export const jsonEqual = equalBy((a, b) => a === b);

@@ -16,6 +16,14 @@ export interface ChaosOptions extends ChaosTarget {
   log?: (line: string) => void;
 }
 
+export interface SettleOptions {
+  /**
+   * Also each namespace of `testNamespace` never disposed: named, and deleted. The fixture's end
+   * passes it; mid-test, a namespace still in use is not left behind.
+   */
+  namespaces?: boolean;
+}
+
 export interface ChaosMembers {
   /** Every probe, `chaos.probe.<name>(options)`: awaited, it runs once; matchers poll it. */
   readonly probe: Probes;
@@ -23,10 +31,11 @@ export interface ChaosMembers {
   testNamespace(prefix?: string): Promise<TestNamespace>;
   /**
    * What the faults left in place, in words — each one found is reverted, and the record it
-   * leaves removed; an empty list means the cluster holds nothing of them. The vitest fixture
-   * fails a test whose list is not empty.
+   * leaves removed (and with `namespaces`, each test namespace never disposed, deleted); an empty
+   * list means the cluster holds nothing of them. The vitest fixture fails a test whose list, with
+   * namespaces, is not empty.
    */
-  settle(): Promise<string[]>;
+  settle(options?: SettleOptions): Promise<string[]>;
 }
 
 /** Every action, and the members above. */
@@ -78,10 +87,16 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
         : undefined,
   });
 
+  // The test's namespaces: one never disposed is named, and removed, when the test ends.
+  const namespaces: TestNamespace[] = [];
   const members: ChaosMembers = {
     probe,
-    testNamespace: (prefix) => testNamespace(options, prefix),
-    async settle() {
+    testNamespace: async (prefix) => {
+      const ns = await testNamespace(options, prefix);
+      namespaces.push(ns);
+      return ns;
+    },
+    async settle({ namespaces: withNamespaces = false } = {}) {
       const left: string[] = [];
       // Newest first: a fault written over another is undone before it.
       for (const run of runs.splice(0).reverse()) {
@@ -89,6 +104,13 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
         if (inPlace.length === 0) continue;
         left.push(...inPlace.map((what) => `${run.activity.qualifiedName} (run ${run.runId}): ${what}`));
         await run.revert().catch((err: unknown) => left.push((err as Error).message));
+      }
+      // After the faults: a fault in a namespace is undone before the namespace goes.
+      for (const ns of withNamespaces ? namespaces.splice(0).filter((n) => !n.removed) : []) {
+        left.push(
+          `namespace ${ns.name} (chaos.testNamespace) was never disposed: write \`await using ns = await chaos.testNamespace()\`; it is deleted now`,
+        );
+        await ns.remove().catch((err: unknown) => left.push((err as Error).message));
       }
       return left;
     },

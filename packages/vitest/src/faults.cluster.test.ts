@@ -73,7 +73,6 @@ describe('a fault handle', () => {
     const { kubeconfigPath, context } = sharedCluster();
     const before = await reviews();
     const body = async () => {
-      // #region with-fault
       const chaos = createChaos({ kubeconfigPath, context });
       await withFault(
         chaos.addAbortFault({ virtualServiceName: 'reviews', ns, httpStatus: 500, routes: [route] }),
@@ -82,7 +81,6 @@ describe('a fault handle', () => {
           throw new Error('body failed'); // the abort is reverted all the same
         },
       );
-      // #endregion
     };
     await expect(body()).rejects.toThrow('body failed');
     expect(await reviews()).toEqual(before);
@@ -153,6 +151,21 @@ describe('probes as matchers', () => {
     ).rejects.toThrow(/chaos\.probe\.deploymentFullyAvailable to hold within 2s, and it did not/);
   });
 
+  test('toReturnWithin reads what the probe returns: a value, an asymmetric matcher, a predicate', async ({
+    chaos,
+  }) => {
+    await using ns = await chaos.testNamespace('vitest-probes');
+    const running = () => chaos.probe.countPods({ labelSelector: 'app=api', phase: 'Running', ns: ns.name });
+    await deploy(kc, ns.name, 'api', 2);
+    await expect(running()).toReturnWithin('60s', 2);
+    await expect(running()).toReturnWithin('5s', expect.any(Number));
+    await expect(running()).toReturnWithin('5s', (pods: number) => pods >= 2);
+    await expect(running()).not.toReturnWithin('2s', 3);
+    await expect(expect(running()).toReturnWithin('2s', 5)).rejects.toThrow(
+      /chaos\.probe\.countPods to return what was expected within 2s, and it did not.*it returned 2/s,
+    );
+  });
+
   test('await runs a probe once, with its typed result', async ({ chaos }) => {
     await using ns = await chaos.testNamespace('vitest-probes');
     await deploy(kc, ns.name, 'api', 2);
@@ -161,11 +174,34 @@ describe('probes as matchers', () => {
   });
 });
 
+describe('a test namespace', () => {
+  test("never disposed is named by the test's end, which deletes it", async ({ chaos }) => {
+    const namespace = await chaos.testNamespace('vitest-undisposed');
+    // Mid-test it is in use: only the end (the fixture's settle) names it.
+    expect(await chaos.settle()).toEqual([]);
+    expect(await chaos.settle({ namespaces: true })).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^namespace ${namespace.name} \\(chaos\\.testNamespace\\) was never disposed: write \`await using`,
+        ),
+      ),
+    ]);
+    const after = await core
+      .readNamespace({ name: namespace.name })
+      .catch((err: { code?: number }) => (err.code === 404 ? undefined : Promise.reject(err)));
+    // Deleted: gone, or on its way (its pods and objects go first).
+    expect(after === undefined || after.metadata?.deletionTimestamp !== undefined).toBe(true);
+    expect(await chaos.settle({ namespaces: true })).toEqual([]);
+  });
+});
+
 describe('the fixture', () => {
   let left: { runId: string; namespace: string; before: unknown } | undefined;
 
   test.fails('fails a test that leaves a fault in place', async ({ chaos }) => {
-    const namespace = await chaos.testNamespace('vitest-left');
+    // Made here, not with chaos.testNamespace: the fixture would delete it before afterAll reads it.
+    const namespace = { name: `vitest-left-${Date.now().toString(36)}` };
+    await core.createNamespace({ body: { metadata: { name: namespace.name } } });
     const body = {
       apiVersion: 'networking.istio.io/v1',
       kind: 'VirtualService',
@@ -183,8 +219,18 @@ describe('the fixture', () => {
     left = { runId: fault.runId, namespace: namespace.name, before: body.spec };
   });
 
+  let undisposed = '';
+  test.fails('fails a test that leaves its test namespace', async ({ chaos }) => {
+    undisposed = (await chaos.testNamespace('vitest-undisposed')).name;
+  });
+
   afterAll(async () => {
-    // The test itself got as far as the fault: its failure is the fixture's.
+    // The tests themselves got as far as the fault and the namespace: their failures are the fixture's.
+    expect(undisposed).not.toBe('');
+    const ns = await core
+      .readNamespace({ name: undisposed })
+      .catch((err: { code?: number }) => (err.code === 404 ? undefined : Promise.reject(err)));
+    expect(ns === undefined || ns.metadata?.deletionTimestamp !== undefined).toBe(true);
     expect(left).toBeDefined();
     const { runId, namespace, before } = left!;
     const vs = (await objects.getNamespacedCustomObject({ ...VS, namespace })) as { spec: unknown };

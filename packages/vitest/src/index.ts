@@ -9,7 +9,7 @@ import './matchers.js';
 
 export { expect } from 'vitest';
 export type { Actions, Probes } from './catalogue.js';
-export type { Chaos, ChaosMembers, ChaosOptions } from './chaos.js';
+export type { Chaos, ChaosMembers, ChaosOptions, SettleOptions } from './chaos.js';
 export { chaosCluster, meshTraffic, meshUnavailable } from './cluster.js';
 export type { Duration } from './duration.js';
 export type { Fault } from './fault.js';
@@ -25,10 +25,10 @@ export const test = base.extend<{ chaos: Chaos }>({
   chaos: async ({ task }, use) => {
     const chaos = createChaos({ ...chaosCluster(), title: task.name });
     await use(chaos);
-    const left = await chaos.settle();
+    const left = await chaos.settle({ namespaces: true });
     if (left.length)
       throw new Error(
-        `the test left faults in place (now reverted; dispose each with \`await using\`):\n  ${left.join('\n  ')}`,
+        `the test left faults or namespaces in place (now reverted or deleted; dispose each with \`await using\`):\n  ${left.join('\n  ')}`,
       );
   },
 });

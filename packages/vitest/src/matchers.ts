@@ -19,20 +19,28 @@ declare module 'vitest' {
      * 3): recovered, not a flicker.
      */
     toRecoverWithin(within: Duration, options?: RecoverOptions): Promise<void>;
+    /**
+     * The probe returns `expected` within `within`: a value (compared as `toEqual` compares), an
+     * asymmetric matcher (`expect.any(Number)`, `expect.objectContaining({…})`), or a predicate
+     * of the value (`(pods) => pods >= 2`).
+     */
+    toReturnWithin(within: Duration, expected: unknown): Promise<void>;
   }
 }
 
+type MatcherThis = { isNot: boolean; equals(a: unknown, b: unknown): boolean };
+
 function matcher(
   name: string,
-  pollOptions: (extra: unknown) => PollOptions,
+  pollOptions: (extra: unknown, self: MatcherThis) => PollOptions,
   words: (r: PollResult) => string,
 ) {
-  return async function (this: { isNot: boolean }, received: unknown, within: Duration, extra?: unknown) {
+  return async function (this: MatcherThis, received: unknown, within: Duration, extra?: unknown) {
     if (!isProbeCall(received))
       throw new TypeError(
         `${name}: expect() must be given a probe call, chaos.probe.<name>(options); received ${typeof received}`,
       );
-    const result = await poll(received, within, name, pollOptions(extra));
+    const result = await poll(received, within, name, pollOptions(extra, this));
     const looks = `${result.looks} look(s), ${result.failed} not holding, ${result.elapsedMs} ms`;
     return {
       pass: result.holds,
@@ -54,5 +62,15 @@ expect.extend({
     'toRecoverWithin',
     (extra) => ({ consecutive: (extra as RecoverOptions | undefined)?.consecutive ?? 3 }),
     () => 'recover (hold on consecutive looks)',
+  ),
+  toReturnWithin: matcher(
+    'toReturnWithin',
+    (expected, self) => ({
+      accept:
+        typeof expected === 'function'
+          ? (value) => (expected as (v: unknown) => unknown)(value) === true
+          : (value) => self.equals(value, expected),
+    }),
+    () => 'return what was expected',
   ),
 });

@@ -7,6 +7,8 @@ export interface TestNamespace extends AsyncDisposable {
   readonly name: string;
   /** Deletes the namespace (its deletion goes on in the cluster; this does not wait for it). */
   remove(): Promise<void>;
+  /** Whether it was removed (disposed). */
+  readonly removed: boolean;
 }
 
 export function kubeConfigOf(target: ChaosTarget): KubeConfig {
@@ -33,10 +35,19 @@ export async function testNamespace(target: ChaosTarget, prefix = 'chaos'): Prom
       throw new Error(`namespace ${name}: its default service account did not appear within 60 s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  let removed = false;
   const remove = async () => {
     await core.deleteNamespace({ name }).catch((err: { code?: number }) => {
       if (err.code !== 404) throw err;
     });
+    removed = true;
   };
-  return { name, remove, [Symbol.asyncDispose]: remove };
+  return {
+    name,
+    remove,
+    get removed() {
+      return removed;
+    },
+    [Symbol.asyncDispose]: remove,
+  };
 }

@@ -37,10 +37,14 @@ export interface Look {
   why: string;
 }
 
-async function look(probe: ProbeCall, signal: AbortSignal): Promise<Look> {
+async function look(
+  probe: ProbeCall,
+  signal: AbortSignal,
+  accept: (value: unknown) => boolean,
+): Promise<Look> {
   try {
     const result = await probe.run(signal);
-    return { holds: result !== false, why: `it returned ${JSON.stringify(result)}` };
+    return { holds: accept(result), why: `it returned ${JSON.stringify(result)}` };
   } catch (err) {
     return { holds: false, why: (err as Error).message };
   }
@@ -61,6 +65,8 @@ export interface PollOptions {
   consecutive?: number;
   /** Pause between looks (default 250 ms): polling, not a wait for a guess. */
   intervalMs?: number;
+  /** Whether what the probe returned holds (default: anything but `false`). */
+  accept?: (value: unknown) => boolean;
 }
 
 /**
@@ -82,7 +88,10 @@ export async function poll(
   let inRow = 0;
   let last = 'no look was taken';
   while (true) {
-    const seen = await look(probe, deadline);
+    const seen = await look(probe, deadline, options.accept ?? ((value) => value !== false));
+    const elapsedMs = Math.round(performance.now() - started);
+    // A look the deadline cut short saw nothing: the one before it is what is said.
+    if (!seen.holds && deadline.aborted && looks > 0) return { holds: false, looks, failed, last, elapsedMs };
     looks++;
     last = seen.why;
     if (seen.holds) inRow++;
@@ -90,7 +99,6 @@ export async function poll(
       failed++;
       inRow = 0;
     }
-    const elapsedMs = Math.round(performance.now() - started);
     if (inRow >= consecutive) return { holds: true, looks, failed, last, elapsedMs };
     if (deadline.aborted) return { holds: false, looks, failed, last, elapsedMs };
     await sleep(options.intervalMs ?? 250, undefined, { signal: deadline }).catch(() => undefined);

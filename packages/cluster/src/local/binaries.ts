@@ -18,6 +18,8 @@ export const ISTIO_VERSION = 'v0.0.0-20260827124520-eed52ebb66ad';
 export const PROMETHEUS_VERSION = 'v0.316.0';
 /** Jaeger v2 (cmd/jaeger), from the github.com/jaegertracing/jaeger module at this version. */
 export const JAEGER_VERSION = 'v1.76.0';
+/** go-containerregistry's in-memory registry (cmd/registry): what tests push images to. */
+export const REGISTRY_VERSION = 'v0.22.1';
 
 export interface Binaries {
   etcd: string;
@@ -178,6 +180,16 @@ function jaegerTarget(): Target {
   };
 }
 
+function registryTarget(): Target {
+  return {
+    component: 'registry',
+    dir: join(cacheDir(), 'bin', `registry-${REGISTRY_VERSION}`),
+    packages: ['github.com/google/go-containerregistry/cmd/registry'],
+    outputs: ['registry'],
+    ldflags: '-s -w',
+  };
+}
+
 const meshProbeTarget = () => ownTarget('meshprobe', ['meshprobe']);
 
 function kubeRouterTarget(): Target {
@@ -237,6 +249,14 @@ export function ensurePrometheus(progress: ProgressSink = stderrProgress): Promi
 /** The path of jaeger (v2, an OpenTelemetry Collector with Jaeger's storage and query), built first if missing. */
 export function ensureJaeger(progress: ProgressSink = stderrProgress): Promise<string> {
   return ensureOne(jaegerTarget(), progress);
+}
+
+/**
+ * A container registry (in memory, plain HTTP on the loopback port its `-port` names), built into
+ * the cache first if missing: only tests need it, to push images to.
+ */
+export function ensureRegistry(progress: ProgressSink = stderrProgress): Promise<string> {
+  return ensureOne(registryTarget(), progress);
 }
 
 /** kube-router, built into the cache first if missing (only real nodes need it). */

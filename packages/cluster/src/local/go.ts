@@ -17,6 +17,7 @@ export type GoWrapper =
   | 'benchref'
   | 'prometheus'
   | 'jaeger'
+  | 'registry'
   | 'images'
   | 'kube-router';
 

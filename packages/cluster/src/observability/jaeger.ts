@@ -33,9 +33,9 @@ export interface RunningJaeger extends AsyncDisposable {
   readonly readyMs: number;
   /**
    * The standard OpenTelemetry variables that send a process's traces here (and nothing
-   * else: metrics and logs exporters off), over OTLP/HTTP (protobuf) or OTLP/gRPC.
+   * else: metrics and logs exporters off), over OTLP/HTTP (protobuf or JSON) or OTLP/gRPC.
    */
-  otelEnv(protocol?: 'http/protobuf' | 'grpc'): Record<string, string>;
+  otelEnv(protocol?: 'http/protobuf' | 'http/json' | 'grpc'): Record<string, string>;
   /** The spans Jaeger holds for a trace (hex id), none when it holds none. */
   trace(traceId: string): Promise<TraceSpan[]>;
   /**

@@ -151,6 +151,19 @@ const shapes: Shape[] = [
     experiment(withTolerance({ type: 'jsonpath', path: '$.status', expect: 0, target: 'body' })),
   ),
   accepted(
+    "a jsonpath tolerance in jsonpath2's dialect: a filter after [*], a single '='",
+    experiment(
+      withTolerance({ type: 'jsonpath', path: '$.items[*][?(@.metadata.name = "kwok-node-0")]', count: 1 }),
+    ),
+  ),
+  accepted(
+    'a jsonpath tolerance with ${name} inside a string of its path',
+    experiment({
+      ...withTolerance({ type: 'jsonpath', path: '$.items[*][?(@.metadata.name = "${node}")]' }),
+      configuration: { node: 'kwok-node-0' },
+    }),
+  ),
+  accepted(
     'a range tolerance',
     experiment(withTolerance({ type: 'range', range: [0, 1], target: 'status' })),
   ),
@@ -396,6 +409,24 @@ const shapes: Shape[] = [
   ),
   refused('a float tolerance', experiment(withTolerance(0.5)), /tolerance/),
   refused(
+    "a jsonpath tolerance comparing with '==' (D161)",
+    experiment(withTolerance({ type: 'jsonpath', path: '$.items[*][?(@.metadata.name == "kwok-node-0")]' })),
+    /steady-state probe 'status': tolerance\.path '.*' is not a JSONPath chaoslib reads .*compares with '=', not '=='.*; write instead: \$\.items\[\*\]\[\?\(@\.metadata\.name = "kwok-node-0"\)\]/,
+  ),
+  refused(
+    'a jsonpath tolerance with a hyphenated name after a dot (D161)',
+    experiment(withTolerance({ type: 'jsonpath', path: '$.metadata.labels.app-name' })),
+    /write instead: \$\.metadata\.labels\["app-name"\]/,
+  ),
+  refused(
+    'a jsonpath tolerance with ${name} outside a string of its path (chaoslib reads it before substituting)',
+    experiment({
+      ...withTolerance({ type: 'jsonpath', path: '$.items[${i}].metadata.name' }),
+      configuration: { i: 0 },
+    }),
+    /a \$\{name\} goes inside a string in double quotes/,
+  ),
+  refused(
     'a regex tolerance that does not compile',
     experiment(withTolerance({ type: 'regex', pattern: '([' })),
     /pattern/,
@@ -519,6 +550,18 @@ const shapes: Shape[] = [
     experiment({ method: [kill({ pauses: { after: 30 * 86_400 } })] }),
     'D73',
     /pauses\.after must be a number of seconds, at most 86400/,
+  ),
+  refusedByChaoskit(
+    'a jsonpath tolerance with a slice step of 0 (chaoslib fails on it when it runs)',
+    experiment(withTolerance({ type: 'jsonpath', path: '$.items[::0]' })),
+    'D161',
+    /a slice step of 0 selects nothing/,
+  ),
+  refusedByChaoskit(
+    'a jsonpath tolerance whose count is a string (chaoslib never meets it)',
+    experiment(withTolerance({ type: 'jsonpath', path: '$.items[*]', count: '1' })),
+    'D161',
+    /jsonpath tolerance count must be an integer >= 0, got '1'/,
   ),
   refusedByChaoskit(
     'a regex tolerance with a lookahead',

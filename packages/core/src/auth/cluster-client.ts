@@ -131,6 +131,13 @@ function lookupIn(secrets: Record<string, unknown>, env: NodeJS.ProcessEnv): Loo
     key in secrets ? secrets[key] : ALIAS(key) in secrets ? secrets[ALIAS(key)] : fromEnv(env, key);
 }
 
+/** Which name gave `key`'s value, in words: `KUBERNETES_CONTEXT in the environment`. */
+function givenBy(secrets: Record<string, unknown>, env: NodeJS.ProcessEnv, key: string): string {
+  if (key in secrets) return `${key} in the secrets`;
+  if (ALIAS(key) in secrets) return `${ALIAS(key)} in the secrets`;
+  return env[key] !== undefined ? key : ALIAS(key);
+}
+
 function str(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   return String(value);
@@ -171,7 +178,12 @@ export function createClusterClient(
     tried.push('CLUSTER_HOST in the secrets (not given)');
     const files = kubeconfigFiles(env);
     if (files.existing.length > 0) {
-      client = fromKubeconfig(files.existing, str(lookup('CLUSTER_CONTEXT')), files.from);
+      client = fromKubeconfig(
+        files.existing,
+        str(lookup('CLUSTER_CONTEXT')),
+        files.from,
+        givenBy(secrets, env, 'CLUSTER_CONTEXT'),
+      );
     } else {
       tried.push(`a kubeconfig file (${files.considered} does not exist)`);
       if (env.RUNNER_IN_POD === 'true' || env.CHAOSTOOLKIT_IN_POD === 'true') {
@@ -221,14 +233,19 @@ export function kubeconfigFiles(env: NodeJS.ProcessEnv = process.env): {
 
 const pem = (data: string | undefined) => (data ? Buffer.from(data, 'base64').toString('utf8') : undefined);
 
-function fromKubeconfig(files: string[], context: string | undefined, from: string): ClusterClient {
+function fromKubeconfig(
+  files: string[],
+  context: string | undefined,
+  from: string,
+  contextFrom: string,
+): ClusterClient {
   const kc = loadKubeconfig(files);
   const wanted = context ?? kc.currentContext;
   if (context && !kc.contexts.some((c) => c.name === context)) {
-    // Neither it nor the file's contexts are shown: they come from the secrets or the
-    // environment, and their names select clusters (D90).
+    // The file's contexts are not listed; the one asked for is, with what asked for it (masked
+    // but on the line that ends the command, D90).
     throw new ConfigurationError(
-      `the context that CLUSTER_CONTEXT names is not in the kubeconfig (${from}), which has ${contextCount(kc.contexts.length)} (kubectl config get-contexts lists them)`,
+      `the context '${context}' that ${contextFrom} names is not in the kubeconfig ${files.join(delimiter)} (${from}), which has ${contextCount(kc.contexts.length)} (kubectl config get-contexts lists them)`,
     );
   }
   const ctx = kc.contexts.find((c) => c.name === wanted);
@@ -240,6 +257,14 @@ function fromKubeconfig(files: string[], context: string | undefined, from: stri
   }
   const user = kc.users.find((u) => u.name === ctx.user) ?? { name: ctx.user };
   for (const value of [user.token, user.password, user.keyData]) registerSecret(value);
+  // Files the kubeconfig names are checked now: a missing one is a setting to fix, not an
+  // unreachable cluster.
+  const named = (what: string) =>
+    `the ${what} of context '${ctx.name}' in the kubeconfig ${files.join(delimiter)}`;
+  if (cluster.caFile) readable(cluster.caFile, named('certificate-authority'));
+  if (user.certFile) readable(user.certFile, named('client-certificate'));
+  if (user.keyFile) readable(user.keyFile, named('client-key'));
+  if (user.tokenFile) readable(user.tokenFile, named('tokenFile'));
   const auth: ClusterAuth = user.authProvider
     ? { kind: 'auth-provider', kubeconfig: kc, context: ctx.name }
     : user.exec

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isChaosError } from '../errors/errors.js';
-import { Connection } from './connection.js';
+import { Connection, FIRST_CONTACT_MS, onConnectionNotice } from './connection.js';
 import { isRetryable } from './retry.js';
 
 // A loopback HTTP server that answers each request with the next planned response, so the
@@ -152,8 +152,58 @@ describe('the connection layer', () => {
       .catch((e: unknown) => e);
     expect(isChaosError(err, 'Unavailable')).toBe(true);
     expect((err as Error).message).toMatch(
-      /^cannot reach the cluster at http:\/\/127\.0\.0\.1:\d+, given by CLUSTER_HOST from the secrets: connection refused: nothing listens at that address \(is the apiserver running\?\) \(ECONNREFUSED\)$/,
+      /^cannot reach the cluster at http:\/\/127\.0\.0\.1:\d+, given by CLUSTER_HOST from the secrets: connection refused: nothing listens at that address \(is the apiserver running\?\) \(ECONNREFUSED\); tried 1 times in [\d.]+ s: it never answered/,
     );
+  });
+
+  it('gives up on a server that never answered after a few tries, not after the minute a restart is given', async () => {
+    const { connection } = await serve([]);
+    await new Promise<void>((r) => server!.close(() => r()));
+    server = undefined;
+    const heard: string[] = [];
+    const stop = onConnectionNotice((line) => heard.push(line));
+    try {
+      // The default budget (a minute): a refused connection to a server that never answered
+      // this process is not a restart, and is not waited for.
+      const err = await connection.send({ method: 'GET', path: '/a' }).catch((e: unknown) => e);
+      const tried = /tried (\d+) times in ([\d.]+) s: it never answered, so it is not waited for/.exec(
+        (err as Error).message,
+      );
+      expect(tried, (err as Error).message).not.toBeNull();
+      expect(Number(tried![2])).toBeLessThanOrEqual(FIRST_CONTACT_MS / 1000 + 1);
+      // Nothing was said of a restart: there was none.
+      expect(heard).toEqual([]);
+    } finally {
+      stop();
+    }
+  });
+
+  it('retries a server that answered before and stopped (a restart), saying so once', async () => {
+    const { connection } = await serve([]);
+    expect((await connection.send({ method: 'GET', path: '/a' })).status).toBe(200);
+    await new Promise<void>((r) => server!.close(() => r()));
+    server = undefined;
+    connection.close();
+    const heard: string[] = [];
+    const stop = onConnectionNotice((line) => heard.push(line));
+    try {
+      const budget = FIRST_CONTACT_MS * 2;
+      const err = await connection
+        .send({ method: 'GET', path: '/b', retryBudgetMs: budget })
+        .catch((e: unknown) => e);
+      const tried = /tried (\d+) times in ([\d.]+) s, as long as a restart is given/.exec(
+        (err as Error).message,
+      );
+      expect(tried, (err as Error).message).not.toBeNull();
+      expect(Number(tried![2])).toBeGreaterThan(FIRST_CONTACT_MS / 1000);
+      expect(heard).toEqual([
+        expect.stringMatching(
+          /^the cluster at http:\/\/127\.0\.0\.1:\d+ stopped answering \(ECONNREFUSED\); it answered before and may be restarting/,
+        ),
+      ]);
+    } finally {
+      stop();
+    }
   });
 });
 

@@ -73,6 +73,26 @@ export interface RawResponse {
 
 const USER_AGENT = `chaoskit (node ${process.version})`;
 
+/** How long a request retries a server that has not answered this process yet. */
+export const FIRST_CONTACT_MS = 2_000;
+
+/** What a connection says when it starts retrying a server that stopped answering. */
+export type ConnectionNotice = (line: string) => void;
+const notices = new Set<ConnectionNotice>();
+
+/** Hears, once an outage, that a server which answered before is retried (a command's log). */
+export function onConnectionNotice(listener: ConnectionNotice): () => void {
+  notices.add(listener);
+  return () => notices.delete(listener);
+}
+
+function notice(connection: Connection, failure: unknown): void {
+  if (notices.size === 0) return;
+  const code = errorCode(failure);
+  const line = `the cluster at ${connection.server.origin} stopped answering${code ? ` (${code})` : ''}; it answered before and may be restarting: its requests are retried for up to ${RETRY_BUDGET_MS / 1000} s`;
+  for (const listener of notices) listener(line);
+}
+
 /** How long /readyz refused (403) is taken for a server still starting. */
 const READYZ_REFUSED_MS = 15_000;
 
@@ -113,6 +133,8 @@ export class Connection {
   readonly #auth: Authenticator;
   /** Set when the server could not be reached: it may come back before it is ready. */
   #wasDown = false;
+  /** Set once the server answered anything: a connection it refuses later may be a restart. */
+  #answered = false;
   #readiness: { done: Promise<void>; stop: AbortController; waiting: number } | undefined;
 
   constructor(
@@ -139,7 +161,8 @@ export class Connection {
    */
   async send(options: RequestOptions): Promise<RawResponse> {
     const { signal } = options;
-    let deadline = Date.now() + (options.retryBudgetMs ?? RETRY_BUDGET_MS);
+    const started = Date.now();
+    let deadline = started + (options.retryBudgetMs ?? RETRY_BUDGET_MS);
     const throttle = options.method === 'GET' ? this.throttles.read : this.throttles.write;
     let ambiguous = false;
     let askedAgain = false;
@@ -192,19 +215,34 @@ export class Connection {
       }
       // A 429 of a PodDisruptionBudget refusing an eviction is an answer, not an overload: its
       // caller decides (drain_nodes retries it until its own timeout).
+      if (res) this.#answered = true;
+      // A server that never answered this process is not restarting: a connection it refuses,
+      // a host it cannot be reached at, fails in seconds, as kubectl's does (not after the
+      // minute a restart is given).
+      if (!res && !this.#answered && NEVER_SENT.has(errorCode(failure) ?? ''))
+        deadline = Math.min(deadline, started + FIRST_CONTACT_MS);
       const retryable = res ? isRetryable(res) && !budgetRefusal(res) : isRetryable(failure);
       const wait = retryAfter ?? backoffMs(attempt);
       // An answer that completed the request stands, aborted or not.
       if (signal?.aborted && (!res || retryable)) throw new Aborted(signal.reason);
       if (!retryable || Date.now() + wait > deadline) {
         if (res) return res;
-        throw failure;
+        throw retryable && failure instanceof NetworkError
+          ? new NetworkError(this.server.origin, failure.cause, this.source, {
+              attempts: attempt,
+              seconds: (Date.now() - started) / 1000,
+              answeredBefore: this.#answered,
+            })
+          : failure;
       }
       // A 429, or a connection that was never made, changed nothing; the others may have.
       if (res ? res.status !== 429 : !NEVER_SENT.has(errorCode(failure) ?? '')) ambiguous = true;
       // No answer (refused or dropped): the server may be restarting, and answers before it is
       // ready; every request of the connection waits for /readyz before the next attempt.
-      if (!res) this.#wasDown = true;
+      if (!res) {
+        if (!this.#wasDown && this.#answered) notice(this, failure);
+        this.#wasDown = true;
+      }
       await sleep(wait, signal);
     }
   }

@@ -17,6 +17,17 @@ export function canonicalModule(module: string): string {
   return module;
 }
 
+/**
+ * `module` (chaoskit's name) as an experiment that names modules like `given` writes it:
+ * `chaoscluster.pod.probes` is `chaosk8s.pod.probes` to one that wrote `chaosk8s.…`.
+ */
+export function spelledAs(module: string, given: string): string {
+  for (const [alias, canonical] of MODULE_ALIASES)
+    if ((given === alias || given.startsWith(`${alias}.`)) && module.startsWith(`${canonical}.`))
+      return alias + module.slice(canonical.length);
+  return module;
+}
+
 /** The activities known to a process, by module and function name, and their aliases. */
 export class ActivityRegistry {
   readonly #byName = new Map<string, AnyActivity>();

@@ -25,6 +25,10 @@ export type ErrorCode =
   | 'Refused'
   | ApiErrorCode;
 
+// An error's message as written, before masking: kept off the object's enumerable fields, so
+// that no journal or log that serializes the error can carry it.
+const UNMASKED = Symbol('chaoskit.unmasked');
+
 export class ChaosError extends Error {
   readonly [BRAND] = true;
   readonly code: ErrorCode;
@@ -33,7 +37,18 @@ export class ChaosError extends Error {
     super(redact(message), options);
     this.code = code;
     this.name = code;
+    Object.defineProperty(this, UNMASKED, { value: message });
   }
+}
+
+/**
+ * The message of `err` as it was written, the values that select a cluster not yet masked:
+ * only for the line that tells the user, on their own terminal, what to fix (D90) — which
+ * masks credentials still (`redact(…, { showTargets: true })`).
+ */
+export function unmaskedMessage(err: unknown): string {
+  const e = err as { [UNMASKED]?: string; message?: string } | undefined;
+  return e?.[UNMASKED] ?? e?.message ?? String(err);
 }
 
 /** An activity did not do or find what it should: a probe's condition, a timeout, a refusal. */
@@ -182,14 +197,26 @@ export function errorCode(err: unknown): string | undefined {
  */
 export class NetworkError extends ChaosError {
   readonly reason: string;
-  constructor(address: string, cause: unknown, source?: string) {
+  constructor(
+    address: string,
+    cause: unknown,
+    source?: string,
+    /** How long it was tried, and whether the server had answered before (a restart). */
+    tried?: { attempts: number; seconds: number; answeredBefore: boolean },
+  ) {
     const code = errorCode(cause);
     const reason = (code && NETWORK_CAUSES[code]) ?? ((cause as Error)?.message || String(cause));
-    // The address is masked (it reaches a cluster): where it came from says which setting to check.
+    // The address is masked but on the line that ends a command; where it came from says which
+    // setting to check.
     const from = source ? `, given by ${source}` : '';
+    const retried = tried
+      ? tried.answeredBefore
+        ? `; tried ${tried.attempts} times in ${tried.seconds.toFixed(1)} s, as long as a restart is given`
+        : `; tried ${tried.attempts} times in ${tried.seconds.toFixed(1)} s: it never answered, so it is not waited for as a restarting server would be`
+      : '';
     super(
       'Unavailable',
-      `cannot reach the cluster at ${address}${from}: ${reason}${code ? ` (${code})` : ''}`,
+      `cannot reach the cluster at ${address}${from}: ${reason}${code ? ` (${code})` : ''}${retried}`,
       {
         cause,
       },

@@ -101,11 +101,17 @@ export interface RedactOptions {
    * message that helps them fix it (`--context nope` is not a context…). Never a credential.
    */
   show?: Iterable<string>;
+  /**
+   * Every value that selects or reaches a cluster shown, credentials still masked: the line
+   * on the user's own terminal that tells them what to fix (D90), never a journal, a log, a
+   * trace or an Event.
+   */
+  showTargets?: boolean;
 }
 
 export function redact(text: string, options: RedactOptions = {}): string {
   if (secrets.size === 0 && targets.size === 0) return text;
-  const show = new Set(options.show ?? []);
+  const show = new Set([...(options.show ?? []), ...(options.showTargets ? targets : [])]);
   // Identities keep the names in them; the text around them is masked.
   let out = '';
   let from = 0;

@@ -28,6 +28,7 @@ import { mergePatched, withFields } from './images.js';
 import { covers, identify, resolve } from './locate.js';
 import {
   annotationsOf,
+  claimedUndo,
   isMarkPointer,
   type MarkChange,
   markOf,
@@ -210,11 +211,13 @@ export class ClusterLedger {
       ...(annotations[UNDO_ANNOTATION] ? { undo: annotations[UNDO_ANNOTATION] } : {}),
       ...(annotations[UNDO_MAC_ANNOTATION] ? { mac: annotations[UNDO_MAC_ANNOTATION] } : {}),
     };
-    // What the fields held before that run: from its sealed undo, when this run's identity may
-    // verify it (the same writer, or the operators' key both read); unknown without it.
+    // What the fields held before that run: from its sealed undo, verified when this run may
+    // (the same writer, or the operators' key both read), else as it says — a run recording in
+    // another ledger namespace, a runner's — so that this run never takes that run's value for
+    // the object's own: its revert goes back before both once that run is gone (D87).
     const theirs = await readUndo(this.#others(), ref, current);
-    if ('undo' in theirs && theirs.undo.run === mark)
-      entry.base = { ...(theirs.undo.base ?? theirs.undo.original ?? {}) };
+    const under = 'undo' in theirs ? theirs.undo : claimedUndo(current);
+    if (under?.run === mark) entry.base = { ...(under.base ?? under.original ?? {}) };
     return entry;
   }
 

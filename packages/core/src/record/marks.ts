@@ -84,6 +84,21 @@ export async function readUndo(
   return { undo: value };
 }
 
+/**
+ * The undo an object carries as it says, unverified: what the run under a new one says the
+ * fields held before it, when that run seals with a key the new one may not read (a runner's,
+ * another ledger namespace's). Only ever a run's `base` — the values before both runs — never
+ * what a revert acts on alone: whoever could write the annotation could write the fields too.
+ */
+export function claimedUndo(object: unknown): Undo | undefined {
+  const text = annotationsOf(object)[UNDO_ANNOTATION];
+  const parsed = text === undefined ? undefined : parseJson(text);
+  if (!parsed || 'problem' in parsed || problemOf(undoSchema, parsed.value)) return undefined;
+  const value = parsed.value as Undo;
+  const uid = (object as Obj).metadata?.uid;
+  return value.uid && uid && value.uid !== uid ? undefined : value;
+}
+
 /** The prior marks as a change that puts them back (those absent taken off). */
 export function restoring(prior: { run?: string; undo?: string; mac?: string } | undefined): MarkChange {
   if (!prior?.run) return UNMARKED;

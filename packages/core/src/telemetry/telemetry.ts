@@ -10,7 +10,10 @@ import { redact } from '../errors/redact.js';
 /** The instrumentation scope of what core traces and counts. */
 const CORE_SCOPE = '@chaoskit/core';
 
-const tracer = trace.getTracer(CORE_SCOPE);
+// Asked of the provider at each use, not once at load: the runner's bundled command registers the
+// SDK through the @opentelemetry/api of the package @chaoskit/telemetry, another copy of the API,
+// whose registration a tracer taken before it never sees (it stays a no-op).
+const tracer = () => trace.getTracer(CORE_SCOPE);
 
 /**
  * Instruments made on first use from the meter provider registered then, and made again when
@@ -29,6 +32,13 @@ export function instruments<T>(scope: string, make: (meter: Meter) => T): () => 
   };
 }
 
+// Bucket edges in seconds, the unit recorded (the SDK's defaults, 0 to 10000, are for
+// milliseconds): the semantic conventions' edges for HTTP client requests, then up to 5 minutes
+// for a request whose retries and throttling waits are counted in it.
+const REQUEST_BUCKETS = [
+  0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 30, 60, 300,
+];
+
 const meters = instruments(CORE_SCOPE, (meter) => ({
   requests: meter.createCounter('chaoskit.api.requests', {
     description: 'API requests to a cluster, by method and final status (code "error": no answer)',
@@ -39,6 +49,7 @@ const meters = instruments(CORE_SCOPE, (meter) => ({
   duration: meter.createHistogram('chaoskit.api.request.duration', {
     description: 'API request duration, retries included',
     unit: 's',
+    advice: { explicitBucketBoundaries: REQUEST_BUCKETS },
   }),
   faults: meter.createCounter('chaoskit.faults', {
     description:
@@ -76,7 +87,7 @@ export interface RequestSpanEnd {
  * returns what ends it. The server's URL never goes in: only the API path (D90).
  */
 export function requestSpan(method: string, path: string, dryRun: boolean): (ended: RequestSpanEnd) => void {
-  const span = tracer.startSpan(`${method} ${resourceOfPath(path)}`, { kind: SpanKind.CLIENT });
+  const span = tracer().startSpan(`${method} ${resourceOfPath(path)}`, { kind: SpanKind.CLIENT });
   // Untraced, the span records nothing: nothing is masked for it either.
   if (span.isRecording())
     span.setAttributes({

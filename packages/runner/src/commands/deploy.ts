@@ -1,26 +1,25 @@
 // `chaoskit deploy`: an experiment as a Job (or a CronJob) in the cluster, with exactly the
 // rights it needs (deploy/).
-import { type AnyActivity, isApiError, type KubeClient } from '@chaoskit/core';
+import { type AnyActivity, isApiError, type KubeClient, Nodes } from '@chaoskit/core';
 import { redact } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { applyManifests, describe } from '../deploy/apply.js';
 import { environmentKeys, experimentFiles } from '../deploy/experiment-files.js';
 import { checkSchedule, checkSecretName, experimentName, namespacesActedIn } from '../deploy/inputs.js';
 import { deployManifests, type Manifest } from '../deploy/manifests.js';
+import { type NodeView, placementWarnings } from '../deploy/placement.js';
 import { REAPER, REAPER_SCHEDULE, reaperManifests } from '../deploy/reaper.js';
 import { EXIT } from '../exit-codes.js';
 import { loadExperiment, lookupFor } from '../experiment.js';
+import { DEFAULT_IMAGE, parseReference } from '../image/reference.js';
 import { activitiesOf, isObject } from '../raw-experiment.js';
 import { resolveActivity } from '../resolve-activity.js';
-import { RUNNER_VERSION } from '../version.js';
+import { terminalText } from '../terminal.js';
 import { deployClient } from './cluster-choice.js';
 import { missingNamespace } from './namespace-hint.js';
 import { deploymentNamespace, ledgerTtlSeconds, withCluster } from './options.js';
 import { FORMATS, type Format, printObjects } from './output.js';
 import { fail, session } from './session.js';
-
-/** The runner image `npm run image` builds, tagged with this runner's version. */
-export const DEFAULT_IMAGE = `chaoskit.local/runner:${RUNNER_VERSION}`;
 
 interface DeployOptions {
   reaper?: boolean;
@@ -113,6 +112,34 @@ async function missingIn(kube: KubeClient, manifests: readonly Manifest[]): Prom
   return undefined;
 }
 
+/**
+ * What the cluster's nodes say of the pod: whether any can run it and holds its image (D165,
+ * D166). A deployer who may not list nodes is told nothing: the check is a courtesy, not a gate.
+ */
+async function nodeWarnings(kube: KubeClient, opts: DeployOptions): Promise<string[]> {
+  let nodes: NodeView[];
+  try {
+    nodes = await kube.list<NodeView>(Nodes, {});
+  } catch (err) {
+    if (isApiError(err, 'Forbidden')) return [];
+    throw err;
+  }
+  return placementWarnings(nodes, {
+    image: parseReference(opts.image)!,
+    imageText: opts.image,
+    ...placement(opts),
+  });
+}
+
+/** --image: a reference a container runtime pulls. */
+function imageReference(value: string): string {
+  if (!parseReference(value))
+    throw new InvalidArgumentError(
+      `'${value}' is not an image reference: [registry/]name[:tag][@digest], as ghcr.io/acme/chaoskit-runner:1.0.0`,
+    );
+  return value;
+}
+
 /** Where the pod may run: --node-selector and --tolerate. */
 const placement = (opts: DeployOptions) => ({
   nodeSelector: Object.fromEntries(opts.nodeSelector.map((pair) => pair.split('=', 2) as [string, string])),
@@ -161,7 +188,12 @@ export function register(program: Command): void {
       "the namespace of the deployment, its record, and of activities given no ns (default: the kubeconfig context's, else default)",
     )
     .option('--name <name>', "the experiment's name in the cluster (default: the file's name)")
-    .option('--image <image>', 'the runner image (npm run image builds it)', DEFAULT_IMAGE)
+    .option(
+      '--image <image>',
+      'the runner image (chaoskit image build builds the default)',
+      imageReference,
+      DEFAULT_IMAGE,
+    )
     .option(
       '--env-from-secret <secret>',
       "a Secret of the namespace whose keys are the pod's environment variables (what the experiment's type: env values read)",
@@ -222,6 +254,8 @@ export function register(program: Command): void {
       }
       const kube = deployClient(opts, opts.dryRun === 'server');
       try {
+        for (const warning of await nodeWarnings(kube, opts))
+          process.stderr.write(`chaoskit: ${terminalText(warning)}\n`);
         await applyManifests(kube, manifests, say);
       } catch (err) {
         session.exitCode = fail(

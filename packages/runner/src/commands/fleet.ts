@@ -57,10 +57,7 @@ export function withContexts(
     )
     .option('--all-contexts', `${what} on every context of the kubeconfig (sorted by name): ${each}`)
     .hook('preAction', (_program, action) => {
-      for (const name of action.opts().contexts ?? []) {
-        registerTarget(name);
-        session.typed.push(name);
-      }
+      for (const name of action.opts().contexts ?? []) registerTarget(name);
     });
 }
 

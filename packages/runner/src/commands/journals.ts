@@ -3,8 +3,9 @@
 import { redact } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
 import { EXIT } from '../exit-codes.js';
+import { missingJournals } from '../journals/missing.js';
 import { fetchJournal, type JournalSummary, listJournals } from '../journals/read.js';
-import { terminalValue } from '../terminal.js';
+import { terminalText, terminalValue } from '../terminal.js';
 import { adminClient } from './cluster-choice.js';
 import { missingNamespace } from './namespace-hint.js';
 import { RECORDS_DEFAULT, recordsNamespace, withCluster } from './options.js';
@@ -56,6 +57,10 @@ export function register(program: Command): void {
         else if (journals.length === 0)
           process.stderr.write(`no journal is kept in namespace '${namespace}'\n`);
         else process.stdout.write(redact(table(journals)));
+        // A deployment that kept none is no silent gap: why, on stderr (--json's stdout stays the list).
+        const kept = new Set(journals.map((j) => j.experiment));
+        for (const { deployment, workload, why } of await missingJournals(kube, namespace, kept))
+          process.stderr.write(terminalText(`${deployment} (${workload}) has no journal: ${why}\n`));
       } catch (err) {
         session.exitCode = fail(err, err instanceof InvalidArgumentError ? EXIT.usage : 1);
       }

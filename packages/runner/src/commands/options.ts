@@ -99,11 +99,8 @@ export function withCluster(command: Command): Command {
     .option('--kubeconfig <path>', 'the kubeconfig file (default: CLUSTERCONFIG, KUBECONFIG, ~/.kube/config)')
     .hook('preAction', (_program, action) => {
       // They select a cluster: masked in every line from the start, as the environment's are,
-      // but in the errors about them.
-      for (const value of [action.opts().context, action.opts().kubeconfig]) {
-        registerTarget(value);
-        if (typeof value === 'string') session.typed.push(value);
-      }
+      // but in the error line that ends the command (D90).
+      for (const value of [action.opts().context, action.opts().kubeconfig]) registerTarget(value);
     });
 }
 

@@ -180,7 +180,7 @@ export function register(program: Command): void {
       '--fail-on-deviation',
       'exit 1 also when the steady state is not met before the method (which then does not run) or during it',
     )
-    .addHelpText('after', `\nExit codes (D89): ${EXIT_SUMMARY}`)
+    .addHelpText('after', `\nExit codes (chaoskit explain D89): ${EXIT_SUMMARY}`)
     .action(async (file: string, opts, command: Command) => {
       // Chaos Toolkit's --settings stands before the command (D162).
       opts.settings = command.optsWithGlobals().settings;

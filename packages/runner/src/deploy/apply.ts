@@ -14,10 +14,12 @@ const kind = (apiVersion: string, plural: string, kindName: string, namespaced: 
 });
 
 const RBAC = 'rbac.authorization.k8s.io/v1';
+export const CronJobs = kind('batch/v1', 'cronjobs', 'CronJob', true);
+export const Jobs = kind('batch/v1', 'jobs', 'Job', true);
 /** The kinds a deployment is made of, in the order `undeploy` removes them (the workload first). */
 export const DEPLOY_KINDS: readonly ResourceType[] = [
-  kind('batch/v1', 'cronjobs', 'CronJob', true),
-  kind('batch/v1', 'jobs', 'Job', true),
+  CronJobs,
+  Jobs,
   kind('v1', 'configmaps', 'ConfigMap', true),
   kind(RBAC, 'rolebindings', 'RoleBinding', true),
   kind(RBAC, 'roles', 'Role', true),

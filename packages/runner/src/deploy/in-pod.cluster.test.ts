@@ -1,11 +1,13 @@
-// chaoskit inside a pod, on a real node of a local cluster of its own with the runner image (`npm
-// run image`, built once for the file) imported: `chaoskit deploy`'s Job runs an experiment with
+// chaoskit inside a pod, on a real node of a local cluster of its own with the runner image (`chaoskit
+// image build`, built once for the file) imported: `chaoskit deploy`'s Job runs an experiment with
 // the pod's service account token (RUNNER_IN_POD) and the Role deploy made, and nothing more, its
 // journal kept in the cluster (chaoskit journals, report --from-cluster) and Events on its Job; a
 // CronJob every minute runs it twice; a pod deleted as kubectl deletes it gets SIGTERM as PID 1
 // and plays its rollbacks before it exits; a pod killed outright (SIGKILL) leaves its record,
 // which the next run of the same deployment undoes before it starts — never another
-// deployment's — or the reaper (`deploy --reaper`) once it expires. One cluster and one image
+// deployment's — or the reaper (`deploy --reaper`) once it expires. Its pods go to the real node
+// with no placement given (D166); a run whose image no node holds is warned of by deploy and said
+// by journals, its pod waiting on the pull (D165). One cluster and one image
 // for all of it: each costs minutes of CI. Where this machine cannot run real nodes, the tests
 // are skipped with the reason.
 
@@ -88,8 +90,7 @@ async function holdFile(name: string, ns: string, target: string): Promise<strin
 }
 
 async function deployed(file: string, ns: string, ...more: string[]): Promise<void> {
-  const placed = ['--node-selector', `${REAL_NODE_LABEL}=true`, '--tolerate', REAL_NODE_LABEL];
-  const out = await chaoskit(['deploy', file, '-n', ns, '--image', image, ...placed, ...more]);
+  const out = await chaoskit(['deploy', file, '-n', ns, '--image', image, ...more]);
   expect(out.stderr).toBe('');
   expect(out.code).toBe(0);
 }
@@ -218,23 +219,9 @@ it('a deployed Job runs an experiment in a pod with in-cluster credentials and t
       method: [],
     }),
   );
-  const out = await runCli(
-    [
-      'deploy',
-      file,
-      '-n',
-      'chaos',
-      '--kubeconfig',
-      local.kubeconfigPath,
-      '--image',
-      image,
-      '--node-selector',
-      `${REAL_NODE_LABEL}=true`,
-      '--tolerate',
-      REAL_NODE_LABEL,
-    ],
-    { cwd: dir },
-  );
+  // No placement given: its pod goes to the real node by itself, never to the kwok node (D166);
+  // the node holds the image imported, so deploy has nothing to warn of (D165).
+  const out = await chaoskit(['deploy', file, '-n', 'chaos', '--image', image]);
   expect(out.stderr).toBe('');
   expect(out.code).toBe(0);
 
@@ -395,7 +382,6 @@ it('the reaper, deployed with deploy --reaper, undoes what an expired run left, 
   // hold-b's run, killed above, expired a second after it started.
   const [left] = await recorded('left');
   expect(left?.objects[0]?.ref.name).toBe('web-b');
-  const placed = ['--node-selector', `${REAL_NODE_LABEL}=true`, '--tolerate', REAL_NODE_LABEL];
   const out = await chaoskit([
     'deploy',
     '--reaper',
@@ -405,7 +391,6 @@ it('the reaper, deployed with deploy --reaper, undoes what an expired run left, 
     '0 0 1 1 *',
     '--image',
     image,
-    ...placed,
   ]);
   expect(out.stderr).toBe('');
   expect(out.code).toBe(0);
@@ -447,6 +432,45 @@ it('the reaper, deployed with deploy --reaper, undoes what an expired run left, 
     ['Warning', expect.stringContaining('ConfigMap left/chaoskit-run-planted')],
   ]);
 }, 900_000);
+
+it('a run whose image no node holds: deploy warns, its pod waits on the pull, and journals says so', async (ctx) => {
+  needsRealNode(ctx);
+  await createNamespace(kc, 'unpulled');
+  const file = join(dir, 'unpulled.yaml');
+  await writeFile(
+    file,
+    dump({
+      title: 'never pulled',
+      description: 'an image no node holds',
+      method: [countWebPods(0, 'unpulled')],
+    }),
+  );
+  const missing = 'chaoskit.local/runner:never-built';
+  const out = await chaoskit(['deploy', file, '-n', 'unpulled', '--image', missing]);
+  expect(out.code, out.stderr).toBe(0);
+  expect(out.stderr).toBe(
+    `chaoskit: no node that can run the pod holds the image ${missing}, and no registry serves a .local name: its pod would wait on a pull that cannot succeed; import it (chaoskit-cluster import <archive> on the local cluster, ctr -n k8s.io images import on a node of yours), or push it (chaoskit image build --push <registry>/<name>) and give --image\n`,
+  );
+  const core = kc.makeApiClient(CoreV1Api);
+  const pod = await until(
+    'the pod to fail its pull',
+    async () => {
+      const [p] = (
+        await core.listNamespacedPod({ namespace: 'unpulled', labelSelector: 'job-name=chaoskit-unpulled' })
+      ).items;
+      const reason = p?.status?.containerStatuses?.[0]?.state?.waiting?.reason;
+      return reason === 'ErrImagePull' || reason === 'ImagePullBackOff' ? p : undefined;
+    },
+    { timeoutMs: 120_000, intervalMs: 1000 },
+  );
+  expect(pod.spec?.nodeName).toBe(local!.realNodes[0]);
+  const listed = await chaoskit(['journals', '-n', 'unpulled']);
+  expect(listed.stderr).toMatch(
+    new RegExp(
+      `unpulled \\(Job chaoskit-unpulled\\) has no journal: its pod ${pod.metadata!.name} is Pending on ${local!.realNodes[0]}: (ErrImagePull|ImagePullBackOff): .*${missing.replaceAll('.', '\\.')}`,
+    ),
+  );
+}, 300_000);
 
 /** Two web pods on the real node, and an experiment terminating one of them deployed every minute. */
 async function deployEveryMinute(): Promise<void> {

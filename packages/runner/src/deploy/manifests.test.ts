@@ -16,6 +16,7 @@ import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../test-cli.js';
 import { activity } from '../test-experiments.js';
+import { RUNNER_VERSION } from '../version.js';
 import {
   GRACE_FLOOR_SECONDS,
   GRACE_MARGIN_SECONDS,
@@ -251,6 +252,17 @@ describe('chaoskit deploy -o yaml', () => {
     expect(pod?.volumes).toContainEqual({ name: 'experiment', configMap: { name: 'chaoskit-kill-web' } });
     // 10 s for the end of the run + the rollback's 20 s timeout and 2 + 5 s of pauses.
     expect(pod?.terminationGracePeriodSeconds).toBe(GRACE_MARGIN_SECONDS + 27);
+    // Never on a node kwok fakes; on the local cluster's real nodes, tainted, when it has them (D166).
+    expect(pod?.affinity).toEqual({
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: 'type', operator: 'NotIn', values: ['kwok'] }] }],
+        },
+      },
+    });
+    expect(pod?.tolerations).toEqual([{ key: 'chaoskit.io/real-node', operator: 'Exists' }]);
+    // The runner image this runner's `image build` tags (D165).
+    expect(pod?.containers[0]?.image).toBe(`chaoskit.local/runner:${RUNNER_VERSION}`);
   });
 
   it("puts the files the experiment references in the ConfigMap, and points the experiment's copy at them", async () => {
@@ -293,7 +305,7 @@ describe('chaoskit deploy -o yaml', () => {
       '--node-selector',
       'kubernetes.io/os=linux',
       '--tolerate',
-      'chaoskit.io/real-node',
+      'dedicated',
     ]);
     expect(byKind(objects, 'Job')).toEqual([]);
     const cron = byKind<V1CronJob>(objects, 'CronJob')[0];
@@ -304,7 +316,10 @@ describe('chaoskit deploy -o yaml', () => {
     expect(container?.securityContext?.readOnlyRootFilesystem).toBe(true);
     const pod = cron?.spec?.jobTemplate.spec?.template.spec;
     expect(pod?.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
-    expect(pod?.tolerations).toEqual([{ key: 'chaoskit.io/real-node', operator: 'Exists' }]);
+    expect(pod?.tolerations).toEqual([
+      { key: 'chaoskit.io/real-node', operator: 'Exists' },
+      { key: 'dedicated', operator: 'Exists' },
+    ]);
   });
 
   it('passes --ledger-ttl to the runs', async () => {
@@ -393,6 +408,11 @@ describe('bad input', () => {
     [['kill-web.yaml', '--dry-run', 'yes'], 2, /Allowed choices are client, server/],
     [['kill-web.yaml', '-o', 'table'], 2, /Allowed choices are json, yaml/],
     [['kill-web.yaml', '--node-selector', 'os'], 2, /--node-selector 'os': a node label as key=value/],
+    [
+      ['kill-web.yaml', '--image', 'Runner:latest'],
+      2,
+      /option '--image <image>' argument 'Runner:latest' is invalid\. 'Runner:latest' is not an image reference: \[registry\/\]name\[:tag\]/,
+    ],
     [['kill-web.yaml', '--env-from-secret', 'A B'], 2, /--env-from-secret 'A B' is not a Secret name/],
     [
       ['kill-web.yaml', '--ledger-ttl', 'soon'],

@@ -18,6 +18,7 @@ import { JOB_EVENT_RULES, journalRules, journalSlotCount, journalSlots } from '.
 import { isObject } from '../raw-experiment.js';
 import { mergeRuleList, mergeRules, roleFor } from '../rbac.js';
 import { EXPERIMENT_DIR, EXPERIMENT_KEY } from './experiment-files.js';
+import { runsContainers, toleratedKeys } from './placement.js';
 
 type Json = Record<string, unknown>;
 export type Manifest = Json & {
@@ -256,9 +257,9 @@ export function podSpec(input: RunnerPod): Json {
     ...(input.nodeSelector && Object.keys(input.nodeSelector).length
       ? { nodeSelector: input.nodeSelector }
       : {}),
-    ...(input.tolerate?.length
-      ? { tolerations: input.tolerate.map((key) => ({ key, operator: 'Exists' })) }
-      : {}),
+    // Never where nothing runs; on the local cluster's real nodes when it has them (D166).
+    affinity: runsContainers,
+    tolerations: toleratedKeys(input.tolerate).map((key) => ({ key, operator: 'Exists' })),
     terminationGracePeriodSeconds: input.grace,
     securityContext: {
       runAsNonRoot: true,

@@ -1,5 +1,6 @@
 // Test-only (left out of the build): a local cluster of its own with one real node, and the
-// runner image (`npm run image`) imported into it. Both take minutes: the image is built once
+// runner image (`chaoskit image build` of the built runner, as `npm run image` builds it) imported
+// into it. Both take minutes: the image is built once
 // for every test file that wants it — under a lock, as files run at once and the build stages
 // in one directory — and built again only when what goes into it changed (its archive is kept
 // in chaoskit's cache under the digest of what it holds).
@@ -8,13 +9,14 @@
 
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, type LocalCluster, start } from '@chaoskit/cluster';
 import { isAlive, until } from '@chaoskit/cluster/testing';
 import { KubeConfig } from '@kubernetes/client-node';
-import { exec } from '../test-cli.js';
+import { DEFAULT_IMAGE } from '../image/reference.js';
+import { cli, exec } from '../test-cli.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const lock = join(root, 'build', 'image.lock');
@@ -22,13 +24,14 @@ const lock = join(root, 'build', 'image.lock');
 export interface RealNodeCluster {
   local: LocalCluster;
   kc: KubeConfig;
-  /** The image's reference, and `npm run image`'s last line (its size). */
+  /** The image's reference, and what its build said (its size). */
   image: string;
   built: string;
 }
 
 /**
- * What the image holds, as one digest: the bundled command, Node, the recipes. The image's archive
+ * What the image holds, as one digest: Node, the bundled command (which holds the recipe) and the
+ * one file's script. The image's archive
  * is kept in chaoskit's cache under it, so that another checkout of the same command (CI's fresh
  * clone) imports the archive built before instead of building it again (about 45 s of buildah).
  */
@@ -39,16 +42,7 @@ async function inputDigest(): Promise<string> {
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name))
     .sort();
-  for (const file of [
-    process.execPath,
-    join(root, 'Containerfile'),
-    join(root, 'scripts/image.mjs'),
-    // The single file's recipe (D157): its script comes from the same build as the bundle.
-    join(root, 'packages/runner/scripts/single.mjs'),
-    join(root, 'packages/runner/scripts/plugins.mjs'),
-    join(root, 'packages/runner/dist/single.js'),
-    ...files,
-  ])
+  for (const file of [process.execPath, join(root, 'packages/runner/dist/single/chaoskit.cjs'), ...files])
     hash.update(`${relative(root, file)}\0`).update(await readFile(file));
   return hash.digest('hex').slice(0, 16);
 }
@@ -80,18 +74,20 @@ async function buildOnce(): Promise<{ image: string; archive: string; built: str
       await utimes(previous.archive, now, now);
       return { ...previous, built: `${previous.built} (cached)` };
     }
-    const run = await exec(process.execPath, [join(root, 'scripts/image.mjs')], {
-      cwd: root,
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    if (run.code !== 0) throw new Error(`npm run image failed: ${run.stderr.slice(-4000)}`);
-    const out = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}');
     // Into the cache by rename: two checkouts building at once each leave a whole archive.
     const archive = join(cacheDir(), 'images', `runner-${digest}.tar`);
     await mkdir(dirname(archive), { recursive: true });
-    await copyFile(out.archive, `${archive}.${process.pid}`);
+    const run = await exec(
+      process.execPath,
+      [cli, 'image', 'build', '--output', `${archive}.${process.pid}`],
+      {
+        cwd: root,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
+    if (run.code !== 0) throw new Error(`chaoskit image build failed: ${run.stderr.slice(-4000)}`);
     await rename(`${archive}.${process.pid}`, archive);
-    const result = { image: out.image, archive, built: run.stderr.trim().split('\n').at(-1) ?? '' };
+    const result = { image: DEFAULT_IMAGE, archive, built: run.stdout.trim().split('\n')[0] ?? '' };
     await writeFile(`${cached}.${process.pid}`, JSON.stringify(result));
     await rename(`${cached}.${process.pid}`, cached);
     // Each change to the command makes a new archive (45 MiB): those no run used for a week go.

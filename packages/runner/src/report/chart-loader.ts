@@ -3,6 +3,8 @@
 // `chaoskit report` only. Without it the report is written without its charts, and says how to
 // add them. Nothing here loads ECharts until loadCharts() is called.
 
+import { isMissingPackage } from '../missing-package.js';
+
 export type Charts = Pick<typeof import('./charts.js'), 'timelineChart' | 'comparisonChart'>;
 
 export const CHARTS_HINT = "the report's charts need the optional package echarts: npm install echarts";
@@ -12,14 +14,7 @@ export async function loadCharts(): Promise<Charts | undefined> {
   try {
     return await import('./charts.js');
   } catch (err) {
-    const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
-    const notFound = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
-    if (
-      notFound &&
-      typeof message === 'string' &&
-      /Cannot find (package|module) '(echarts|zrender)[/']/.test(message)
-    )
-      return undefined;
+    if (isMissingPackage(err, ['echarts', 'zrender'])) return undefined;
     throw err;
   }
 }

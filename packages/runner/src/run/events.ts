@@ -29,8 +29,9 @@ export type RunEvent =
   /** `afterInterruption`: the rollbacks play because the run was interrupted (D70). */
   | { type: 'phase-started'; phase: 'method' | 'rollbacks'; afterInterruption?: boolean }
   /**
-   * The hypothesis checked; `unmet`, when it was not: the probe that stopped it, and whether it
-   * failed (rather than returned a value out of tolerance).
+   * The hypothesis checked; `unmet`, when it was not: the probe that stopped it, whether it
+   * failed (rather than returned a value out of tolerance), and `why` its value was out of
+   * tolerance when there is more to say (a jsonpath filter that tested a list as a whole).
    */
   | {
       type: 'phase-ended';
@@ -38,7 +39,7 @@ export type RunEvent =
       when: HypothesisWhen;
       hypothesis: Hypothesis;
       state: HypothesisState;
-      unmet?: { probe: string; failed: boolean };
+      unmet?: { probe: string; failed: boolean; why?: string };
     }
   | { type: 'phase-ended'; phase: 'method' | 'rollbacks'; runs: ActivityRun[] }
   /**

@@ -43,7 +43,7 @@ async function check(state: RunState, when: HypothesisWhen): Promise<HypothesisS
   const { emit } = state;
   const hypothesis = hypothesisOf(state)!;
   const result: HypothesisState = { steady_state_met: null, probes: [] };
-  let unmet: { probe: string; failed: boolean } | undefined;
+  let unmet: { probe: string; failed: boolean; why?: string } | undefined;
   try {
     await emit({ type: 'phase-started', phase: 'hypothesis', when, hypothesis });
     for (const probe of hypothesis.probes!) {
@@ -61,10 +61,13 @@ async function check(state: RunState, when: HypothesisWhen): Promise<HypothesisS
         run.tolerance_met = true;
         continue;
       }
-      run.tolerance_met = await meetsTolerance(state, probe.tolerance, run.output, state.signal);
+      let why: string | undefined;
+      run.tolerance_met = await meetsTolerance(state, probe.tolerance, run.output, state.signal, (w) => {
+        why = w;
+      });
       if (!run.tolerance_met) {
         result.steady_state_met = false;
-        unmet = { probe: name, failed: false };
+        unmet = { probe: name, failed: false, ...(why ? { why } : {}) };
         return result;
       }
     }
@@ -88,12 +91,14 @@ export function meetsTolerance(
   tolerance: unknown,
   output: unknown,
   signal: AbortSignal | undefined,
+  explain?: (why: string) => void,
 ): Promise<boolean> {
   const { prepared } = state;
   // withinTolerance substitutes ${name} in the tolerance itself.
   return withinTolerance(tolerance, output, {
     configuration: prepared.configuration,
     secrets: prepared.secrets,
+    ...(explain ? { explain } : {}),
     runProbe: async (toleranceProbe, value) => {
       try {
         const probed = withValue(toleranceProbe as Activity, value);

@@ -32,10 +32,12 @@ export function logEvents(reporter: Reporter): RunListener {
         if (event.state.steady_state_met) info('Steady state hypothesis is met!');
         else if (event.unmet?.failed)
           warn('Probe terminated unexpectedly, so its tolerance could not be validated');
-        else if (event.unmet)
+        else if (event.unmet) {
           warn(
             `Steady state probe '${event.unmet.probe}' is not in the given tolerance so failing this experiment`,
           );
+          if (event.unmet.why) warn(`  probe '${event.unmet.probe}': ${event.unmet.why}`);
+        }
         return;
       case 'activity-started':
         if (event.phase === 'rollbacks') info(`Rollback: ${event.step.name ?? event.step.ref}`);

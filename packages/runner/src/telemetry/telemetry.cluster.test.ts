@@ -1,10 +1,12 @@
-// Traces and metrics of `chaoskit run` (D130–D133), with real back ends: a real Jaeger receives
-// the spans (over OTLP http/protobuf and gRPC) and the test reads them back through its API as a
-// tree that must be the journal's — the run, its phases, one span per activity — with one span
-// per API request the apiserver's audit log shows for the run's identity; the fault applied and
-// reverted are events of the activities that made them, and the traceparent an HTTP probe sent
-// names the probe's span. A real Prometheus receives the metrics a run pushes over OTLP, and
-// scrapes the /metrics a run serves (--metrics-port) while its fault is in place.
+// Traces and metrics of `chaoskit run` (D130–D133, D164), with real back ends: a real Jaeger
+// receives the spans (over OTLP http/protobuf, http/json and gRPC) and the test reads them back
+// through its API as a tree that must be the journal's — the run, its phases, one span per
+// activity — with one span per API request the apiserver's audit log shows for the run's
+// identity; the fault applied and reverted are events of the activities that made them, and the
+// traceparent an HTTP probe sent names the probe's span. A real Prometheus receives the metrics
+// a run pushes over OTLP, and scrapes the /metrics a run serves (--metrics-port) while its fault
+// is in place: the same names both ways, durations in `_seconds` histograms whose bucket edges
+// are seconds.
 
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -25,6 +27,7 @@ import {
 import {
   deploy,
   fileNamespace,
+  freePort,
   type Grant,
   serviceAccountEnv,
   sharedCluster,
@@ -99,14 +102,6 @@ const guarded = () => ({
   method: [{ type: 'action', name: 'scale-down', provider: scale(1), pauses: { after: 300 } }],
   rollbacks: [{ type: 'action', name: 'scale-back', provider: scale(3) }],
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-telemetry-'));
@@ -183,94 +178,146 @@ const sentRequests = (spans: TraceSpan[]) =>
     )
     .sort();
 
-describe.each(['http/protobuf', 'grpc'] as const)('chaoskit run, traced over OTLP %s', (protocol) => {
-  it("sends a trace that is the journal's tree, with a span per API request the audit log shows", async () => {
-    const who = await runner();
-    const since = new Date();
-    const journalPath = join(dir, `traced-${runs}.json`);
-    const file = join(dir, `traced-${runs}.yaml`);
-    await writeFile(file, dump(experiment()));
-    traceparents.length = 0;
-    // #region traces
-    // The standard OTEL_* variables turn traces on: here, those jaeger.otelEnv() gives —
-    // OTEL_TRACES_EXPORTER=otlp, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, _TRACES_ENDPOINT.
-    const env = { ...who.env, ...jaeger.otelEnv(protocol) };
-    const run = await runCli(['run', file, '--journal-path', journalPath, '--ledger-namespace', ns.name], {
-      env,
-    });
-    // #endregion
-    expect(run.code, run.stderr).toBe(EXIT.ok);
-    expect(run.stderr).not.toContain('telemetry:');
-    const journal = JSON.parse(await readFile(journalPath, 'utf8')) as Journal;
-    const spans = await traceOf(who.service);
+describe.each(['http/protobuf', 'http/json', 'grpc'] as const)(
+  'chaoskit run, traced over OTLP %s',
+  (protocol) => {
+    it("sends a trace that is the journal's tree, with a span per API request the audit log shows", async () => {
+      const who = await runner();
+      const since = new Date();
+      const journalPath = join(dir, `traced-${runs}.json`);
+      const file = join(dir, `traced-${runs}.yaml`);
+      await writeFile(file, dump(experiment()));
+      traceparents.length = 0;
+      // #region traces
+      // The standard OTEL_* variables turn traces on: here, those jaeger.otelEnv() gives —
+      // OTEL_TRACES_EXPORTER=otlp, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, _TRACES_ENDPOINT.
+      const env = { ...who.env, ...jaeger.otelEnv(protocol) };
+      const run = await runCli(['run', file, '--journal-path', journalPath, '--ledger-namespace', ns.name], {
+        env,
+      });
+      // #endregion
+      expect(run.code, run.stderr).toBe(EXIT.ok);
+      expect(run.stderr).not.toContain('telemetry:');
+      const journal = JSON.parse(await readFile(journalPath, 'utf8')) as Journal;
+      const spans = await traceOf(who.service);
 
-    // The run as its journal tells it: the phases, one span per activity, in order.
-    const names = (runs: Journal['run']) => runs.map((r) => `${r.activity.type} ${r.activity.name}`);
-    expect(treeShape(withoutRequests(spanTree(spans)))).toEqual([
-      {
-        'chaoskit run': [
-          {
-            run: [
-              { 'steady-state before': names(journal.steady_states.before!.probes) },
-              { method: names(journal.run) },
-              { 'steady-state after': names(journal.steady_states.after!.probes) },
-              { rollbacks: names(journal.rollbacks) },
-            ],
-          },
-        ],
-      },
-    ]);
-    const runSpan = find(spans, 'run');
-    expect(runSpan.attributes).toMatchObject({
-      'chaoskit.experiment': journal.experiment.title,
-      'chaoskit.run_id': journal.run_id,
-      'chaoskit.outcome': 'completed',
-      'chaoskit.dry_run': false,
-    });
-    const down = find(spans, 'action scale-down');
-    expect(down.attributes).toMatchObject({
-      'chaoskit.activity': 'scale-down',
-      'chaoskit.provider': 'chaoscluster.deployment.actions.scale_deployment',
-      'chaoskit.targets': [ns.name],
-      'chaoskit.dry_run': false,
-      'chaoskit.outcome': journal.run[0]!.status,
-    });
-    const change = {
-      'chaoskit.change.verb': 'patch',
-      'chaoskit.change.resource': 'deployments',
-      'chaoskit.change.name': 'web',
-      'chaoskit.change.namespace': ns.name,
-    };
-    expect(down.events.map((e) => [e.name, e.attributes])).toEqual([['fault applied', change]]);
-    const back = find(spans, 'action scale-back');
-    expect(back.events.map((e) => [e.name, e.attributes])).toEqual([['fault reverted', change]]);
-    // The action's PATCH is its own child.
-    const patches = spans.filter((s) => s.parentSpanId === down.spanId && isRequest(s));
-    expect(patches.map((s) => [s.name, s.attributes['http.response.status_code']])).toContainEqual([
-      'PATCH deployments',
-      200,
-    ]);
+      // The run as its journal tells it: the phases, one span per activity, in order.
+      const names = (runs: Journal['run']) => runs.map((r) => `${r.activity.type} ${r.activity.name}`);
+      expect(treeShape(withoutRequests(spanTree(spans)))).toEqual([
+        {
+          'chaoskit run': [
+            {
+              run: [
+                { 'steady-state before': names(journal.steady_states.before!.probes) },
+                { method: names(journal.run) },
+                { 'steady-state after': names(journal.steady_states.after!.probes) },
+                { rollbacks: names(journal.rollbacks) },
+              ],
+            },
+          ],
+        },
+      ]);
+      const runSpan = find(spans, 'run');
+      expect(runSpan.attributes).toMatchObject({
+        'chaoskit.experiment': journal.experiment.title,
+        'chaoskit.run_id': journal.run_id,
+        'chaoskit.outcome': 'completed',
+        'chaoskit.dry_run': false,
+      });
+      const down = find(spans, 'action scale-down');
+      expect(down.attributes).toMatchObject({
+        'chaoskit.activity': 'scale-down',
+        'chaoskit.provider': 'chaoscluster.deployment.actions.scale_deployment',
+        'chaoskit.targets': [ns.name],
+        'chaoskit.dry_run': false,
+        'chaoskit.outcome': journal.run[0]!.status,
+      });
+      const change = {
+        'chaoskit.change.verb': 'patch',
+        'chaoskit.change.resource': 'deployments',
+        'chaoskit.change.name': 'web',
+        'chaoskit.change.namespace': ns.name,
+      };
+      expect(down.events.map((e) => [e.name, e.attributes])).toEqual([['fault applied', change]]);
+      const back = find(spans, 'action scale-back');
+      expect(back.events.map((e) => [e.name, e.attributes])).toEqual([['fault reverted', change]]);
+      // The action's PATCH is its own child.
+      const patches = spans.filter((s) => s.parentSpanId === down.spanId && isRequest(s));
+      expect(patches.map((s) => [s.name, s.attributes['http.response.status_code']])).toContainEqual([
+        'PATCH deployments',
+        200,
+      ]);
 
-    // Every request the apiserver saw from the run's identity is a span, and only those.
-    const audited = async () =>
-      (await readAuditLog(cluster.auditLogPath, { user: who.identity, since }))
-        .map((e) => `${METHODS[e.verb] ?? e.verb} ${e.requestURI.split('?')[0]}`)
-        .sort();
-    const sent = sentRequests(spans);
-    // A watch is logged when it ends, a moment after the process.
-    await until('every request in the audit log', async () => (await audited()).length >= sent.length);
-    expect(await audited()).toEqual(sent);
+      // Every request the apiserver saw from the run's identity is a span, and only those.
+      const audited = async () =>
+        (await readAuditLog(cluster.auditLogPath, { user: who.identity, since }))
+          .map((e) => `${METHODS[e.verb] ?? e.verb} ${e.requestURI.split('?')[0]}`)
+          .sort();
+      const sent = sentRequests(spans);
+      // A watch is logged when it ends, a moment after the process.
+      await until('every request in the audit log', async () => (await audited()).length >= sent.length);
+      expect(await audited()).toEqual(sent);
 
-    // The HTTP probe carried the trace's context, naming its own span.
-    const probes = spanTree(spans.filter((s) => s.name === 'probe web-answers'));
-    expect(traceparents).toEqual(probes.map((p) => `00-${p.traceId}-${p.spanId}-01`));
-    expect(probes).toHaveLength(2);
-    // No credentials and no server address in the trace (D90).
-    const text = JSON.stringify(spans);
-    expect(text).not.toContain(who.token);
-    expect(text).not.toContain(new URL(cluster.credentials.server).host);
-  });
-});
+      // The HTTP probe carried the trace's context, naming its own span.
+      const probes = spanTree(spans.filter((s) => s.name === 'probe web-answers'));
+      expect(traceparents).toEqual(probes.map((p) => `00-${p.traceId}-${p.spanId}-01`));
+      expect(probes).toHaveLength(2);
+      // No credentials and no server address in the trace (D90).
+      const text = JSON.stringify(spans);
+      expect(text).not.toContain(who.token);
+      expect(text).not.toContain(new URL(cluster.credentials.server).host);
+    });
+  },
+);
+
+// The histograms' bucket edges, in seconds (run-metrics.ts, core's telemetry.ts).
+const REQUEST_EDGES = [
+  0.005,
+  0.01,
+  0.025,
+  0.05,
+  0.075,
+  0.1,
+  0.25,
+  0.5,
+  0.75,
+  1,
+  2.5,
+  5,
+  7.5,
+  10,
+  30,
+  60,
+  300,
+  Infinity,
+];
+const ACTIVITY_EDGES = [
+  0.01,
+  0.05,
+  0.1,
+  0.25,
+  0.5,
+  1,
+  2.5,
+  5,
+  10,
+  30,
+  60,
+  120,
+  300,
+  600,
+  1800,
+  3600,
+  Infinity,
+];
+const RUN_EDGES = [1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14_400, Infinity];
+
+/** The `le` edges of a histogram's buckets as Prometheus holds them, as numbers (Prometheus 3 writes `1.0`). */
+async function edges(histogram: string, job: string): Promise<number[]> {
+  const buckets = await prometheus.samples(`${histogram}_bucket{job="${job}"}`);
+  const le = new Set(buckets.map((b) => (b.metric.le === '+Inf' ? Infinity : Number(b.metric.le))));
+  return [...le].sort((a, b) => a - b);
+}
 
 describe('metrics', () => {
   it('a run pushes them to Prometheus over OTLP and serves them on /metrics; a safeguard breach is a span event', async () => {
@@ -294,6 +341,15 @@ describe('metrics', () => {
     // While the fault is in place, Prometheus scrapes it from the run.
     const served = 'chaoskit_faults_in_place{job="served"}';
     await until('the scraped fault in place', async () => (await prometheus.samples(served))[0]?.value === 1);
+    // Durations as Prometheus scrapes them: `_seconds`, bucket edges in seconds.
+    await until(
+      'a scraped API request duration',
+      async () =>
+        (await prometheus.samples(`chaoskit_api_request_duration_seconds_count{job="served"}`)).length > 0,
+    );
+    expect(await edges('chaoskit_api_request_duration_seconds', 'served')).toEqual(REQUEST_EDGES);
+    expect(await edges('chaoskit_activity_duration_seconds', 'served')).toEqual(ACTIVITY_EDGES);
+    expect(await prometheus.samples('{__name__=~"chaoskit_.*duration_(bucket|count|sum)"}')).toEqual([]);
     healthy = false;
     const { code, stderr } = await run.exited;
     expect(code, stderr).toBe(EXIT.failed);
@@ -328,5 +384,9 @@ describe('metrics', () => {
       patched.filter((s) => s.attributes['http.response.status_code'] === 200).length,
     );
     expect(await value(`chaoskit_run_duration_seconds_count{${job},outcome="interrupted"}`)).toBe(1);
+    // Pushed, the same names and the same edges.
+    expect(await edges('chaoskit_run_duration_seconds', who.service)).toEqual(RUN_EDGES);
+    expect(await edges('chaoskit_activity_duration_seconds', who.service)).toEqual(ACTIVITY_EDGES);
+    expect(await edges('chaoskit_api_request_duration_seconds', who.service)).toEqual(REQUEST_EDGES);
   });
 });

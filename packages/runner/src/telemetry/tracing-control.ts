@@ -56,8 +56,8 @@ function choiceOf(
     };
   const url = setting('collector_endpoint', 'tracing_opentelemetry_collector_endpoint');
   const headers = setting('collector_headers', 'tracing_opentelemetry_collector_headers');
-  if (url !== undefined && typeof url !== 'string')
-    return { problem: `${label}: collector_endpoint is a URL (a string)` };
+  if (url !== undefined && (typeof url !== 'string' || !/^https?:\/\/./i.test(url)))
+    return { problem: `${label}: collector_endpoint is an http:// or https:// URL` };
   if (
     headers !== undefined &&
     headers !== null &&

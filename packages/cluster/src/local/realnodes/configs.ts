@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { dump } from 'js-yaml';
 import { API_PROXY_PORT, type NetworkPlan, type NodePlan, REAL_NODE_LABEL } from './plan.js';
 
@@ -16,10 +17,16 @@ export interface NodePaths {
   cgroupRoot: string;
 }
 
+/** A real node's directory, under the cluster's. */
+export const nodeDir = (clusterDir: string, node: string): string => join(clusterDir, 'nodes', node);
+
+/** The socket of the node's containerd, in its directory. */
+export const containerdSocket = (nodeDir: string): string => join(nodeDir, 'containerd.sock');
+
 export function nodePaths(nodeDir: string, plan: NetworkPlan, node: NodePlan): NodePaths {
   return {
     dir: nodeDir,
-    socket: `${nodeDir}/containerd.sock`,
+    socket: containerdSocket(nodeDir),
     containerdConfig: `${nodeDir}/containerd.toml`,
     cniConfDir: `${nodeDir}/cni`,
     kubeletConfig: `${nodeDir}/kubelet.yaml`,

@@ -8,6 +8,7 @@ import type { Pki } from '../pki.js';
 import { ProcessGroup, waitFor } from '../processes.js';
 import { startApiProxy } from './api-proxy.js';
 import { ensureImages, type NodeImages } from './images.js';
+import { importArchive } from './import.js';
 import { claimSlot, createNetwork, removeNetwork } from './network.js';
 import {
   ctr,
@@ -45,7 +46,7 @@ export interface RealNodes {
   names: string[];
   images: NodeImages;
   plan: NetworkPlan;
-  /** Imports an image archive (OCI or docker) into every node's containerd. */
+  /** Imports an image archive (OCI or docker) into every node's containerd, until each reports it. */
   importImage(archive: string): Promise<void>;
   /** Kills every process the nodes started, removes their mounts, cgroups, namespaces, links and routes. */
   stop(): Promise<void>;
@@ -153,7 +154,11 @@ export async function startRealNodes(o: StartRealNodes): Promise<RealNodes> {
         60_000,
       );
     const importImage = async (archive: string) => {
-      for (const n of running) await ctr(n.paths, 'images', 'import', archive);
+      await importArchive(
+        o.kc,
+        running.map((n) => ({ name: n.plan.name, socket: n.paths.socket })),
+        archive,
+      );
     };
     return { names, images: o.kit.images.refs, plan, importImage, stop };
   } catch (err) {

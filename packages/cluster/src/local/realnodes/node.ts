@@ -10,6 +10,7 @@ import {
   kubeletConfig,
   kubeProxyConfig,
   type NodePaths,
+  nodeDir,
   nodePaths,
 } from './configs.js';
 import { type NetworkPlan, type NodePlan, REAL_NODE_LABEL, SERVICE_CIDR } from './plan.js';
@@ -50,7 +51,7 @@ export async function prepareNode(
   sandboxImage: string,
   creds: NodeCredentials,
 ) {
-  const p = nodePaths(join(dir, 'nodes', node.name), plan, node);
+  const p = nodePaths(nodeDir(dir, node.name), plan, node);
   await mkdir(p.cniConfDir, { recursive: true });
   await mkdir(p.kubeletRoot, { recursive: true });
   await writeFile(p.containerdConfig, containerdConfig(p, sandboxImage));

@@ -254,9 +254,11 @@ export function register(program: Command): void {
       }
       const kube = deployClient(opts, opts.dryRun === 'server');
       try {
-        for (const warning of await nodeWarnings(kube, opts))
-          process.stderr.write(`chaoskit: ${terminalText(warning)}\n`);
+        const warnings = await nodeWarnings(kube, opts);
         await applyManifests(kube, manifests, say);
+        // Said once the objects are in place: a deployment refused (a missing namespace) is told
+        // its one reason, not where its pod would have failed to run.
+        for (const warning of warnings) process.stderr.write(`chaoskit: ${terminalText(warning)}\n`);
       } catch (err) {
         session.exitCode = fail(
           isApiError(err, 'NotFound') ? ((await missingIn(kube, manifests)) ?? err) : err,

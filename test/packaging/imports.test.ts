@@ -26,7 +26,7 @@ const COMPUTED_IMPORTS_ALLOWED: Record<string, string> = {
   // client-node, only for what chaoskit's own client does not do (exec over websockets,
   // legacy auth-providers): loaded when such a call happens, not at start-up.
   'packages/core/src/auth/client-node.ts': '@kubernetes/client-node, on first use',
-  'packages/core/src/cluster/connection.ts': 'hpagent, for a proxy',
+  'packages/core/src/transport/connection.ts': 'hpagent, for a proxy',
   'packages/core/src/auth/auth-provider.ts': '@kubernetes/client-node, for a legacy auth-provider',
   'packages/chaoscluster-pod/src/pod-exec.ts': '@kubernetes/client-node, for exec over websockets',
 };

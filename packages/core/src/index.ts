@@ -21,9 +21,8 @@ export { isValidSeed, MAX_SEED, makeRandom, type Random } from './arguments/rand
 export { compileRegex, type Regex, regexProblem } from './arguments/regex.js';
 export * from './arguments/select-nodes.js';
 export * from './arguments/select-pods.js';
-export type { RbacRule } from './auth/access.js';
 // The cluster: reads, and the one chain every write goes through
-export type { Batch } from './cluster/batch.js';
+export type { Batch } from './client/batch.js';
 export {
   type BulkOptions,
   type BulkWords,
@@ -34,40 +33,8 @@ export {
   mapLimit,
   objectName,
   removedAfterAbort,
-} from './cluster/bulk.js';
-export type { Query } from './cluster/connection.js';
-export { KubeClient, type KubeClientOptions, kubeClient, type WriteOptions } from './cluster/kube-client.js';
-export type { CountOptions, ListOptions, Page } from './cluster/lists.js';
-export type {
-  CreateOp,
-  DeleteOp,
-  EvictOp,
-  PatchOp,
-  PatchType,
-  RemovalOp,
-  ReplaceOp,
-  SubresourceOp,
-  WriteOp,
-} from './cluster/ops.js';
-export {
-  apiGroupOf,
-  ConfigMaps,
-  CustomResourceDefinitions,
-  collectionPath,
-  customResource,
-  Deployments,
-  Namespaces,
-  NetworkPolicies,
-  Nodes,
-  objectPath,
-  Pods,
-  ReplicaSets,
-  type ResourceType,
-  Secrets,
-  Services,
-  StatefulSets,
-} from './cluster/resources.js';
-export type { WatchEvent, WatchOptions } from './cluster/watch.js';
+} from './client/bulk.js';
+export { KubeClient, type KubeClientOptions, kubeClient, type WriteOptions } from './client/kube-client.js';
 // Input files
 export {
   DocumentFileError,
@@ -127,9 +94,42 @@ export {
 // The rails an activity checks itself (the write chain applies the others)
 export { checkPodRemoval, type PodRemovalOptions } from './rails/pod-share.js';
 export { type Rail, Safety, type SafetyOptions, SafetyRefusal } from './rails/safety.js';
+export type { RbacRule } from './transport/access.js';
+export type { Query } from './transport/connection.js';
+export type { CountOptions, ListOptions, Page } from './transport/lists.js';
+export type {
+  CreateOp,
+  DeleteOp,
+  EvictOp,
+  PatchOp,
+  PatchType,
+  RemovalOp,
+  ReplaceOp,
+  SubresourceOp,
+  WriteOp,
+} from './transport/ops.js';
+export {
+  apiGroupOf,
+  ConfigMaps,
+  CustomResourceDefinitions,
+  collectionPath,
+  customResource,
+  Deployments,
+  Namespaces,
+  NetworkPolicies,
+  Nodes,
+  objectPath,
+  Pods,
+  ReplicaSets,
+  type ResourceType,
+  Secrets,
+  Services,
+  StatefulSets,
+} from './transport/resources.js';
+export type { WatchEvent, WatchOptions } from './transport/watch.js';
+export * from './transport/watch-until.js';
 // Waiting
 export * from './waiting/waiting.js';
-export * from './waiting/watch-until.js';
 // Shared activities of workloads (deployments, stateful sets)
 export * from './workloads/replica-wait.js';
 export { scaleAction } from './workloads/scale.js';

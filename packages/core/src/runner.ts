@@ -4,16 +4,6 @@
 // installed activities; configuration, secrets and what output must not show. Activity
 // packages use `@chaoskit/core` (index.ts).
 
-// Credentials, and the rights they hold
-export {
-  describeRight,
-  type Identity,
-  identityOf,
-  missingRights,
-  type Right,
-  rightsOf,
-  whoAmI,
-} from './auth/access.js';
 export {
   type ClientOptions,
   type ClusterAuth,
@@ -33,25 +23,6 @@ export {
   type KubeconfigUser,
   loadKubeconfig,
 } from './auth/kubeconfig.js';
-// The road below the client: connections, and the transport the record and revert use
-export {
-  Connection,
-  closeConnections,
-  connectionFor,
-  FIRST_CONTACT_MS,
-  type HttpMethod,
-  MAX_CONNECTIONS,
-  onConnectionNotice,
-  type RawResponse,
-  type RequestOptions,
-} from './cluster/connection.js';
-export {
-  type RequestEvent,
-  type ResponseEvent,
-  Transport,
-  type TransportMiddleware,
-  type TransportOptions,
-} from './cluster/transport.js';
 // Configuration, secrets, documents, and what output must not show
 export { resolveConfiguration } from './config/configuration.js';
 export {
@@ -79,7 +50,7 @@ export {
   postEvent,
   REPORTING_COMPONENT,
   type Regarding,
-} from './notes/event.js';
+} from './events/event.js';
 export {
   ClusterNotes,
   INJECTED,
@@ -87,7 +58,7 @@ export {
   REVERTED,
   RunNotes,
   type RunNotesOptions,
-} from './notes/notes.js';
+} from './events/notes.js';
 // The rails' defaults
 export { DEFAULT_MAX_POD_SHARE, DEFAULT_SAFETY, SYSTEM_NAMESPACES } from './rails/safety.js';
 // The record of changes, and its revert
@@ -101,20 +72,18 @@ export {
 } from './record/assess.js';
 export type { ObjectRef, RemovedPods, RunHeader, RunPod, TouchedObject } from './record/entries.js';
 export { ClusterLedger, newRunId, type RunInfo, RunLedger } from './record/ledger.js';
-export { findMarked, type Marked, uncovered } from './record/marked.js';
-export { MARK_ANNOTATIONS, markOf, UNDO_ANNOTATION, UNDO_MAC_ANNOTATION } from './record/marks.js';
+export { findMarked, type Marked, uncovered } from './record/marked-objects.js';
 export {
   deploymentRecordName,
   EXPIRES_ANNOTATION,
   LEDGER_LABEL,
-  RUN_ANNOTATION,
   recordBinding,
   recordName,
   refOf,
   TITLE_ANNOTATION,
   typeOf,
 } from './record/names.js';
-export { otherRunsOf } from './record/others.js';
+export { otherRunsOf } from './record/other-runs.js';
 export { isBuiltInGroup, kindName, privilegedKind, undoRules } from './record/privilege.js';
 export {
   type ConfigMapObject,
@@ -136,6 +105,7 @@ export {
   revertRun,
   runStatus,
 } from './record/revert.js';
+export { MARK_ANNOTATIONS, markOf, UNDO_ANNOTATION, UNDO_MAC_ANNOTATION } from './record/run-marks.js';
 export {
   keyForRun,
   keySecret,
@@ -151,3 +121,33 @@ export {
 export { actingAs, impersonationOf, serviceAccountOf, type Writer } from './record/writer.js';
 // Traces and metrics (D130): the run's spans and meters, a no-op without an SDK
 export { asReverting, instruments, isReverting } from './telemetry/telemetry.js';
+// Credentials, and the rights they hold
+export {
+  describeRight,
+  type Identity,
+  identityOf,
+  missingRights,
+  type Right,
+  rightsOf,
+  whoAmI,
+} from './transport/access.js';
+// The road below the client: connections, and the transport the record and revert use
+export {
+  Connection,
+  closeConnections,
+  connectionFor,
+  FIRST_CONTACT_MS,
+  type HttpMethod,
+  MAX_CONNECTIONS,
+  onConnectionNotice,
+  type RawResponse,
+  type RequestOptions,
+} from './transport/connection.js';
+export { RUN_ANNOTATION } from './transport/ops.js';
+export {
+  type RequestEvent,
+  type ResponseEvent,
+  Transport,
+  type TransportMiddleware,
+  type TransportOptions,
+} from './transport/transport.js';

@@ -8,10 +8,10 @@ import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionFor } from '../cluster/connection.js';
-import { KubeClient } from '../cluster/kube-client.js';
-import { Namespaces, Pods } from '../cluster/resources.js';
+import { KubeClient } from '../client/kube-client.js';
 import { isChaosError, unmaskedMessage } from '../errors/errors.js';
+import { connectionFor } from '../transport/connection.js';
+import { Namespaces, Pods } from '../transport/resources.js';
 import { type ClusterClient, createClusterClient } from './cluster-client.js';
 
 const execFileAsync = promisify(execFile);

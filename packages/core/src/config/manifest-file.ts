@@ -4,8 +4,8 @@
 // before any request. `run` gets the document.
 
 import { z } from 'zod';
-import type { ResourceType } from '../cluster/resources.js';
 import type { ActivityContext } from '../definition/activity-context.js';
+import type { ResourceType } from '../transport/resources.js';
 import { DocumentFileError, type DocumentFormat, parseDocument, readDocumentFile } from './document-file.js';
 
 /** What a good file gives: where it was, how it was read, and the object. */

@@ -4,9 +4,9 @@ import { readAuditLog } from '@chaoskit/cluster';
 import { adminSecrets, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import { AppsV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubeClient } from '../cluster/kube-client.js';
-import { Deployments, Pods } from '../cluster/resources.js';
+import { kubeClient } from '../client/kube-client.js';
 import { type Aborted, isChaosError } from '../errors/errors.js';
+import { Deployments, Pods } from '../transport/resources.js';
 import { replicaWaitProbe } from '../workloads/replica-wait.js';
 
 const cluster = sharedCluster();

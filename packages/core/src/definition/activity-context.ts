@@ -4,13 +4,13 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { clientNodeKubeConfig } from '../auth/client-node.js';
 import { type ClusterClient, createClusterClient } from '../auth/cluster-client.js';
-import { connectionFor } from '../cluster/connection.js';
-import { KubeClient } from '../cluster/kube-client.js';
-import { Transport, type TransportMiddleware } from '../cluster/transport.js';
+import { KubeClient } from '../client/kube-client.js';
 import { redact, registerSecret } from '../errors/redact.js';
-import type { RunNotes } from '../notes/notes.js';
+import type { RunNotes } from '../events/notes.js';
 import { DEFAULT_SAFETY, Safety, type SafetyOptions } from '../rails/safety.js';
 import type { RunLedger } from '../record/ledger.js';
+import { connectionFor } from '../transport/connection.js';
+import { Transport, type TransportMiddleware } from '../transport/transport.js';
 import { planWording } from './plan-wording.js';
 
 export type ActivityKind = 'action' | 'probe';

@@ -2,7 +2,7 @@
 // derives from one definition, and how an activity is recognised among a module's exports.
 
 import type { z } from 'zod';
-import type { RbacRule } from '../auth/access.js';
+import type { RbacRule } from '../transport/access.js';
 import type {
   ActivityContext,
   ActivityIdentity,

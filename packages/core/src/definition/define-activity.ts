@@ -5,8 +5,8 @@
 
 import { z } from 'zod';
 import { isTargetNamespace } from '../arguments/args.js';
-import type { RbacRule } from '../auth/access.js';
 import { Aborted, InvalidArgument } from '../errors/errors.js';
+import type { RbacRule } from '../transport/access.js';
 import {
   ACTIVITY,
   type Activity,

@@ -1,8 +1,8 @@
 // The pod share rail (D74, D88): no action removes more of a namespace's pods at once than the
 // run allows, unless the experiment names its target.
 
-import { Pods } from '../cluster/resources.js';
-import type { Writer } from '../cluster/steps.js';
+import { Pods } from '../transport/resources.js';
+import type { Railed } from './railed.js';
 
 export interface PodRemovalOptions {
   /**
@@ -20,7 +20,7 @@ type Named = { metadata?: { name?: string; namespace?: string } };
  * what owns them) calls it before it starts.
  */
 export async function checkPodRemoval(
-  writer: Writer,
+  writer: Railed,
   pods: readonly Named[],
   options: PodRemovalOptions = {},
 ): Promise<void> {

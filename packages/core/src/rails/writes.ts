@@ -1,9 +1,9 @@
-// The rails of the write chain (cluster/kube-client.ts): what is checked before any write, and
+// The rails of the write chain (client/kube-client.ts): what is checked before any write, and
 // before its record — the namespace rail, then the run's confirmation.
 
-import { describeOp, nameOf, type WriteOp } from '../cluster/ops.js';
-import { Namespaces } from '../cluster/resources.js';
-import type { Writer } from '../cluster/steps.js';
+import { describeOp, nameOf, type WriteOp } from '../transport/ops.js';
+import { Namespaces } from '../transport/resources.js';
+import type { Railed } from './railed.js';
 
 /**
  * Before any change (and before its record): the namespace rail, then the run's confirmation
@@ -11,7 +11,7 @@ import type { Writer } from '../cluster/steps.js';
  * system pods of a node as kubectl does, and the node rail decides whether that node may be
  * drained. `more`: how many writes of the same kind in the same namespace come with it.
  */
-export async function railWrite(writer: Writer, op: WriteOp, more = 0): Promise<void> {
+export async function railWrite(writer: Railed, op: WriteOp, more = 0): Promise<void> {
   const safety = writer.safety;
   if (!safety) return;
   if (op.verb !== 'evict') {

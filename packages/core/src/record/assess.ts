@@ -4,13 +4,13 @@
 // same object one over the other, undone as a chain: reverting both ends at the state before
 // both, in either order (D87).
 
-import type { Transport } from '../cluster/transport.js';
 import { isApiError } from '../errors/errors.js';
+import type { Transport } from '../transport/transport.js';
 import type { ObjectRef, TouchedObject } from './entries.js';
 import { parentsFirst, pointerOf, resolve, tokens } from './locate.js';
-import { type MarkChange, markOf, readUndo, restoring, UNMARKED } from './marks.js';
 import { typeOf } from './names.js';
 import { annotationPointer, type FieldValue, sameField, valueAt } from './pointers.js';
+import { type MarkChange, markOf, readUndo, restoring, UNMARKED } from './run-marks.js';
 import type { LedgerKeys } from './seal.js';
 
 export type ObjectState =

@@ -4,13 +4,13 @@
 // the ledger namespace: a sealed header naming the run's identity (its writer, what the record is
 // undone as), then one sealed key per object the run touches, holding what its changed fields
 // held before (by identity, record/locate.ts) and what the run wrote. Each touched object also
-// carries the run's mark and its sealed undo (record/marks.ts).
+// carries the run's mark and its sealed undo (record/run-marks.ts).
 
-import { identityOf } from '../auth/access.js';
-import { sendWrite } from '../cluster/ops.js';
-import { ConfigMaps } from '../cluster/resources.js';
-import type { Transport } from '../cluster/transport.js';
 import { ActivityFailed, isApiError } from '../errors/errors.js';
+import { identityOf } from '../transport/access.js';
+import { RUN_ANNOTATION, sendWrite } from '../transport/ops.js';
+import { ConfigMaps } from '../transport/resources.js';
+import type { Transport } from '../transport/transport.js';
 import { assess, type ObjectStatus, type OtherRuns } from './assess.js';
 import {
   HEADER_KEY,
@@ -27,6 +27,18 @@ import {
 import { mergePatched, withFields } from './images.js';
 import { covers, identify, resolve } from './locate.js';
 import {
+  EXPIRES_ANNOTATION,
+  entryId,
+  LEDGER_LABEL,
+  recordBinding,
+  recordName,
+  TITLE_ANNOTATION,
+} from './names.js';
+import { otherRunsOf } from './other-runs.js';
+import { type FieldValue, sameField, valueAt } from './pointers.js';
+import { readRecords } from './read.js';
+import { deleteRecord } from './revert.js';
+import {
   annotationsOf,
   claimedUndo,
   isMarkPointer,
@@ -38,20 +50,7 @@ import {
   UNDO_ANNOTATION,
   UNDO_MAC_ANNOTATION,
   UNMARKED,
-} from './marks.js';
-import {
-  EXPIRES_ANNOTATION,
-  entryId,
-  LEDGER_LABEL,
-  RUN_ANNOTATION,
-  recordBinding,
-  recordName,
-  TITLE_ANNOTATION,
-} from './names.js';
-import { otherRunsOf } from './others.js';
-import { type FieldValue, sameField, valueAt } from './pointers.js';
-import { readRecords } from './read.js';
-import { deleteRecord } from './revert.js';
+} from './run-marks.js';
 import { keyForRun, type LedgerKey, LedgerKeys } from './seal.js';
 import type { Writer } from './writer.js';
 

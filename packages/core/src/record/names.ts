@@ -2,12 +2,10 @@
 // every reader of the record.
 
 import { createHash } from 'node:crypto';
-import type { ResourceType } from '../cluster/resources.js';
+import type { ResourceType } from '../transport/resources.js';
 import type { ObjectRef } from './entries.js';
 
 export const LEDGER_LABEL = 'chaoskit.io/ledger';
-/** The run whose change is on top of an object (or a call's own id, on what it created). */
-export const RUN_ANNOTATION = 'chaoskit.io/run';
 export const EXPIRES_ANNOTATION = 'chaoskit.io/expires';
 export const TITLE_ANNOTATION = 'chaoskit.io/title';
 

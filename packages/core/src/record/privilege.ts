@@ -2,7 +2,7 @@
 // without the operator naming that kind, or replay a change the recorded activity could not have
 // made. A record that passes its seal is still checked against both.
 
-import type { RbacRule } from '../auth/access.js';
+import type { RbacRule } from '../transport/access.js';
 import type { ObjectRef, TouchedObject } from './entries.js';
 
 const groupOf = (ref: ObjectRef) => (ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0]! : '');

@@ -3,8 +3,9 @@
 // one written by an older chaoskit, a record created again from a copy — is named (ConfigMap and
 // key) and never acted on (D86, D158).
 
-import { ConfigMaps } from '../cluster/resources.js';
-import type { Transport } from '../cluster/transport.js';
+import { RUN_ANNOTATION } from '../transport/ops.js';
+import { ConfigMaps } from '../transport/resources.js';
+import type { Transport } from '../transport/transport.js';
 import {
   HEADER_KEY,
   MAC_SUFFIX,
@@ -18,7 +19,7 @@ import {
   type TouchedObject,
   touchedObject,
 } from './entries.js';
-import { LEDGER_LABEL, RUN_ANNOTATION, recordBinding } from './names.js';
+import { LEDGER_LABEL, recordBinding } from './names.js';
 import type { LedgerKeys } from './seal.js';
 import type { Writer } from './writer.js';
 

@@ -4,10 +4,10 @@
 // made under a lock per namespace (a ConfigMap in the ledger namespace), one run at a time: a
 // run never misses the pods of a run that checked before it.
 
-import { sendWrite } from '../cluster/ops.js';
-import { ConfigMaps } from '../cluster/resources.js';
-import type { Transport } from '../cluster/transport.js';
 import { isApiError } from '../errors/errors.js';
+import { sendWrite } from '../transport/ops.js';
+import { ConfigMaps } from '../transport/resources.js';
+import type { Transport } from '../transport/transport.js';
 import { sleep, throwIfAborted } from '../waiting/waiting.js';
 import { parseJson, problemOf, type RemovedPods, removedPods } from './entries.js';
 import { claimedRun, listRecords } from './read.js';

@@ -5,13 +5,12 @@
 // as), objects changed since (unless forced), kinds that carry privilege (unless named), and
 // changes the recorded activity could not have made.
 
-import { describeRight, missingRights, type RbacRule, type Right } from '../auth/access.js';
-import { sendWrite } from '../cluster/ops.js';
-import { ConfigMaps } from '../cluster/resources.js';
-import type { Transport } from '../cluster/transport.js';
 import { isApiError } from '../errors/errors.js';
-import type { ClusterNotes } from '../notes/notes.js';
 import { changeEvent } from '../telemetry/telemetry.js';
+import { describeRight, missingRights, type RbacRule, type Right } from '../transport/access.js';
+import { sendWrite } from '../transport/ops.js';
+import { ConfigMaps } from '../transport/resources.js';
+import type { Transport } from '../transport/transport.js';
 import { type Assessment, assess, type ObjectStatus, type OtherRuns, whatOf } from './assess.js';
 import { MAC_SUFFIX, type ObjectRef, type TouchedObject } from './entries.js';
 import { typeOf } from './names.js';
@@ -136,7 +135,20 @@ export interface RevertOptions {
    */
   settleRecord?: boolean;
   /** The reverted run's Events: ChaosReverted on each object restored (D134). */
-  notes?: ClusterNotes;
+  notes?: RevertEvents;
+}
+
+/**
+ * What a revert tells of each object it restored: the run's Events (events/notes.ts, a layer
+ * above the record, gives them).
+ */
+export interface RevertEvents {
+  reverted(
+    ref: ObjectRef,
+    how: 'deleted' | 'created again' | 'restored',
+    sent: unknown,
+    activities: readonly string[],
+  ): void;
 }
 
 export interface RevertResult {

@@ -14,11 +14,11 @@
 // as its ServiceAccounts); no run ever needs to create one but the operators' first.
 
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { type Identity, missingRights, type RbacRule } from '../auth/access.js';
-import { sendWrite } from '../cluster/ops.js';
-import { Secrets } from '../cluster/resources.js';
-import type { Transport } from '../cluster/transport.js';
 import { isApiError } from '../errors/errors.js';
+import { type Identity, missingRights, type RbacRule } from '../transport/access.js';
+import { sendWrite } from '../transport/ops.js';
+import { Secrets } from '../transport/resources.js';
+import type { Transport } from '../transport/transport.js';
 import { actingAs, serviceAccountOf, type Writer } from './writer.js';
 
 /** The operators' key: what people's and CI identities' runs seal their records with. */

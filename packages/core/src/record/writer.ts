@@ -4,9 +4,9 @@
 // that the API server judges every undo write as the writer's own: a record can never make
 // anyone write what its writer could not (D158).
 
-import type { Identity } from '../auth/access.js';
-import type { Impersonation } from '../cluster/connection.js';
-import type { Transport } from '../cluster/transport.js';
+import type { Identity } from '../transport/access.js';
+import type { Impersonation } from '../transport/connection.js';
+import type { Transport } from '../transport/transport.js';
 
 export type Writer = Identity;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Deployments, StatefulSets } from '../cluster/resources.js';
+import { Deployments, StatefulSets } from '../transport/resources.js';
 import {
   type Replicated,
   replicasHold,

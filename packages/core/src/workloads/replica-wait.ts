@@ -6,12 +6,12 @@
 import { z } from 'zod';
 import { checkNameSelector, formatNameSelector, nameSelectorArg, namespaceArg } from '../arguments/args.js';
 import { kubernetesName } from '../arguments/names.js';
-import { apiGroupOf, type ResourceType } from '../cluster/resources.js';
 import type { Activity } from '../definition/activity.js';
 import type { ActivityContext } from '../definition/activity-context.js';
 import { defineActivity } from '../definition/define-activity.js';
 import { ActivityFailed } from '../errors/errors.js';
-import { watchUntil } from '../waiting/watch-until.js';
+import { apiGroupOf, type ResourceType } from '../transport/resources.js';
+import { watchUntil } from '../transport/watch-until.js';
 
 export type ReplicaWant = 'fully available' | 'not fully available';
 

@@ -4,10 +4,10 @@
 import { z } from 'zod';
 import { namespaceArg } from '../arguments/args.js';
 import { kubernetesName } from '../arguments/names.js';
-import { apiGroupOf, type ResourceType } from '../cluster/resources.js';
 import type { Activity } from '../definition/activity.js';
 import { defineActivity } from '../definition/define-activity.js';
 import { ActivityFailed, isApiError } from '../errors/errors.js';
+import { apiGroupOf, type ResourceType } from '../transport/resources.js';
 
 // spec.replicas is an int32.
 const MAX_REPLICAS = 2_147_483_647;

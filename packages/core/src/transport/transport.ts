@@ -1,4 +1,4 @@
-// The road every request to a cluster takes, below the write chain (cluster/kube-client.ts):
+// The road every request to a cluster takes, below the write chain (client/kube-client.ts):
 // requests answered as JSON, lists, watches and streams, over the shared connection of one
 // cluster, aborted by one signal, each seen by the middleware before it goes and after it ends.
 // It applies no rail, keeps no record and sends no dry run: what the record and revert use.

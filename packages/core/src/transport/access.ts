@@ -3,8 +3,8 @@
 // SelfSubjectAccessReview per right, e.g. of the record's LEDGER_RULES). Both questions are
 // allowed to every authenticated identity.
 
-import type { Transport } from '../cluster/transport.js';
 import { isApiError } from '../errors/errors.js';
+import type { Transport } from './transport.js';
 
 /** One RBAC rule (the shape of a Kubernetes `PolicyRule`): what an activity needs. */
 export interface RbacRule {

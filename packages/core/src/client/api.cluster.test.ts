@@ -5,9 +5,9 @@ import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActivityFailed } from '../errors/errors.js';
-import { watchUntil } from '../waiting/watch-until.js';
+import { ConfigMaps } from '../transport/resources.js';
+import { watchUntil } from '../transport/watch-until.js';
 import { kubeClient } from './kube-client.js';
-import { ConfigMaps } from './resources.js';
 
 const execFileAsync = promisify(execFile);
 const cluster = sharedCluster();

@@ -5,12 +5,12 @@
 // changes' Events (notes.ts) and the Events on a run's Job alike.
 
 import { hostname } from 'node:os';
-import type { RbacRule } from '../auth/access.js';
-import { sendWrite } from '../cluster/ops.js';
-import type { ResourceType } from '../cluster/resources.js';
-import type { Transport } from '../cluster/transport.js';
 import { isApiError } from '../errors/errors.js';
 import { redact } from '../errors/redact.js';
+import type { RbacRule } from '../transport/access.js';
+import { sendWrite } from '../transport/ops.js';
+import type { ResourceType } from '../transport/resources.js';
+import type { Transport } from '../transport/transport.js';
 
 export const Events: ResourceType = {
   apiVersion: 'v1',

@@ -1,8 +1,8 @@
-import type { ListOptions } from '../cluster/lists.js';
-import type { ResourceType } from '../cluster/resources.js';
-import type { Transport } from '../cluster/transport.js';
 import { Aborted, toApiError } from '../errors/errors.js';
-import { sleep } from './waiting.js';
+import { sleep } from '../waiting/waiting.js';
+import type { ListOptions } from './lists.js';
+import type { ResourceType } from './resources.js';
+import type { Transport } from './transport.js';
 
 export interface WatchUntilOptions<T, R> {
   /** A KubeClient, or a transport: what lists and watches. */

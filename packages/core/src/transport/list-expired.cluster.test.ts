@@ -8,9 +8,9 @@ import { compactEtcd, sharedCluster, testNamespace } from '@chaoskit/cluster/tes
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClusterClient } from '../auth/cluster-client.js';
+import { KubeClient } from '../client/kube-client.js';
 import { isChaosError } from '../errors/errors.js';
 import { type Connection, connectionFor } from './connection.js';
-import { KubeClient } from './kube-client.js';
 import { LIST_RESTARTS } from './lists.js';
 import { ConfigMaps } from './resources.js';
 

@@ -1,14 +1,19 @@
-// A write to the cluster as a value: what the write chain (cluster/kube-client.ts) rails,
+// A write to the cluster as a value: what the write chain (client/kube-client.ts) rails,
 // confirms, records and sends, one at a time or as a batch. How each goes out as a request is
 // here, once.
 
 import { randomBytes } from 'node:crypto';
 import { type ApiRequestContext, toApiError } from '../errors/errors.js';
-import { RUN_ANNOTATION } from '../record/names.js';
 import { changeEvent } from '../telemetry/telemetry.js';
 import type { Query, RequestOptions } from './connection.js';
 import { collectionPath, objectPath, type ResourceType, requestContext } from './resources.js';
 import type { Transport } from './transport.js';
+
+/**
+ * The run whose change is on top of an object (or a call's own id, on what it created): here, as
+ * the send marks a create with it, and the record (record/) reads and sets it.
+ */
+export const RUN_ANNOTATION = 'chaoskit.io/run';
 
 export type PatchType = 'merge' | 'strategic' | 'json' | 'apply';
 

@@ -4,8 +4,8 @@
 // object's own annotations are what is left when that record is gone (deleted, or never written
 // in full) — D86, D158.
 
+import { RUN_ANNOTATION } from '../transport/ops.js';
 import { type ObjectRef, parseJson, problemOf, type Undo, undo as undoSchema } from './entries.js';
-import { RUN_ANNOTATION } from './names.js';
 import { annotationPointer } from './pointers.js';
 import type { LedgerKey, LedgerKeys } from './seal.js';
 

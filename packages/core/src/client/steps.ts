@@ -2,30 +2,30 @@
 // keeps before each change (the before-image), and the marks the write carries.
 
 import { isApiError } from '../errors/errors.js';
-import type { ClusterNotes } from '../notes/notes.js';
-import type { Safety } from '../rails/safety.js';
+import type { ClusterNotes } from '../events/notes.js';
+import type { Railed } from '../rails/railed.js';
 import type { After, ClusterLedger } from '../record/ledger.js';
-import { isMarkPointer, type MarkChange } from '../record/marks.js';
 import { refOf } from '../record/names.js';
 import { diffPointers, patchPointers } from '../record/pointers.js';
 import { reservedByOthers, withShareLock } from '../record/reservations.js';
-import { changed, type DeleteOp, nameOf, type PatchOp, type ReplaceOp, type WriteOp } from './ops.js';
-import { Pods } from './resources.js';
-import type { Transport } from './transport.js';
+import { isMarkPointer, type MarkChange } from '../record/run-marks.js';
+import {
+  changed,
+  type DeleteOp,
+  nameOf,
+  type PatchOp,
+  type ReplaceOp,
+  type WriteOp,
+} from '../transport/ops.js';
+import { Pods } from '../transport/resources.js';
+import type { Transport } from '../transport/transport.js';
 
 /** What the chain's steps need of the client that writes (a KubeClient). */
-export interface Writer {
-  readonly transport: Transport;
-  /** Who makes the changes (`module.func`), for the rails' refusals and the record. */
-  readonly activity: string;
-  readonly safety: Safety | undefined;
+export interface Writer extends Railed {
   /** The run's record of the changes; none in plan mode or outside a run. */
   readonly ledger: ClusterLedger | undefined;
-  readonly dryRun: boolean;
   /** The Events of the run's changes on this cluster; none in plan mode or outside a run. */
   readonly notes: ClusterNotes | undefined;
-  /** A line of what the rails considered, for the activity's log. */
-  note(line: string): void;
 }
 
 /** The chain's step after a write was sent: its trace event and meters, and its object's Event. */

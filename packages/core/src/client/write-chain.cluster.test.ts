@@ -14,12 +14,12 @@ import { Safety, type SafetyOptions } from '../rails/safety.js';
 import { RunLedger } from '../record/ledger.js';
 import { readRecord } from '../record/read.js';
 import { LedgerKeys } from '../record/seal.js';
+import { connectionFor } from '../transport/connection.js';
+import type { EvictOp } from '../transport/ops.js';
+import { ConfigMaps, Pods } from '../transport/resources.js';
+import { type ResponseEvent, Transport } from '../transport/transport.js';
 import { deleteAll } from './bulk.js';
-import { connectionFor } from './connection.js';
 import { KubeClient } from './kube-client.js';
-import type { EvictOp } from './ops.js';
-import { ConfigMaps, Pods } from './resources.js';
-import { type ResponseEvent, Transport } from './transport.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);

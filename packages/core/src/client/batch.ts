@@ -5,8 +5,8 @@
 
 import { checkPodRemoval, type PodRemovalOptions } from '../rails/pod-share.js';
 import { railWrite } from '../rails/writes.js';
-import { type DeleteOp, type RemovalOp, sendWrite } from './ops.js';
-import { Pods } from './resources.js';
+import { type DeleteOp, type RemovalOp, sendWrite } from '../transport/ops.js';
+import { Pods } from '../transport/resources.js';
 import { afterWrite, recordDeletes, recordPodRemoval, type Writer } from './steps.js';
 
 export interface Batch {

@@ -7,13 +7,13 @@
 // server costs the Event, never the run, and is said once per run.
 
 import pLimit, { type LimitFunction } from 'p-limit';
-import { MAX_CONNECTIONS } from '../cluster/connection.js';
-import { nameOf, type WriteOp } from '../cluster/ops.js';
-import type { Transport } from '../cluster/transport.js';
 import { isApiError } from '../errors/errors.js';
 import { redact } from '../errors/redact.js';
 import type { ObjectRef } from '../record/entries.js';
 import { isReverting } from '../telemetry/telemetry.js';
+import { MAX_CONNECTIONS } from '../transport/connection.js';
+import { nameOf, type WriteOp } from '../transport/ops.js';
+import type { Transport } from '../transport/transport.js';
 import { type EventNote, eventNamespace, postEvent, type Regarding } from './event.js';
 
 export const INJECTED = 'ChaosInjected';

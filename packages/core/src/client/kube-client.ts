@@ -7,19 +7,19 @@
 
 import { createClusterClient } from '../auth/cluster-client.js';
 import type { ApiRequestContext } from '../errors/errors.js';
-import type { ClusterNotes } from '../notes/notes.js';
+import type { ClusterNotes } from '../events/notes.js';
 import type { PodRemovalOptions } from '../rails/pod-share.js';
 import type { Safety } from '../rails/safety.js';
 import { railWrite } from '../rails/writes.js';
 import type { ClusterLedger } from '../record/ledger.js';
+import { type Connection, connectionFor, type Query, type RequestOptions } from '../transport/connection.js';
+import type { CountOptions, ListOptions, Page } from '../transport/lists.js';
+import { type PatchType, type RemovalOp, sendWrite, type WriteOp } from '../transport/ops.js';
+import { Pods, type ResourceType } from '../transport/resources.js';
+import { Transport, type TransportMiddleware } from '../transport/transport.js';
+import type { WatchEvent, WatchOptions } from '../transport/watch.js';
 import { type Batch, prepareBatch } from './batch.js';
-import { type Connection, connectionFor, type Query, type RequestOptions } from './connection.js';
-import type { CountOptions, ListOptions, Page } from './lists.js';
-import { type PatchType, type RemovalOp, sendWrite, type WriteOp } from './ops.js';
-import { Pods, type ResourceType } from './resources.js';
 import { afterWrite, recordWrite, type Writer } from './steps.js';
-import { Transport, type TransportMiddleware } from './transport.js';
-import type { WatchEvent, WatchOptions } from './watch.js';
 
 export interface WriteOptions {
   namespace?: string | null;
@@ -164,7 +164,7 @@ export class KubeClient implements Writer {
   /**
    * The one way a write reaches the cluster: the rails (refused before any request), the run's
    * confirmation, the record of the change in the run's ledger, then the send — a server-side
-   * dry run in plan mode —, and after it the object's Event (notes/, not awaited).
+   * dry run in plan mode —, and after it the object's Event (events/, not awaited).
    */
   async write<T>(op: WriteOp): Promise<T> {
     await railWrite(this, op);

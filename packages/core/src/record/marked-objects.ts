@@ -3,11 +3,11 @@
 // sealed undo verifies — an entry rebuilt from it, so that `status` shows it and `revert` can
 // still undo it (D86).
 
-import type { ResourceType } from '../cluster/resources.js';
-import type { Transport } from '../cluster/transport.js';
+import type { ResourceType } from '../transport/resources.js';
+import type { Transport } from '../transport/transport.js';
 import type { ObjectRef, TouchedObject } from './entries.js';
-import { markOf, readUndo } from './marks.js';
 import { refOf, sameObject } from './names.js';
+import { markOf, readUndo } from './run-marks.js';
 import type { LedgerKeys } from './seal.js';
 import type { Writer } from './writer.js';
 

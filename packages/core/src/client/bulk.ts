@@ -1,10 +1,10 @@
 import pLimit from 'p-limit';
 import { Aborted, ActivityFailed, isApiError } from '../errors/errors.js';
 import type { PodRemovalOptions } from '../rails/pod-share.js';
-import { MAX_STREAMS } from './connection.js';
+import { MAX_STREAMS } from '../transport/connection.js';
+import type { DeleteOp } from '../transport/ops.js';
+import type { ResourceType } from '../transport/resources.js';
 import { KubeClient, type WriteOptions } from './kube-client.js';
-import type { DeleteOp } from './ops.js';
-import type { ResourceType } from './resources.js';
 
 /**
  * How many requests a bulk action has out at most: as many as one HTTP/2 connection carries

@@ -5,9 +5,9 @@
 import { adminSecrets, sharedCluster } from '@chaoskit/cluster/testing';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, expect, it } from 'vitest';
-import { kubeClient } from '../cluster/kube-client.js';
-import { Namespaces } from '../cluster/resources.js';
+import { kubeClient } from '../client/kube-client.js';
 import { asReverting } from '../telemetry/telemetry.js';
+import { Namespaces } from '../transport/resources.js';
 import { RunNotes } from './notes.js';
 
 const cluster = sharedCluster();

@@ -95,7 +95,6 @@ export {
 export { checkPodRemoval, type PodRemovalOptions } from './rails/pod-share.js';
 export { type Rail, Safety, type SafetyOptions, SafetyRefusal } from './rails/safety.js';
 export type { RbacRule } from './transport/access.js';
-export type { Query } from './transport/connection.js';
 export type { CountOptions, ListOptions, Page } from './transport/lists.js';
 export type {
   CreateOp,
@@ -108,6 +107,7 @@ export type {
   SubresourceOp,
   WriteOp,
 } from './transport/ops.js';
+export type { Query } from './transport/request.js';
 export {
   apiGroupOf,
   ConfigMaps,

@@ -71,7 +71,7 @@ export {
   whatOf,
 } from './record/assess.js';
 export type { ObjectRef, RemovedPods, RunHeader, RunPod, TouchedObject } from './record/entries.js';
-export { ClusterLedger, newRunId, type RunInfo, RunLedger } from './record/ledger.js';
+export { ClusterLedger, RunLedger } from './record/ledger.js';
 export { findMarked, type Marked, uncovered } from './record/marked-objects.js';
 export {
   deploymentRecordName,
@@ -106,6 +106,7 @@ export {
   runStatus,
 } from './record/revert.js';
 export { MARK_ANNOTATIONS, markOf, UNDO_ANNOTATION, UNDO_MAC_ANNOTATION } from './record/run-marks.js';
+export { newRunId, type RunInfo } from './record/run-record.js';
 export {
   keyForRun,
   keySecret,
@@ -137,13 +138,11 @@ export {
   closeConnections,
   connectionFor,
   FIRST_CONTACT_MS,
-  type HttpMethod,
   MAX_CONNECTIONS,
-  onConnectionNotice,
-  type RawResponse,
-  type RequestOptions,
 } from './transport/connection.js';
+export { onConnectionNotice } from './transport/notices.js';
 export { RUN_ANNOTATION } from './transport/ops.js';
+export type { HttpMethod, RawResponse, RequestOptions } from './transport/request.js';
 export {
   type RequestEvent,
   type ResponseEvent,

@@ -8,7 +8,7 @@
 
 import { ActivityFailed, isApiError } from '../errors/errors.js';
 import { identityOf } from '../transport/access.js';
-import { RUN_ANNOTATION, sendWrite } from '../transport/ops.js';
+import { sendWrite } from '../transport/ops.js';
 import { ConfigMaps } from '../transport/resources.js';
 import type { Transport } from '../transport/transport.js';
 import { assess, type ObjectStatus, type OtherRuns } from './assess.js';
@@ -19,20 +19,14 @@ import {
   objectKey,
   podsKey,
   type RemovedPods,
-  type RunHeader,
-  type RunPod,
   type TouchedObject,
   type Undo,
 } from './entries.js';
 import { mergePatched, withFields } from './images.js';
 import { covers, identify, resolve } from './locate.js';
 import {
-  EXPIRES_ANNOTATION,
   entryId,
-  LEDGER_LABEL,
   recordBinding,
-  recordName,
-  TITLE_ANNOTATION,
 } from './names.js';
 import { otherRunsOf } from './other-runs.js';
 import { type FieldValue, sameField, valueAt } from './pointers.js';
@@ -51,25 +45,9 @@ import {
   UNDO_MAC_ANNOTATION,
   UNMARKED,
 } from './run-marks.js';
+import { createRecord, type RunInfo, recordHeader, recordNameOf } from './run-record.js';
 import { keyForRun, type LedgerKey, LedgerKeys } from './seal.js';
 import type { Writer } from './writer.js';
-
-export interface RunInfo {
-  runId: string;
-  /** Where the run's record (and the ledger key) is kept. */
-  namespace: string;
-  /** After how long the run's changes count as expired (`chaoskit revert --expired`). */
-  ttlSeconds: number;
-  title?: string;
-  started: string;
-  /** The deployment the run belongs to, and the pod it runs in (`run --revert-leftovers-of`). */
-  deployment?: string;
-  pod?: RunPod;
-  /** The record's ConfigMap (default `chaoskit-run-<run id>`; a deployed run's, its deployment's). */
-  record?: string;
-}
-
-const recordNameOf = (run: RunInfo) => run.record ?? recordName(run.runId);
 
 /** What a write will leave: the whole body (replace, apply), or the object merged with a patch. */
 export type After = { whole: unknown } | { merge: unknown };
@@ -343,7 +321,7 @@ export class ClusterLedger {
       const key = await this.key();
       const first = !this.#uid;
       try {
-        if (first) this.#uid = await this.#create();
+        if (first) this.#uid = await createRecord(this.transport, this.run);
         const encoded: Record<string, string> = {};
         const seal = (name: string, value: unknown) => {
           const text = JSON.stringify(value);
@@ -353,7 +331,7 @@ export class ClusterLedger {
             text,
           );
         };
-        if (first) seal(HEADER_KEY, this.#header(await this.writer(), key));
+        if (first) seal(HEADER_KEY, recordHeader(this.run, await this.writer(), key));
         for (const [name, value] of Object.entries(data)) seal(name, value);
         await sendWrite(this.transport, {
           verb: 'patch',
@@ -371,63 +349,6 @@ export class ClusterLedger {
     const next = this.#queue.then(write, write);
     this.#queue = next.catch(() => undefined);
     return next;
-  }
-
-  /** Creates the record's ConfigMap; its uid. A deployment's that is there already is refused. */
-  async #create(): Promise<string> {
-    try {
-      const created = await sendWrite<{ metadata?: { uid?: string } }>(this.transport, {
-        verb: 'create',
-        type: ConfigMaps,
-        body: this.#body(),
-        namespace: this.run.namespace,
-      });
-      return created.metadata!.uid!;
-    } catch (err) {
-      if (isApiError(err, 'Conflict'))
-        throw new Error(
-          `ConfigMap ${this.name} exists already: the record of an earlier run that was not undone, or something else under its name (chaoskit status names it; chaoskit revert undoes or --dismiss removes a record)`,
-          { cause: err },
-        );
-      throw err;
-    }
-  }
-
-  #expires(): string {
-    return new Date(Date.parse(this.run.started) + this.run.ttlSeconds * 1000).toISOString();
-  }
-
-  #header(writer: Writer, key: LedgerKey): RunHeader {
-    return {
-      v: 3,
-      runId: this.runId,
-      namespace: this.run.namespace,
-      started: this.run.started,
-      expires: this.#expires(),
-      ...(this.run.title ? { title: this.run.title.slice(0, 200) } : {}),
-      ...(this.run.deployment ? { deployment: this.run.deployment } : {}),
-      ...(this.run.pod ? { pod: this.run.pod } : {}),
-      writer,
-      key: key.secret,
-    };
-  }
-
-  #body() {
-    return {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: {
-        name: this.name,
-        namespace: this.run.namespace,
-        labels: { [LEDGER_LABEL]: 'true', [RUN_ANNOTATION]: this.runId },
-        // For people and `kubectl`; chaoskit reads these from the sealed header.
-        annotations: {
-          [EXPIRES_ANNOTATION]: this.#expires(),
-          'chaoskit.io/started': this.run.started,
-          ...(this.run.title ? { [TITLE_ANNOTATION]: this.run.title.slice(0, 200) } : {}),
-        },
-      },
-    };
   }
 }
 
@@ -459,10 +380,4 @@ export class RunLedger {
   ledgers(): ClusterLedger[] {
     return [...this.#byConnection.values()];
   }
-}
-
-/** A run id: sortable by time, unique enough, a valid Kubernetes name part. */
-export function newRunId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${stamp}-${Math.random().toString(16).slice(2, 8)}`.toLowerCase();
 }

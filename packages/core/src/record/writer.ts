@@ -5,7 +5,7 @@
 // anyone write what its writer could not (D158).
 
 import type { Identity } from '../transport/access.js';
-import type { Impersonation } from '../transport/connection.js';
+import type { Impersonation } from '../transport/request.js';
 import type { Transport } from '../transport/transport.js';
 
 export type Writer = Identity;

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isChaosError } from '../errors/errors.js';
-import { Connection, FIRST_CONTACT_MS, onConnectionNotice } from './connection.js';
+import { Connection, FIRST_CONTACT_MS } from './connection.js';
+import { onConnectionNotice } from './notices.js';
 import { isRetryable } from './retry.js';
 
 // A loopback HTTP server that answers each request with the next planned response, so the

@@ -14,84 +14,15 @@ import { authenticatorFor } from '../auth/credentials.js';
 import { Aborted, ConfigurationError, errorCode, NetworkError, toApiError } from '../errors/errors.js';
 import { abortable, pollUntil, sleep } from '../waiting/waiting.js';
 import { type Answer, Http2Session, negotiate } from './http2.js';
+import { notice } from './notices.js';
+import { type RawResponse, type RequestOptions, withQuery } from './request.js';
 import { backoffMs, budgetRefusal, isRetryable, NEVER_SENT, RETRY_BUDGET_MS, retryAfterMs } from './retry.js';
 import { type Outcome, Throttle } from './throttle.js';
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export type Query = Record<string, string | number | boolean | null | undefined>;
-
-export interface RequestOptions {
-  method: HttpMethod;
-  /** Absolute API path: `/api/v1/namespaces/default/pods`. */
-  path: string;
-  query?: Query;
-  /** A JSON value (serialized here) or text sent as it is. */
-  body?: unknown;
-  contentType?: string;
-  accept?: string;
-  signal?: AbortSignal;
-  /**
-   * How long retries may go on (ms, default RETRY_BUDGET_MS): 429s (after their Retry-After),
-   * 5xx and dropped connections are retried with jittered backoff until then. 0: no retry.
-   */
-  retryBudgetMs?: number;
-  /**
-   * Reads a successful answer's body as it arrives instead of keeping it (its `body` is then
-   * empty): called for each attempt, it returns what that attempt's chunks are given to. An
-   * answer of 300 or more is kept whole, for its error.
-   */
-  read?: () => (chunk: string) => void;
-  /**
-   * Acts as this identity (Kubernetes' impersonation headers): the server judges the request as
-   * theirs, and asks whether the client's own identity may impersonate them.
-   */
-  impersonate?: Impersonation;
-}
-
-/** Whom a request acts as: a user and, for a person, the groups the server knows them in. */
-export interface Impersonation {
-  user: string;
-  /** Added for a service account by the server itself; a person's must be named. */
-  groups?: readonly string[];
-}
-
-export interface RawResponse {
-  status: number;
-  headers: Answer['headers'];
-  body: string;
-  /** How many times the request was sent. */
-  attempts: number;
-  /** How many of its attempts were answered 429 Too Many Requests (retried or not). */
-  throttled?: number;
-  /**
-   * An earlier attempt may have been applied (its connection broke, or the server failed with a
-   * 5xx after receiving it): a create answered AlreadyExists must then be checked.
-   */
-  ambiguous: boolean;
-}
 
 const USER_AGENT = `chaoskit (node ${process.version})`;
 
 /** How long a request retries a server that has not answered this process yet. */
 export const FIRST_CONTACT_MS = 2_000;
-
-/** What a connection says when it starts retrying a server that stopped answering. */
-export type ConnectionNotice = (line: string) => void;
-const notices = new Set<ConnectionNotice>();
-
-/** Hears, once an outage, that a server which answered before is retried (a command's log). */
-export function onConnectionNotice(listener: ConnectionNotice): () => void {
-  notices.add(listener);
-  return () => notices.delete(listener);
-}
-
-function notice(connection: Connection, failure: unknown): void {
-  if (notices.size === 0) return;
-  const code = errorCode(failure);
-  const line = `the cluster at ${connection.server.origin} stopped answering${code ? ` (${code})` : ''}; it answered before and may be restarting: its requests are retried for up to ${RETRY_BUDGET_MS / 1000} s`;
-  for (const listener of notices) listener(line);
-}
 
 /** How long /readyz refused (403) is taken for a server still starting. */
 const READYZ_REFUSED_MS = 15_000;
@@ -106,15 +37,6 @@ export const MAX_CONNECTIONS = 16;
  * own bulk tools' 64, what the apiserver answers at its pace (D156).
  */
 export const MAX_STREAMS = 64;
-
-export function withQuery(path: string, query: Query | undefined): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== null) params.append(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
-}
 
 export class Connection {
   readonly server: URL;
@@ -240,7 +162,7 @@ export class Connection {
       // No answer (refused or dropped): the server may be restarting, and answers before it is
       // ready; every request of the connection waits for /readyz before the next attempt.
       if (!res) {
-        if (!this.#wasDown && this.#answered) notice(this, failure);
+        if (!this.#wasDown && this.#answered) notice(this.server.origin, failure);
         this.#wasDown = true;
       }
       await sleep(wait, signal);

@@ -2,8 +2,8 @@
 // its token arrives), filtered on the server, read again from the start when a page expires.
 
 import { ActivityFailed, toApiError } from '../errors/errors.js';
-import type { Query, RawResponse, RequestOptions } from './connection.js';
 import { withoutManagedFields } from './managed-fields.js';
+import type { Query, RawResponse, RequestOptions } from './request.js';
 import { collectionPath, type ResourceType, requestContext } from './resources.js';
 
 /** How a list sends one request (the transport's `send`: its signal, its middleware). */

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { type ApiRequestContext, toApiError } from '../errors/errors.js';
 import { changeEvent } from '../telemetry/telemetry.js';
-import type { Query, RequestOptions } from './connection.js';
+import type { Query, RequestOptions } from './request.js';
 import { collectionPath, objectPath, type ResourceType, requestContext } from './resources.js';
 import type { Transport } from './transport.js';
 

@@ -6,16 +6,10 @@
 
 import { type ApiRequestContext, toApiError } from '../errors/errors.js';
 import { requestSpan } from '../telemetry/telemetry.js';
-import type {
-  Connection,
-  HttpMethod,
-  Impersonation,
-  Query,
-  RawResponse,
-  RequestOptions,
-} from './connection.js';
+import type { Connection } from './connection.js';
 import type { Answer } from './http2.js';
 import { type CountOptions, count, type ListOptions, listPage, listWithVersion, type Page } from './lists.js';
+import type { HttpMethod, Impersonation, Query, RawResponse, RequestOptions } from './request.js';
 import { objectPath, type ResourceType, requestContext } from './resources.js';
 import { type WatchEvent, type WatchOptions, watch } from './watch.js';
 

@@ -1,9 +1,9 @@
 // A watch of a kind's objects: the server's stream of changes, one JSON event a line.
 
 import { toApiError } from '../errors/errors.js';
-import type { RequestOptions } from './connection.js';
 import type { Answer } from './http2.js';
 import type { ListOptions } from './lists.js';
+import type { RequestOptions } from './request.js';
 import { collectionPath, type ResourceType, requestContext } from './resources.js';
 
 export interface WatchEvent<T> {

@@ -52,27 +52,14 @@ const MODULE_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 // Given to the camelCase export next to the arguments, so no argument may be called so.
 const RESERVED = new Set(['secrets', 'configuration', 'signal', 'log', 'dry_run', 'safety', 'ledger', 'env']);
 
-export function defineActivity<S extends ArgsShape, R, K extends ActivityKind = ActivityKind>(
-  definition: ActivityDefinition<S, R, K>,
-): Activity<S, R, K> {
-  const { name, kind, module, doc, args, run, check } = definition;
-  const where = `defineActivity(${module}.${name})`;
-  if (!SNAKE_NAME.test(name)) throw new TypeError(`${where}: the name must be snake_case`);
-  if (!MODULE_NAME.test(module)) throw new TypeError(`${where}: the module must be a dotted name`);
-  if (kind !== 'action' && kind !== 'probe')
-    throw new TypeError(`${where}: kind must be 'action' or 'probe'`);
-  if (typeof doc !== 'string' || doc.trim() === '') throw new TypeError(`${where}: doc is required`);
-
-  const identity: ActivityIdentity = Object.freeze({
-    name,
-    kind,
-    module,
-    qualifiedName: `${module}.${name}`,
-  });
-  const argNames = Object.keys(args);
+/** The argument names both ways, once each is checked: snake_case, documented, not reserved, no clash. */
+function argumentNames(
+  where: string,
+  args: ArgsShape,
+): { snakeToCamel: Map<string, string>; camelToSnake: Map<string, string> } {
   const snakeToCamel = new Map<string, string>();
   const camelToSnake = new Map<string, string>();
-  for (const arg of argNames) {
+  for (const arg of Object.keys(args)) {
     if (!SNAKE_NAME.test(arg)) throw new TypeError(`${where}: argument '${arg}' must be snake_case`);
     const camel = camelCase(arg);
     if (RESERVED.has(arg) || RESERVED.has(camel)) {
@@ -85,6 +72,20 @@ export function defineActivity<S extends ArgsShape, R, K extends ActivityKind = 
     snakeToCamel.set(arg, camel);
     camelToSnake.set(camel, arg);
   }
+  return { snakeToCamel, camelToSnake };
+}
+
+/** Refuses a definition whose name, module, kind, doc or RBAC rules are not as they must be. */
+function checkDefinition<S extends ArgsShape, R, K extends ActivityKind>(
+  where: string,
+  definition: ActivityDefinition<S, R, K>,
+): void {
+  const { name, kind, module, doc } = definition;
+  if (!SNAKE_NAME.test(name)) throw new TypeError(`${where}: the name must be snake_case`);
+  if (!MODULE_NAME.test(module)) throw new TypeError(`${where}: the module must be a dotted name`);
+  if (kind !== 'action' && kind !== 'probe')
+    throw new TypeError(`${where}: kind must be 'action' or 'probe'`);
+  if (typeof doc !== 'string' || doc.trim() === '') throw new TypeError(`${where}: doc is required`);
   for (const rule of definition.rbac) {
     for (const field of ['apiGroups', 'resources', 'verbs'] as const) {
       if (!Array.isArray(rule[field]) || rule[field].some((v) => typeof v !== 'string')) {
@@ -92,11 +93,16 @@ export function defineActivity<S extends ArgsShape, R, K extends ActivityKind = 
       }
     }
   }
+}
 
-  const schema = z.strictObject(args) as unknown as ArgsSchema<S>;
-  const snakeNaming: Naming = (arg) => arg;
-  const camelNaming: Naming = (arg) => snakeToCamel.get(arg) ?? arg;
-
+/** How an activity's arguments are checked: every problem at once, named as the caller names them. */
+function argumentChecks<S extends ArgsShape, R, K extends ActivityKind>(
+  identity: ActivityIdentity,
+  definition: ActivityDefinition<S, R, K>,
+  schema: ArgsSchema<S>,
+) {
+  const { args, check } = definition;
+  const argNames = Object.keys(args);
   const fail = (problems: readonly Problem[]): never => {
     const [first, ...others] = problems.map((p) => ({ activity: identity.qualifiedName, ...p }));
     throw new InvalidArgument(first!, others);
@@ -153,6 +159,106 @@ export function defineActivity<S extends ArgsShape, R, K extends ActivityKind = 
     }
     return output;
   };
+  return { fail, unknownArgument, validateWith };
+}
+
+type Invoke<R> = (raw: unknown, options: RunCallOptions | undefined, naming: Naming) => Promise<Awaited<R>>;
+
+/**
+ * The camelCase export: its options are the call's (secrets, signal…) and the arguments in
+ * camelCase, given to `invoke` in snake_case.
+ */
+function camelCaseFn<R>(
+  camelToSnake: ReadonlyMap<string, string>,
+  unknown: (given: string) => never,
+  invoke: Invoke<R>,
+  camelNaming: Naming,
+) {
+  return async (options: Record<string, unknown> = {}) => {
+    // `ledger` and `env` are not in the export's type: what a runner-like caller (such as
+    // @chaoskit/vitest's fault handles) passes, so that camelCase options are named as such.
+    const { secrets, configuration, signal, log, dryRun, safety, ledger, env, ...rest } =
+      options as RunCallOptions & Record<string, unknown>;
+    const snake: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(rest)) {
+      if (value === undefined) continue;
+      const arg = camelToSnake.get(key);
+      if (arg === undefined) unknown(key);
+      else snake[arg] = value;
+    }
+    const call: RunCallOptions = {
+      ...(ledger !== undefined ? { ledger } : {}),
+      ...(env !== undefined ? { env } : {}),
+      ...(secrets !== undefined ? { secrets } : {}),
+      ...(configuration !== undefined ? { configuration } : {}),
+      ...(signal !== undefined ? { signal } : {}),
+      ...(log !== undefined ? { log } : {}),
+      ...(dryRun !== undefined ? { dryRun } : {}),
+      ...(safety !== undefined ? { safety } : {}),
+    };
+    return invoke(snake, call, camelNaming);
+  };
+}
+
+/** What each argument is, for discover, init and the docs. */
+function describeArguments(args: ArgsShape): ArgumentInfo[] {
+  return Object.keys(args).map((arg) => {
+    const argSchema = args[arg] as z.ZodType;
+    const info: ArgumentInfo = {
+      name: arg,
+      camelName: camelCase(arg),
+      required: argSchema._zod.optin === undefined,
+      description: descriptionOf(argSchema),
+      accepted: describeSchema(argSchema),
+    };
+    const fallback = defaultOf(argSchema);
+    if (fallback.has) info.default = fallback.value;
+    return info;
+  });
+}
+
+/** The JSON Schema of an activity's arguments, titled with its name and described by its doc. */
+function jsonSchemaOf(
+  schema: z.ZodType,
+  qualifiedName: string,
+  doc: string,
+  deprecated: boolean,
+): JsonSchema {
+  const json = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+  }) as JsonSchema;
+  const { $schema, ...rest } = json;
+  return {
+    $schema,
+    title: qualifiedName,
+    description: doc,
+    ...(deprecated ? { deprecated: true } : {}),
+    ...rest,
+  };
+}
+
+export function defineActivity<S extends ArgsShape, R, K extends ActivityKind = ActivityKind>(
+  definition: ActivityDefinition<S, R, K>,
+): Activity<S, R, K> {
+  const { name, kind, module, doc, args, run } = definition;
+  const where = `defineActivity(${module}.${name})`;
+  checkDefinition(where, definition);
+
+  const identity: ActivityIdentity = Object.freeze({
+    name,
+    kind,
+    module,
+    qualifiedName: `${module}.${name}`,
+  });
+  const argNames = Object.keys(args);
+  const { snakeToCamel, camelToSnake } = argumentNames(where, args);
+
+  const schema = z.strictObject(args) as unknown as ArgsSchema<S>;
+  const snakeNaming: Naming = (arg) => arg;
+  const camelNaming: Naming = (arg) => snakeToCamel.get(arg) ?? arg;
+  const { fail, unknownArgument, validateWith } = argumentChecks(identity, definition, schema);
 
   const namespaceArgs = kind === 'action' ? argNames.filter((arg) => isTargetNamespace(args[arg])) : [];
   const targetNamespaces = (validated: Record<string, unknown>) =>
@@ -180,51 +286,17 @@ export function defineActivity<S extends ArgsShape, R, K extends ActivityKind = 
       throw signal?.aborted ? Aborted.of(identity.qualifiedName, signal.reason, err) : err;
     }
   };
-
-  const fn = async (options: Record<string, unknown> = {}) => {
-    // `ledger` and `env` are not in the export's type: what a runner-like caller (such as
-    // @chaoskit/vitest's fault handles) passes, so that camelCase options are named as such.
-    const { secrets, configuration, signal, log, dryRun, safety, ledger, env, ...rest } =
-      options as RunCallOptions & Record<string, unknown>;
-    const snake: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(rest)) {
-      if (value === undefined) continue;
-      const arg = camelToSnake.get(key);
-      if (arg === undefined) fail([unknownArgument(key, camelNaming)]);
-      else snake[arg] = value;
-    }
-    const call: RunCallOptions = {
-      ...(ledger !== undefined ? { ledger } : {}),
-      ...(env !== undefined ? { env } : {}),
-      ...(secrets !== undefined ? { secrets } : {}),
-      ...(configuration !== undefined ? { configuration } : {}),
-      ...(signal !== undefined ? { signal } : {}),
-      ...(log !== undefined ? { log } : {}),
-      ...(dryRun !== undefined ? { dryRun } : {}),
-      ...(safety !== undefined ? { safety } : {}),
-    };
-    return invoke(snake, call, camelNaming);
-  };
+  const fn = camelCaseFn(
+    camelToSnake,
+    (key) => fail([unknownArgument(key, camelNaming)]),
+    invoke,
+    camelNaming,
+  );
 
   // Described on first read (discover, init, a namespace given on the command line): converting
   // each argument's schema to JSON Schema for its default and its description was most of the
   // time an activity package took to load, paid at every start for every activity it defines.
   let argumentInfo: readonly ArgumentInfo[] | undefined;
-  const describeArguments = (): ArgumentInfo[] =>
-    argNames.map((arg) => {
-      const argSchema = args[arg] as z.ZodType;
-      const info: ArgumentInfo = {
-        name: arg,
-        camelName: camelCase(arg),
-        required: argSchema._zod.optin === undefined,
-        description: descriptionOf(argSchema),
-        accepted: describeSchema(argSchema),
-      };
-      const fallback = defaultOf(argSchema);
-      if (fallback.has) info.default = fallback.value;
-      return info;
-    });
-
   const deprecated = definition.deprecated === true || typeof definition.deprecated === 'string';
 
   const activity: Activity<S, R, K> & { [ACTIVITY]: true } = {
@@ -236,7 +308,7 @@ export function defineActivity<S extends ArgsShape, R, K extends ActivityKind = 
     returns: definition.returns,
     schema,
     get arguments() {
-      argumentInfo ??= Object.freeze(describeArguments());
+      argumentInfo ??= Object.freeze(describeArguments(args));
       return argumentInfo;
     },
     rbac: Object.freeze(definition.rbac.map((rule) => Object.freeze(withRecordReads(rule)))),
@@ -245,21 +317,7 @@ export function defineActivity<S extends ArgsShape, R, K extends ActivityKind = 
     validate: (raw) => validateWith(raw, snakeNaming),
     call: (raw, options) => invoke(raw, options, snakeNaming),
     targetNamespaces,
-    jsonSchema: () => {
-      const json = z.toJSONSchema(schema, {
-        target: 'draft-2020-12',
-        io: 'input',
-        unrepresentable: 'any',
-      }) as JsonSchema;
-      const { $schema, ...rest } = json;
-      return {
-        $schema,
-        title: identity.qualifiedName,
-        description: doc,
-        ...(deprecated ? { deprecated: true } : {}),
-        ...rest,
-      };
-    },
+    jsonSchema: () => jsonSchemaOf(schema, identity.qualifiedName, doc, deprecated),
     fn: fn as unknown as ActivityFn<S, R>,
   };
   return Object.freeze(activity);

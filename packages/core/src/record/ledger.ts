@@ -24,10 +24,7 @@ import {
 } from './entries.js';
 import { mergePatched, withFields } from './images.js';
 import { covers, identify, resolve } from './locate.js';
-import {
-  entryId,
-  recordBinding,
-} from './names.js';
+import { entryId, recordBinding } from './names.js';
 import { otherRunsOf } from './other-runs.js';
 import { type FieldValue, sameField, valueAt } from './pointers.js';
 import { readRecords } from './read.js';

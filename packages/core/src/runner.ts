@@ -12,6 +12,8 @@ export {
   maskEnvironmentTargets,
 } from './auth/cluster-client.js';
 export { loadKubeconfig } from './auth/kubeconfig.js';
+// Through a client, whose transport only core reaches: who it is, the rights it lacks, an Event
+export { missingRights, postEvent, whoAmI } from './client/road.js';
 // Configuration, secrets, documents, and what output must not show
 export { resolveConfiguration } from './config/configuration.js';
 export { MAX_DOCUMENT_BYTES } from './config/document-file.js';
@@ -26,7 +28,7 @@ export { nearMiss, suggest } from './definition/suggest.js';
 export { unmaskedMessage } from './errors/errors.js';
 export { redact, redactValue, registerSecret, registerTarget } from './errors/redact.js';
 // The Events chaoskit posts: on the objects a run changes (D134), and on a run's Job
-export { EVENT_RULES, postEvent } from './events/event.js';
+export { EVENT_RULES } from './events/event.js';
 export { RunNotes } from './events/notes.js';
 // The rails' defaults
 export { SYSTEM_NAMESPACES } from './rails/safety.js';
@@ -65,15 +67,7 @@ export { actingAs, serviceAccountOf, type Writer } from './record/writer.js';
 // Traces and metrics (D130): the run's spans and meters, a no-op without an SDK
 export { asReverting, instruments } from './telemetry/telemetry.js';
 // Credentials, and the rights they hold
-export {
-  describeRight,
-  type Identity,
-  identityOf,
-  missingRights,
-  type Right,
-  rightsOf,
-  whoAmI,
-} from './transport/access.js';
+export { describeRight, type Identity, identityOf, type Right, rightsOf } from './transport/access.js';
 // The road below the client: connections, and the transport the record and revert use
 export { Connection, closeConnections, connectionFor } from './transport/connection.js';
 export { onConnectionNotice } from './transport/notices.js';

@@ -4,7 +4,7 @@ import type { PodRemovalOptions } from '../rails/pod-share.js';
 import { MAX_STREAMS } from '../transport/connection.js';
 import type { DeleteOp } from '../transport/ops.js';
 import type { ResourceType } from '../transport/resources.js';
-import { KubeClient, type WriteOptions } from './kube-client.js';
+import { KubeClient, transportOf, type WriteOptions } from './kube-client.js';
 
 /**
  * How many requests a bulk action has out at most: as many as one HTTP/2 connection carries
@@ -120,7 +120,7 @@ const LOOK_MS = 10_000;
  */
 export function lookAfterAbort(kube: KubeClient): KubeClient {
   const { middleware } = kube.options;
-  return new KubeClient(kube.connection, {
+  return new KubeClient(transportOf(kube).connection, {
     signal: AbortSignal.timeout(LOOK_MS),
     ...(middleware ? { middleware } : {}),
   });

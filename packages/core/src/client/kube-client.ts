@@ -56,50 +56,73 @@ const where = (options: WriteOptions) => ({
   ...(options.query ? { query: options.query } : {}),
 });
 
-export class KubeClient implements Writer {
-  readonly transport: Transport;
+// How core's own modules reach a client's transport (set once, by the class below).
+let reach: (kube: KubeClient) => Transport;
 
-  constructor(
-    connection: Connection,
-    readonly options: KubeClientOptions = {},
-  ) {
-    this.transport = new Transport(connection, {
+/**
+ * The transport under a client, for core's own modules only: not exported from any entry point,
+ * so that nothing outside core sends a request — a write least of all — past the write chain.
+ */
+export function transportOf(kube: KubeClient): Transport {
+  return reach(kube);
+}
+
+export class KubeClient {
+  // Private (not `readonly transport`): whoever holds a client — every activity — could
+  // otherwise send a write with no rail, no record and no dry run in plan mode.
+  readonly #transport: Transport;
+  readonly #options: KubeClientOptions;
+  /** What the write chain's steps are given: this client's transport, rails, record and Events. */
+  readonly #writer: Writer;
+
+  static {
+    reach = (kube) => kube.#transport;
+  }
+
+  constructor(connection: Connection, options: KubeClientOptions = {}) {
+    this.#options = options;
+    const transport = new Transport(connection, {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.middleware ? { middleware: options.middleware } : {}),
     });
+    this.#transport = transport;
+    const dryRun = options.dryRun === true;
+    this.#writer = {
+      transport,
+      activity: options.activity ?? 'chaoskit',
+      dryRun,
+      safety: options.safety,
+      // None kept, none posted in plan mode.
+      ledger: dryRun ? undefined : options.ledger,
+      notes: dryRun ? undefined : options.notes,
+      note: (line) => options.log?.(line),
+      count: (t, countOptions) => transport.count(t, countOptions),
+    };
   }
 
-  get connection(): Connection {
-    return this.transport.connection;
+  /** The options it was made with, but its run's record and Events (the write chain's). */
+  get options(): Readonly<Omit<KubeClientOptions, 'ledger' | 'notes'>> {
+    const { ledger, notes, ...shown } = this.#options;
+    return shown;
   }
 
   /** Who makes this call's changes, for the run's record. */
   get activity(): string {
-    return this.options.activity ?? 'chaoskit';
+    return this.#writer.activity;
   }
 
   get dryRun(): boolean {
-    return this.options.dryRun === true;
-  }
-
-  /** The run's record of this call's changes, unless none is kept (no run, plan mode). */
-  get ledger(): ClusterLedger | undefined {
-    return this.options.dryRun ? undefined : this.options.ledger;
-  }
-
-  /** The Events of this call's changes, unless none are posted (no run, plan mode). */
-  get notes(): ClusterNotes | undefined {
-    return this.options.dryRun ? undefined : this.options.notes;
+    return this.#writer.dryRun;
   }
 
   /** The run's safety rails, when this client has any (an activity's has). */
   get safety(): Safety | undefined {
-    return this.options.safety;
+    return this.#writer.safety;
   }
 
   /** A line of what the rails considered, for the activity's log. */
   note(line: string): void {
-    this.options.log?.(line);
+    this.#writer.note(line);
   }
 
   /** A read (GET) of any path, answered as JSON; failures are ApiError. Writes go through `write`. */
@@ -108,11 +131,11 @@ export class KubeClient implements Writer {
       return Promise.reject(
         new TypeError(`KubeClient.request reads only; ${options.method} goes through write`),
       );
-    return this.transport.request<T>(options, context);
+    return this.#transport.request<T>(options, context);
   }
 
   get<T>(t: ResourceType, name: string, namespace?: string | null): Promise<T> {
-    return this.transport.get<T>(t, name, namespace);
+    return this.#transport.get<T>(t, name, namespace);
   }
 
   /**
@@ -120,12 +143,12 @@ export class KubeClient implements Writer {
    * in remainingItemCount); with one, the rows of the server's table of them, in one response.
    */
   count(t: ResourceType, options: CountOptions = {}): Promise<number> {
-    return this.transport.count(t, options);
+    return this.#transport.count(t, options);
   }
 
   /** One page of a list (items as the API sends them). */
   listPage<T>(t: ResourceType, options: ListOptions & { continue?: string }): Promise<Page<T>> {
-    return this.transport.listPage<T>(t, options);
+    return this.#transport.listPage<T>(t, options);
   }
 
   /**
@@ -133,7 +156,7 @@ export class KubeClient implements Writer {
    * asked for as soon as its token arrives, while the page before is parsed.
    */
   list<T>(t: ResourceType, options: ListOptions = {}): Promise<T[]> {
-    return this.transport.list<T>(t, options);
+    return this.#transport.list<T>(t, options);
   }
 
   /**
@@ -145,12 +168,12 @@ export class KubeClient implements Writer {
     t: ResourceType,
     options: ListOptions = {},
   ): Promise<{ items: T[]; resourceVersion?: string }> {
-    return this.transport.listWithVersion<T>(t, options);
+    return this.#transport.listWithVersion<T>(t, options);
   }
 
   /** A subresource read as text (a pod's log), with retries. */
   text(t: ResourceType, name: string, namespace: string | null, subresource: string, query: Query = {}) {
-    return this.transport.text(t, name, namespace, subresource, query);
+    return this.#transport.text(t, name, namespace, subresource, query);
   }
 
   /**
@@ -159,7 +182,7 @@ export class KubeClient implements Writer {
    * refused watch, `{ gone: true }` when the resourceVersion is too old (re-list, then re-watch).
    */
   watch<T>(t: ResourceType, options: WatchOptions, onEvent: (event: WatchEvent<T>) => void) {
-    return this.transport.watch<T>(t, options, onEvent);
+    return this.#transport.watch<T>(t, options, onEvent);
   }
 
   /**
@@ -168,13 +191,13 @@ export class KubeClient implements Writer {
    * dry run in plan mode —, and after it the object's Event (events/, not awaited).
    */
   async write<T>(op: WriteOp): Promise<T> {
-    await railWrite(this, op);
-    const body = await recordWrite(this, op);
-    const sent = await sendWrite<T>(this.transport, op, {
+    await railWrite(this.#writer, op);
+    const body = await recordWrite(this.#writer, op);
+    const sent = await sendWrite<T>(this.#transport, op, {
       ...(body !== undefined ? { body } : {}),
       dryRun: this.dryRun,
     });
-    afterWrite(this, op, sent);
+    afterWrite(this.#writer, op, sent);
     return sent;
   }
 
@@ -183,7 +206,7 @@ export class KubeClient implements Writer {
    * before the first is sent; the batch then sends each (as the caller paces them).
    */
   batch(ops: readonly RemovalOp[], options: PodRemovalOptions = {}): Promise<Batch> {
-    return prepareBatch(this, ops, options);
+    return prepareBatch(this.#writer, ops, options);
   }
 
   /**

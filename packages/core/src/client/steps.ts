@@ -22,6 +22,8 @@ import type { Transport } from '../transport/transport.js';
 
 /** What the chain's steps need of the client that writes (a KubeClient). */
 export interface Writer extends Railed {
+  /** The road below the chain: its reads, and the send at its end. */
+  readonly transport: Transport;
   /** The run's record of the changes; none in plan mode or outside a run. */
   readonly ledger: ClusterLedger | undefined;
   /** The Events of the run's changes on this cluster; none in plan mode or outside a run. */

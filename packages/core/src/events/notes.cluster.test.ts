@@ -5,7 +5,7 @@
 import { adminSecrets, sharedCluster } from '@chaoskit/cluster/testing';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, expect, it } from 'vitest';
-import { kubeClient } from '../client/kube-client.js';
+import { kubeClient, transportOf } from '../client/kube-client.js';
 import { asReverting } from '../telemetry/telemetry.js';
 import { Namespaces } from '../transport/resources.js';
 import { RunNotes } from './notes.js';
@@ -29,7 +29,7 @@ const described = async () =>
 
 it("a cluster-wide object's Events are kept in default, injected then reverted; a dry run posts none", async () => {
   const notes = new RunNotes({ runId, warn: (line) => expect.fail(line) });
-  const onCluster = notes.for(kubeClient(adminSecrets()).transport);
+  const onCluster = notes.for(transportOf(kubeClient(adminSecrets())));
   const client = (dryRun = false) =>
     kubeClient(adminSecrets(), { activity: 'chaoskit.test.actions.namespace', dryRun, notes: onCluster });
   const made = await client().create<{ metadata: { uid: string } }>(Namespaces, { metadata: { name } });

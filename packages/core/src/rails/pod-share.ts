@@ -33,7 +33,7 @@ export async function checkPodRemoval(
     return;
   }
   for (const [namespace, some] of Map.groupBy(pods, (o) => o.metadata?.namespace ?? '')) {
-    const total = await writer.transport.count(Pods, { namespace });
+    const total = await writer.count(Pods, { namespace });
     safety.checkPodShare(writer.activity, namespace, some.length, total);
     writer.note(
       `pod share rail: ${some.length} of ${Math.max(total, some.length)} pods of namespace '${namespace}', within the ${Math.round(safety.maxPodShare * 100)} % allowed`,

@@ -79,7 +79,7 @@ export function checkReason(reason: string): string {
 export async function setHalt(kube: KubeClient, namespace: string, reason: string): Promise<Halt> {
   const halt: Halt = {
     reason,
-    by: (await whoAmI(kube.transport).catch(() => undefined)) ?? 'an unknown identity',
+    by: (await whoAmI(kube).catch(() => undefined)) ?? 'an unknown identity',
     at: new Date().toISOString(),
     namespace,
   };

@@ -88,7 +88,7 @@ export function jobEvents(kube: KubeClient, job: JobRef, runId: string, journal:
     if (!said) return;
     const regarding = { apiVersion: 'batch/v1', kind: 'Job', ...job };
     try {
-      await postEvent(kube.transport, { ...said, regarding, message: said.note });
+      await postEvent(kube, { ...said, regarding, message: said.note });
     } catch (err) {
       await emit({ type: 'job-event-failed', reason: said.reason, message: redact((err as Error).message) });
     }

@@ -122,9 +122,9 @@ export async function checkJournalRights(
   slots?: readonly string[],
 ): Promise<void> {
   const rules = [...journalRules(slots), ...(job ? JOB_EVENT_RULES : [])];
-  const missing = await missingRights(kube.transport, rightsOf(rules, namespace));
+  const missing = await missingRights(kube, rightsOf(rules, namespace));
   if (missing.length === 0) return;
-  const identity = await whoAmI(kube.transport).catch(() => undefined);
+  const identity = await whoAmI(kube).catch(() => undefined);
   throw new Refusal(
     `${identity ? `User "${identity}"` : 'the identity'} may not ${missing.map(describeRight).join(', ')} in namespace '${namespace}', which --journal-to-cluster needs: bind there the -journal Role that chaoskit rbac --journal-to-cluster prints, or choose another namespace (--ledger-namespace)`,
   );

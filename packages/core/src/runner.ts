@@ -22,7 +22,7 @@ export { findUndefinedReferences, renderForSubstitution, substitute } from './co
 // The installed activities
 export { isActivity } from './definition/activity.js';
 export { isAlias } from './definition/alias.js';
-export { canonicalModule, registry, spelledAs } from './definition/registry.js';
+export { canonicalModule, originalModule, registry, spelledAs } from './definition/registry.js';
 // Words for people: did-you-mean
 export { nearMiss, suggest } from './definition/suggest.js';
 export { unmaskedMessage } from './errors/errors.js';

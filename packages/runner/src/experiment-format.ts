@@ -4,6 +4,7 @@
 // what other keys mean (a warning, or a typo refused) is experiment-keys.ts's (D71, D94).
 
 import { type ActivityAlias, type AnyActivity, type JsonSchema, z } from '@chaoskit/core';
+import { originalModule } from '@chaoskit/core/runner';
 import { extensionProblems } from './rails.js';
 import { activityLabel, isObject, type Phase, phaseList } from './raw-experiment.js';
 
@@ -11,14 +12,8 @@ import { activityLabel, isObject, type Phase, phaseList } from './raw-experiment
 export const REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
 const reference = z.string().regex(REFERENCE);
 
-const ALIASES: Record<string, string> = { chaoscluster: 'chaosk8s', chaosmesh: 'chaosistio' };
-
-/** `chaoscluster.pod.actions` → `chaosk8s.pod.actions`: the Python original's name (others unchanged). */
-export function originalModule(module: string): string {
-  const [prefix, ...rest] = module.split('.');
-  const alias = ALIASES[prefix!];
-  return alias ? [alias, ...rest].join('.') : module;
-}
+// The Python originals' module names are core's, written once (definition/registry.ts).
+export { originalModule };
 
 const given = (input: unknown) => input !== undefined;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { aliasActivity, isAlias } from './alias.js';
 import { defineActivity } from './define-activity.js';
-import { ActivityRegistry, canonicalModule, registry } from './registry.js';
+import { ActivityRegistry, canonicalModule, originalModule, registry } from './registry.js';
 
 function activity(module: string, name: string) {
   return defineActivity({
@@ -31,6 +31,20 @@ describe('canonicalModule', () => {
     ['other.chaosk8s.pod', 'other.chaosk8s.pod'],
   ])('%s → %s', (module, canonical) => {
     expect(canonicalModule(module)).toBe(canonical);
+  });
+});
+
+describe('originalModule', () => {
+  it.each([
+    ['chaoscluster.pod.actions', 'chaosk8s.pod.actions'],
+    ['chaoscluster', 'chaosk8s'],
+    ['chaosmesh.fault.actions', 'chaosistio.fault.actions'],
+    ['chaosk8s.pod.probes', 'chaosk8s.pod.probes'],
+    ['chaosclusterx.pod.actions', 'chaosclusterx.pod.actions'],
+    ['other.chaoscluster.pod', 'other.chaoscluster.pod'],
+  ])('%s → %s', (module, original) => {
+    expect(originalModule(module)).toBe(original);
+    expect(canonicalModule(originalModule(module))).toBe(canonicalModule(module));
   });
 });
 

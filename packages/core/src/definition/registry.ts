@@ -17,6 +17,15 @@ export function canonicalModule(module: string): string {
   return module;
 }
 
+/** `chaoscluster.pod.actions` → `chaosk8s.pod.actions`: the Python original's name (others unchanged). */
+export function originalModule(module: string): string {
+  for (const [alias, canonical] of MODULE_ALIASES) {
+    if (module === canonical) return alias;
+    if (module.startsWith(`${canonical}.`)) return alias + module.slice(canonical.length);
+  }
+  return module;
+}
+
 /**
  * `module` (chaoskit's name) as an experiment that names modules like `given` writes it:
  * `chaoscluster.pod.probes` is `chaosk8s.pod.probes` to one that wrote `chaosk8s.…`.

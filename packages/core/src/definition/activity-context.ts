@@ -95,11 +95,6 @@ export interface ActivityContext {
   readonly callOptions: RunCallOptions;
 }
 
-/** The request parameter of a mutation: a server-side dry run in plan mode, nothing otherwise. */
-export function dryRunParam(ctx: Pick<ActivityContext, 'dryRun'>): { dryRun?: string } {
-  return ctx.dryRun ? { dryRun: 'All' } : {};
-}
-
 /** The caller's rails: a run's own object (its confirmation is asked once), or options for one call. */
 export function safetyOf(given: Safety | SafetyOptions | undefined): Safety {
   if (given === undefined) return DEFAULT_SAFETY;

@@ -10,6 +10,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { isApiError } from '../errors/errors.js';
 import { redact } from '../errors/redact.js';
 import type { ObjectRef } from '../record/entries.js';
+import type { RevertEvents } from '../record/revert.js';
 import { isReverting } from '../telemetry/telemetry.js';
 import { MAX_CONNECTIONS } from '../transport/connection.js';
 import { nameOf, type WriteOp } from '../transport/ops.js';
@@ -145,8 +146,8 @@ export class RunNotes {
   }
 }
 
-/** The Events of one run on one cluster. */
-export class ClusterNotes {
+/** The Events of one run on one cluster; a revert (record/revert.ts) posts its ChaosReverted through them. */
+export class ClusterNotes implements RevertEvents {
   readonly #limit: LimitFunction = pLimit(MAX_CONNECTIONS);
 
   constructor(

@@ -12,7 +12,7 @@ import {
   ensureKubeRouter,
   ensureMeshProbe,
   ensurePrometheus,
-} from './local/binaries.js';
+} from './host/binaries.js';
 import { importArchive, realNodesIn } from './local/realnodes/import.js';
 import { REAL_NODE_LABEL } from './local/realnodes/plan.js';
 import { realNodeProblems } from './local/realnodes/preflight.js';

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import { ensureMeshProbe } from './local/binaries.js';
-import type { ProgressSink } from './local/cache.js';
-import { xdsBootstrap } from './local/istiod.js';
-import { freePort, freePorts } from './local/ports.js';
-import { loopbackEnv, ProcessGroup } from './local/processes.js';
-import { adsRequest, LISTENER_TYPE } from './local/xds.js';
-import { until } from './testing/until.js';
+import { ensureMeshProbe } from './host/binaries.js';
+import type { ProgressSink } from './host/cache.js';
+import { freePort, freePorts } from './host/ports.js';
+import { loopbackEnv, ProcessGroup } from './host/processes.js';
+import { until } from './host/until.js';
+import { xdsBootstrap } from './istio/istiod.js';
+import { adsRequest, LISTENER_TYPE } from './istio/xds.js';
 import type { IstiodInfo } from './types.js';
 
 // Real traffic through a real mesh: plain gRPC servers on 127.0.0.1 stand behind mesh hosts

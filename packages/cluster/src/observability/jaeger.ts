@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureJaeger, JAEGER_VERSION } from '../local/binaries.js';
-import type { ProgressSink } from '../local/cache.js';
-import { freePorts } from '../local/ports.js';
+import { ensureJaeger, JAEGER_VERSION } from '../host/binaries.js';
+import type { ProgressSink } from '../host/cache.js';
+import { freePorts } from '../host/ports.js';
 import { answers, startService } from './service.js';
 import { type OtlpTraces, otlpSpans, type TraceSpan } from './spans.js';
 

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensurePrometheus, PROMETHEUS_VERSION } from '../local/binaries.js';
-import type { ProgressSink } from '../local/cache.js';
-import { freePort } from '../local/ports.js';
+import { ensurePrometheus, PROMETHEUS_VERSION } from '../host/binaries.js';
+import type { ProgressSink } from '../host/cache.js';
+import { freePort } from '../host/ports.js';
 import {
   type PromQueryOptions,
   type PromQueryResult,

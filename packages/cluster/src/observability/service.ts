@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProcessGroup } from '../local/processes.js';
-import { until } from '../testing/until.js';
+import { ProcessGroup } from '../host/processes.js';
+import { until } from '../host/until.js';
 
 export interface Service {
   readonly pid: number;

@@ -1,13 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoreV1Api, DiscoveryV1Api, type KubeConfig } from '@kubernetes/client-node';
-import type { Binaries } from '../binaries.js';
-import { ensureKubeRouter } from '../binaries.js';
-import type { ProgressSink } from '../cache.js';
+import type { Binaries } from '../../host/binaries.js';
+import { ensureKubeRouter } from '../../host/binaries.js';
+import type { ProgressSink } from '../../host/cache.js';
+import { ProcessGroup, waitFor } from '../../host/processes.js';
+import type { NodeImages } from '../../types.js';
 import type { Pki } from '../pki.js';
-import { ProcessGroup, waitFor } from '../processes.js';
 import { startApiProxy } from './api-proxy.js';
-import { ensureImages, type NodeImages } from './images.js';
+import { ensureImages } from './images.js';
 import { importArchive } from './import.js';
 import { claimSlot, createNetwork, removeNetwork } from './network.js';
 import {

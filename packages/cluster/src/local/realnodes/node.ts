@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ProcessGroup, waitFor } from '../processes.js';
+import { type ProcessGroup, waitFor } from '../../host/processes.js';
 import { createCgroupRoot } from './cgroups.js';
 import {
   agentKubeconfig,

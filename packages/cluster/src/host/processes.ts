@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { until } from '../testing/until.js';
+import { until } from './until.js';
 
 interface Member {
   name: string;

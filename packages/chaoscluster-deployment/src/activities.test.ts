@@ -1,7 +1,13 @@
 import { join } from 'node:path';
-import { argumentSignatures, refusals, scratchFiles } from '@chaoskit/cluster/testing';
+import {
+  argumentSignatures,
+  expectActivitiesAsDeclared,
+  refusals,
+  scratchFiles,
+} from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
+import * as pkg from './index.js';
 import {
   activities,
   createDeploymentActivity,
@@ -16,8 +22,13 @@ const refusal = refusals(isChaosError);
 const availabilityProbe = ['name*', 'ns="default"', 'label_selector=null', 'timeout=30'];
 
 describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
+  it('are every activity the package defines, in the modules its package.json declares', () => {
+    expectActivitiesAsDeclared(import.meta.url, pkg);
+  });
+
   it('declares every operation with its arguments and defaults, exactly as in 0.25.1', () => {
-    expect(argumentSignatures(activities)).toEqual({
+    // 0.25.1's operations keep their arguments; activities added since are checked above.
+    expect(argumentSignatures(activities)).toMatchObject({
       'chaoscluster.deployment.actions.create_deployment': ['spec_path*', 'ns="default"'],
       'chaoscluster.deployment.actions.delete_deployment': [
         'name*',

@@ -18,11 +18,17 @@ import {
   activities as replicaSetActivities,
 } from '@chaoskit/chaoscluster-replicaset';
 import { activities as serviceActivities } from '@chaoskit/chaoscluster-service';
-import { argumentSignatures, refusals, scratchFiles } from '@chaoskit/cluster/testing';
+import {
+  argumentSignatures,
+  expectActivitiesAsDeclared,
+  refusals,
+  scratchFiles,
+} from '@chaoskit/cluster/testing';
 import { defineActivity, isChaosError, z } from '@chaoskit/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deploymentIsFullyAvailableActivity } from './deployment-is-fully-available.js';
 import { delegate, deprecationMessage, resetDeprecationWarnings, warnDeprecated } from './deprecation.js';
+import * as pkg from './index.js';
 import { activities, aliases } from './index.js';
 import { killMicroserviceActivity } from './kill-microservice.js';
 import { readMicroservicesLogsActivity } from './read-microservices-logs.js';
@@ -39,8 +45,13 @@ afterEach(() => {
 const refusal = refusals(isChaosError);
 
 describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
+  it('are every activity the package defines, in the modules its package.json declares', () => {
+    expectActivitiesAsDeclared(import.meta.url, pkg);
+  });
+
   it('declares every operation of chaoscluster.actions and chaoscluster.probes with the 0.25.1 arguments', () => {
-    expect(argumentSignatures(activities)).toEqual({
+    // 0.25.1's operations keep their arguments; activities added since are checked above.
+    expect(argumentSignatures(activities)).toMatchObject({
       'chaoscluster.actions.kill_microservice': [
         'name*',
         'ns="default"',

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isChaosError } from '@chaoskit/core';
+import { isDryRun, isMutation } from '@chaoskit/cluster';
+import { type AnyActivity, isChaosError, type ResultOf } from '@chaoskit/core';
+import { invokeActivity } from '@chaoskit/runner';
 import type { CaseContext } from '../case-context.js';
 
 // Fixtures several groups of cases use.
@@ -72,4 +74,44 @@ export async function failureAfterTimeout(
   assert.ok(elapsed >= args.timeout * 1000 - 100, `the probe waited its timeout (${elapsed} ms)`);
   t.log(`${t.activity.name} with timeout ${args.timeout} failed after ${elapsed} ms`);
   return message;
+}
+
+/**
+ * Calls the activity in plan mode (`chaoskit plan`) with the case identity; returns its result
+ * and its log lines, and asserts that each of its mutations was a server-side dry run.
+ */
+export function planCall<A extends AnyActivity>(
+  t: CaseContext<A>,
+  args: Record<string, unknown>,
+): Promise<{ result: ResultOf<A>; lines: string[] }>;
+export function planCall<B extends AnyActivity>(
+  t: CaseContext,
+  args: Record<string, unknown>,
+  activity: B,
+): Promise<{ result: ResultOf<B>; lines: string[] }>;
+export async function planCall(
+  t: CaseContext,
+  args: Record<string, unknown>,
+  activity: AnyActivity = t.activity,
+): Promise<{ result: unknown; lines: string[] }> {
+  const lines: string[] = [];
+  const since = new Date(Date.now() - 1000);
+  const audited = t.cluster.auditLogPath !== undefined;
+  const before = new Set(audited ? (await t.requestsSince(since)).map((e) => e.auditID) : []);
+  const result = await invokeActivity(activity, args, {
+    secrets: t.secrets,
+    dryRun: true,
+    log: (line) => {
+      lines.push(line);
+      t.log(`${activity.name} (plan): ${line}`);
+    },
+  });
+  if (audited) {
+    const mutations = await t.until('the dry-run request in the audit log', async () => {
+      const found = (await t.requestsSince(since)).filter((e) => !before.has(e.auditID) && isMutation(e));
+      return found.length > 0 ? found : undefined;
+    });
+    for (const m of mutations) assert.ok(isDryRun(m), `${m.verb} ${m.requestURI} is not a dry run`);
+  }
+  return { result, lines };
 }

@@ -3,9 +3,9 @@ import type { CustomObject } from '@chaoskit/chaoscluster-crd';
 import type { AnyActivity } from '@chaoskit/core';
 import type { Scenario } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
+import { planCall } from '../shared-fixtures.js';
 import {
   activityFailure,
-  callDryRun,
   missingTypes,
   otherScopeArgs,
   type Scope,
@@ -60,12 +60,12 @@ export function planLeavesObjectScenario(operation: 'apply' | 'replace', kind: S
       const s = await scopeOf(t, kind);
       const name = s.name('plan');
       await s.create(s.doc(name, { size: 1 }));
-      const result = (await callDryRun(t, {
+      const { result } = (await planCall(t, {
         ...s.args,
         name,
         force: true,
         resource: s.doc(name, { size: 2 }),
-      })) as CustomObject;
+      })) as { result: CustomObject };
       assert.deepEqual(result.spec, { size: 2 });
       assert.deepEqual((await s.read(name))?.spec, { size: 1 });
     },

@@ -55,13 +55,14 @@ export interface DeclaredActivity {
  * exported by its index and among its `activities` (an activity whose line in activities.ts is
  * missing fails), each named `module.name`, and their modules are exactly those of package.json's
  * "chaoskit.modules" (which the runner loads by), each with an activity at least.
- * `testFile` is the calling test's `import.meta.url`, in the package's src/.
+ * `testFile` is the calling test's `import.meta.url`, in the package's src/, beside its index.ts.
  */
-export function expectActivitiesAsDeclared(
-  testFile: string,
-  pkg: { activities: readonly DeclaredActivity[] } & Record<string, unknown>,
-): void {
+export async function expectActivitiesAsDeclared(testFile: string): Promise<void> {
   const src = dirname(fileURLToPath(testFile));
+  const pkg = (await import(join(src, 'index.ts'))) as { activities: readonly DeclaredActivity[] } & Record<
+    string,
+    unknown
+  >;
   const { chaoskit } = JSON.parse(readFileSync(join(src, '..', 'package.json'), 'utf8')) as {
     chaoskit: { modules: string[] };
   };

@@ -1,10 +1,5 @@
 import { join } from 'node:path';
-import {
-  argumentSignatures,
-  expectActivitiesAsDeclared,
-  refusals,
-  scratchFiles,
-} from '@chaoskit/cluster/testing';
+import { argumentSignatures, expectAsDeclared, refusals, scratchFiles } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -25,7 +20,7 @@ const widget = { apiVersion: 'ex.test/v1', kind: 'Widget', metadata: { name: 'w1
 
 describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
   it('are every activity the package defines, in the modules its package.json declares', () =>
-    expectActivitiesAsDeclared(import.meta.url));
+    expectAsDeclared(import.meta.url));
 
   it('declares the twelve operations with their arguments and defaults, in 0.25.1 order', () => {
     const shape = argumentSignatures(activities);

@@ -1,10 +1,5 @@
 import { join } from 'node:path';
-import {
-  argumentSignatures,
-  expectActivitiesAsDeclared,
-  refusals,
-  scratchFiles,
-} from '@chaoskit/cluster/testing';
+import { argumentSignatures, expectAsDeclared, refusals, scratchFiles } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -22,7 +17,7 @@ const availabilityProbe = ['name*', 'ns="default"', 'label_selector=null', 'time
 
 describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
   it('are every activity the package defines, in the modules its package.json declares', () =>
-    expectActivitiesAsDeclared(import.meta.url));
+    expectAsDeclared(import.meta.url));
 
   it('declares every operation with its arguments and defaults, exactly as in 0.25.1', () => {
     expect(argumentSignatures(activities)).toMatchObject({

@@ -1,11 +1,6 @@
 // The activities of chaoscluster.networking.actions, as in 0.25.1, and what is refused before any request.
 import { join } from 'node:path';
-import {
-  argumentSignature,
-  expectActivitiesAsDeclared,
-  refusals,
-  scratchFiles,
-} from '@chaoskit/cluster/testing';
+import { argumentSignature, expectAsDeclared, refusals, scratchFiles } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +23,7 @@ const policyDoc = (name = 'web-only', extra: Record<string, unknown> = {}) => ({
 
 describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
   it('are every activity the package defines, in the modules its package.json declares', () =>
-    expectActivitiesAsDeclared(import.meta.url));
+    expectAsDeclared(import.meta.url));
 
   it('declares the eight operations with their arguments and defaults', () => {
     const shape = Object.fromEntries(activities.map((a) => [a.name, argumentSignature(a)]));

@@ -1,4 +1,4 @@
-import { expectActivitiesAsDeclared, refusals } from '@chaoskit/cluster/testing';
+import { expectAsDeclared, refusals } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import { unknownField } from './create-node.js';
@@ -8,7 +8,7 @@ const refusal = refusals(isChaosError);
 
 describe('the node activities', () => {
   it('are every activity the package defines, in the modules its package.json declares', () =>
-    expectActivitiesAsDeclared(import.meta.url));
+    expectAsDeclared(import.meta.url));
 
   it('keep the argument names and defaults of 0.25.1 (plus seed, D23)', () => {
     const defaults = (name: string) =>

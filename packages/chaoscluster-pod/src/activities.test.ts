@@ -1,5 +1,5 @@
 // Argument validation of the pod activities: what is refused before any request, and why.
-import { expectActivitiesAsDeclared, refusals } from '@chaoskit/cluster/testing';
+import { expectAsDeclared, refusals } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import { execInPodsActivity } from './exec-in-pods.js';
@@ -11,7 +11,7 @@ const refusal = refusals(isChaosError);
 
 describe('the pod activities', () => {
   it('are every activity the package defines, in the modules its package.json declares', () =>
-    expectActivitiesAsDeclared(import.meta.url));
+    expectAsDeclared(import.meta.url));
 
   it('have the defaults of 0.25.1', () => {
     const defaults = (name: string) =>

@@ -1,11 +1,11 @@
-import { argumentSignature, expectActivitiesAsDeclared, refusals } from '@chaoskit/cluster/testing';
+import { argumentSignature, expectAsDeclared, refusals } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import { deleteReplicaSetActivity } from './index.js';
 
 describe('the replicaset activity of chaostoolkit-kubernetes 0.25.1', () => {
   it('are every activity the package defines, in the modules its package.json declares', () =>
-    expectActivitiesAsDeclared(import.meta.url));
+    expectAsDeclared(import.meta.url));
 
   it('is delete_replica_set, with the arguments and defaults of 0.25.1', () => {
     expect(argumentSignature(deleteReplicaSetActivity)).toEqual([

@@ -1,9 +1,4 @@
-import {
-  argumentSignatures,
-  expectActivitiesAsDeclared,
-  refusals,
-  scratchFiles,
-} from '@chaoskit/cluster/testing';
+import { argumentSignatures, expectAsDeclared, refusals, scratchFiles } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -21,7 +16,7 @@ const availabilityProbe = ['name*', 'ns="default"', 'label_selector=null', 'time
 
 describe('the statefulset activities of chaostoolkit-kubernetes 0.25.1', () => {
   it('are every activity the package defines, in the modules its package.json declares', () =>
-    expectActivitiesAsDeclared(import.meta.url));
+    expectAsDeclared(import.meta.url));
 
   it('declares every operation with its arguments and defaults as in 0.25.1 (D77: remove_statefulset needs a name)', () => {
     expect(argumentSignatures(activities)).toMatchObject({

@@ -1,4 +1,4 @@
-import { argumentSignatures, expectActivitiesAsDeclared, refusals } from '@chaoskit/cluster/testing';
+import { argumentSignatures, expectAsDeclared, refusals } from '@chaoskit/cluster/testing';
 import { type InvalidArgument, isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -18,7 +18,7 @@ const base = {
 
 describe('the activities of chaostoolkit-istio 0.1.4', () => {
   it('are every activity the package defines, in the modules its package.json declares', () =>
-    expectActivitiesAsDeclared(import.meta.url));
+    expectAsDeclared(import.meta.url));
 
   it('declares the 7 operations with their arguments and defaults, in 0.1.4 order', () => {
     const shape = argumentSignatures(activities);

@@ -42,7 +42,7 @@ export function refusals<E = Refusal>(
   };
 }
 
-/** What expectActivitiesAsDeclared reads of an activity. */
+/** What expectAsDeclared reads of an activity. */
 export interface DeclaredActivity {
   name: string;
   module: string;
@@ -57,7 +57,7 @@ export interface DeclaredActivity {
  * "chaoskit.modules" (which the runner loads by), each with an activity at least.
  * `testFile` is the calling test's `import.meta.url`, in the package's src/, beside its index.ts.
  */
-export async function expectActivitiesAsDeclared(testFile: string): Promise<void> {
+export async function expectAsDeclared(testFile: string): Promise<void> {
   const src = dirname(fileURLToPath(testFile));
   const pkg = (await import(join(src, 'index.ts'))) as { activities: readonly DeclaredActivity[] } & Record<
     string,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { isDryRun, isMutation } from '@chaoskit/cluster';
 import { type AnyActivity, isChaosError, type ResultOf } from '@chaoskit/core';
 import { invokeActivity } from '@chaoskit/runner';
+import type { Scenario } from '../case.js';
 import type { CaseContext } from '../case-context.js';
 
 // Fixtures several groups of cases use.
@@ -74,6 +75,25 @@ export async function failureAfterTimeout(
   assert.ok(elapsed >= args.timeout * 1000 - 100, `the probe waited its timeout (${elapsed} ms)`);
   t.log(`${t.activity.name} with timeout ${args.timeout} failed after ${elapsed} ms`);
   return message;
+}
+
+/**
+ * For the fully-available probes: a workload of `noun` that never becomes available fails the
+ * probe after its timeout, saying how many replicas are ready.
+ */
+export function neverAvailableScenario(
+  noun: string,
+  stuck: (t: CaseContext, name: string, replicas: number) => Promise<void>,
+  decision = '',
+): Scenario {
+  return {
+    name: `fails after the timeout when it never becomes available, saying how many replicas are ready${decision}`,
+    async run(t) {
+      await stuck(t, 'stuck', 3);
+      const message = await failureAfterTimeout(t, { name: 'stuck', ns: t.ns, timeout: 2 });
+      assert.equal(message, `${noun} 'stuck' failed to recover within 2s: 0 of 3 replicas ready`);
+    },
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { isDryRun, isMutation } from '@chaoskit/cluster';
 import { type AnyActivity, isChaosError, type ResultOf } from '@chaoskit/core';
 import { invokeActivity } from '@chaoskit/runner';
+import { dump } from 'js-yaml';
 import type { Scenario } from '../case.js';
 import type { CaseContext } from '../case-context.js';
 
@@ -75,6 +76,29 @@ export async function failureAfterTimeout(
   assert.ok(elapsed >= args.timeout * 1000 - 100, `the probe waited its timeout (${elapsed} ms)`);
   t.log(`${t.activity.name} with timeout ${args.timeout} failed after ${elapsed} ms`);
   return message;
+}
+
+/**
+ * The spec_path files a create_* activity refuses before any request, for objects of `kind`
+ * (`doc(name)` makes one) beside the `good` file: a missing file, a name not .yaml, .yml or
+ * .json, YAML and JSON that do not parse, a Service (another kind) and two documents in one file.
+ */
+export async function badSpecFiles(
+  file: (name: string, text: string) => Promise<string>,
+  good: string,
+  kind: string,
+  doc: (name: string) => object,
+  ns: string,
+): Promise<Array<[Record<string, unknown>, string]>> {
+  const at = async (name: string, text: string) => ({ spec_path: await file(name, text), ns });
+  return [
+    [{ spec_path: `${good}.missing.yaml`, ns }, 'spec_path'],
+    [await at('web.txt', dump(doc('web'))), 'spec_path'],
+    [await at('bad.yaml', `kind: ${kind}\n  metadata: [oops\n`), 'spec_path'],
+    [await at('bad.json', `{"kind": "${kind}",`), 'spec_path'],
+    [await at('svc.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\n'), 'spec_path'],
+    [await at('two.yaml', `${dump(doc('a'))}---\n${dump(doc('b'))}`), 'spec_path'],
+  ];
 }
 
 /**

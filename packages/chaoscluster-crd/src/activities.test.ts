@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { argumentSignatures, refusals, scratchFiles } from '@chaoskit/cluster/testing';
+import { argumentSignatures, expectAsDeclared, refusals, scratchFiles } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -19,11 +19,14 @@ const gvp = { group: 'ex.test', version: 'v1', plural: 'widgets' };
 const widget = { apiVersion: 'ex.test/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 1 } };
 
 describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
+  it('are every activity the package defines, in the modules its package.json declares', () =>
+    expectAsDeclared(import.meta.url));
+
   it('declares the twelve operations with their arguments and defaults, in 0.25.1 order', () => {
     const shape = argumentSignatures(activities);
     const type = ['group*', 'version*', 'plural*'];
     const body = ['resource=null', 'resource_as_yaml_file=null'];
-    expect(shape).toEqual({
+    expect(shape).toMatchObject({
       'chaoscluster.crd.actions.create_custom_object': [...type, 'ns="default"', ...body],
       'chaoscluster.crd.actions.create_cluster_custom_object': [...type, ...body],
       'chaoscluster.crd.actions.delete_custom_object': [...type, 'name*', 'ns="default"'],

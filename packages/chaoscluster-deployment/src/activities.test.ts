@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { argumentSignatures, refusals, scratchFiles } from '@chaoskit/cluster/testing';
+import { argumentSignatures, expectAsDeclared, refusals, scratchFiles } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,8 +16,11 @@ const refusal = refusals(isChaosError);
 const availabilityProbe = ['name*', 'ns="default"', 'label_selector=null', 'timeout=30'];
 
 describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
+  it('are every activity the package defines, in the modules its package.json declares', () =>
+    expectAsDeclared(import.meta.url));
+
   it('declares every operation with its arguments and defaults, exactly as in 0.25.1', () => {
-    expect(argumentSignatures(activities)).toEqual({
+    expect(argumentSignatures(activities)).toMatchObject({
       'chaoscluster.deployment.actions.create_deployment': ['spec_path*', 'ns="default"'],
       'chaoscluster.deployment.actions.delete_deployment': [
         'name*',

@@ -18,7 +18,7 @@ import {
   activities as replicaSetActivities,
 } from '@chaoskit/chaoscluster-replicaset';
 import { activities as serviceActivities } from '@chaoskit/chaoscluster-service';
-import { argumentSignatures, refusals, scratchFiles } from '@chaoskit/cluster/testing';
+import { argumentSignatures, expectAsDeclared, refusals, scratchFiles } from '@chaoskit/cluster/testing';
 import { defineActivity, isChaosError, z } from '@chaoskit/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deploymentIsFullyAvailableActivity } from './deployment-is-fully-available.js';
@@ -39,8 +39,11 @@ afterEach(() => {
 const refusal = refusals(isChaosError);
 
 describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
+  it('are every activity the package defines, in the modules its package.json declares', () =>
+    expectAsDeclared(import.meta.url));
+
   it('declares every operation of chaoscluster.actions and chaoscluster.probes with the 0.25.1 arguments', () => {
-    expect(argumentSignatures(activities)).toEqual({
+    expect(argumentSignatures(activities)).toMatchObject({
       'chaoscluster.actions.kill_microservice': [
         'name*',
         'ns="default"',

@@ -1,6 +1,6 @@
 // The activities of chaoscluster.networking.actions, as in 0.25.1, and what is refused before any request.
 import { join } from 'node:path';
-import { argumentSignature, refusals, scratchFiles } from '@chaoskit/cluster/testing';
+import { argumentSignature, expectAsDeclared, refusals, scratchFiles } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
@@ -22,9 +22,12 @@ const policyDoc = (name = 'web-only', extra: Record<string, unknown> = {}) => ({
 });
 
 describe('the activities of chaostoolkit-kubernetes 0.25.1', () => {
+  it('are every activity the package defines, in the modules its package.json declares', () =>
+    expectAsDeclared(import.meta.url));
+
   it('declares the eight operations with their arguments and defaults', () => {
     const shape = Object.fromEntries(activities.map((a) => [a.name, argumentSignature(a)]));
-    expect(shape).toEqual({
+    expect(shape).toMatchObject({
       allow_dns_access: ['label_selectors=null', 'ns="default"'],
       remove_allow_dns_access: ['ns="default"'],
       deny_all_egress: ['label_selectors=null', 'ns="default"'],

@@ -7,6 +7,7 @@ export {
   allowDnsPolicy,
   DENY_ALL_EGRESS,
   DENY_ALL_INGRESS,
+  DNS_EGRESS,
   denyAllEgressPolicy,
   denyAllIngressPolicy,
   type LabelSelectors,

@@ -27,24 +27,9 @@ describe('the generated network policies', () => {
   });
 
   it('allow_dns_access: egress to every namespace on port 53, UDP then TCP', () => {
-    expect(allowDnsPolicy(undefined)).toEqual({
-      apiVersion: 'networking.k8s.io/v1',
-      kind: 'NetworkPolicy',
-      metadata: { name: 'chaostoolkit-allow-dns' },
-      spec: {
-        podSelector: {},
-        policyTypes: ['Egress'],
-        egress: [
-          {
-            to: [{ namespaceSelector: {} }],
-            ports: [
-              { port: 53, protocol: 'UDP' },
-              { port: 53, protocol: 'TCP' },
-            ],
-          },
-        ],
-      },
-    });
+    expect(JSON.stringify(allowDnsPolicy(undefined))).toBe(
+      '{"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"chaostoolkit-allow-dns"},"spec":{"podSelector":{},"policyTypes":["Egress"],"egress":[{"to":[{"namespaceSelector":{}}],"ports":[{"port":53,"protocol":"UDP"},{"port":53,"protocol":"TCP"}]}]}}',
+    );
   });
 
   it('keep the Python original names, so rollbacks written for it still match', () => {

@@ -88,19 +88,22 @@ export function denyAllEgressPolicy(labelSelectors?: LabelSelectors | null): V1N
   return policy(DENY_ALL_EGRESS, { podSelector: podSelector(labelSelectors), policyTypes: ['Egress'] });
 }
 
+/** allow_dns_access's rule: port 53, UDP then TCP, in every namespace. */
+export const DNS_EGRESS: NonNullable<V1NetworkPolicy['spec']>['egress'] = [
+  {
+    to: [{ namespaceSelector: {} }],
+    ports: [
+      { port: 53, protocol: 'UDP' },
+      { port: 53, protocol: 'TCP' },
+    ],
+  },
+];
+
 /** allow_dns_access: the selected pods may reach port 53 (UDP and TCP) in every namespace. */
 export function allowDnsPolicy(labelSelectors?: LabelSelectors | null): V1NetworkPolicy {
   return policy(ALLOW_DNS, {
     podSelector: podSelector(labelSelectors),
     policyTypes: ['Egress'],
-    egress: [
-      {
-        to: [{ namespaceSelector: {} }],
-        ports: [
-          { port: 53, protocol: 'UDP' },
-          { port: 53, protocol: 'TCP' },
-        ],
-      },
-    ],
+    egress: DNS_EGRESS,
   });
 }

@@ -4,6 +4,7 @@ import {
   DEFAULT_CONCURRENCY,
   defineActivity,
   isChaosError,
+  type KubeClient,
   mapLimit,
   objectName,
   Pods,
@@ -13,8 +14,8 @@ import {
 import type { V1Pod } from '@kubernetes/client-node';
 import { checkHostingPods, hostingPodArgs, nodeNameArg, nodeSelectorArg } from './args.js';
 import { needingPatch, patchUnschedulable } from './cordon.js';
-import { planNode, podKey } from './drain-plan.js';
-import { evictAll } from './eviction.js';
+import { type NodePlan, planNode, podKey } from './drain-plan.js';
+import { evictAll, type Refusal } from './eviction.js';
 import { findNodes } from './find-nodes.js';
 import { ACTIONS } from './modules.js';
 import { waitGone } from './wait-gone.js';
@@ -123,17 +124,7 @@ export const drainNodesActivity = defineActivity({
         }),
       );
     let plans = await planAll();
-    const refused = plans.flatMap((plan) => plan.refused.map((pod) => `${podKey(pod)} on node ${plan.node}`));
-    if (refused.length > 0) {
-      // Leave the cluster as it was: the nodes this call cordoned are uncordoned.
-      const undone = await patchUnschedulable(kube, cordoned, false).then(
-        () => 'the nodes it cordoned are uncordoned again',
-        (err: unknown) => `undoing the cordon failed (${(err as Error).message}); use uncordon_node`,
-      );
-      throw new ActivityFailed(
-        `cannot drain: ${refused.length} pod(s) are not managed by a controller, which would not re-create them elsewhere: ${refused.join(', ')}. Delete them first (there is no forced drain). Nothing was evicted; ${undone}.`,
-      );
-    }
+    await refuseUnmanaged(kube, cordoned, plans);
     const timedOut = (what: string) =>
       new ActivityFailed(
         `drain_nodes did not finish within ${args.timeout}s: ${what}. The nodes stay cordoned; uncordon_node undoes it.`,
@@ -155,16 +146,7 @@ export const drainNodesActivity = defineActivity({
       const evicted = await whileCordoned(() =>
         evictAll(kube, [...nodeOf.keys()], ctx.dryRun ? Date.now() : deadline, ctx.log, ctx.signal),
       );
-      if ('refusals' in evicted) {
-        const left = evicted.refusals.map((r) => `${podKey(r.pod)} (node ${nodeOf.get(r.pod)})`);
-        const budgets = [...new Set(evicted.refusals.map((r) => r.budget).filter(Boolean))];
-        const reasons = [...new Set(evicted.refusals.map((r) => r.message))];
-        throw timedOut(
-          `${left.length} pod(s) left, their eviction refused ${
-            budgets.length ? `by the disruption budget(s) ${budgets.join(', ')}` : 'by the server'
-          }: ${left.join(', ')} (${reasons.join('; ')})`,
-        );
-      }
+      if ('refusals' in evicted) throw timedOut(refusedEvictions(evicted.refusals, nodeOf));
       evictedAll.push(...evicted.done);
       if (evicted.done.length > 0) {
         ctx.log(`evicted ${evicted.done.length} pod(s) in ${elapsed()}; waiting for them to go`);
@@ -212,6 +194,36 @@ export const drainNodesActivity = defineActivity({
 });
 
 export const drainNodes = drainNodesActivity.fn;
+
+/**
+ * A pod without a controller refuses the whole drain before anything is evicted, and the
+ * cluster is left as it was: the nodes this call cordoned are uncordoned.
+ */
+async function refuseUnmanaged(
+  kube: KubeClient,
+  cordoned: readonly string[],
+  plans: NodePlan[],
+): Promise<void> {
+  const refused = plans.flatMap((plan) => plan.refused.map((pod) => `${podKey(pod)} on node ${plan.node}`));
+  if (refused.length === 0) return;
+  const undone = await patchUnschedulable(kube, cordoned, false).then(
+    () => 'the nodes it cordoned are uncordoned again',
+    (err: unknown) => `undoing the cordon failed (${(err as Error).message}); use uncordon_node`,
+  );
+  throw new ActivityFailed(
+    `cannot drain: ${refused.length} pod(s) are not managed by a controller, which would not re-create them elsewhere: ${refused.join(', ')}. Delete them first (there is no forced drain). Nothing was evicted; ${undone}.`,
+  );
+}
+
+/** The pods whose eviction stayed refused until the deadline, and by what. */
+function refusedEvictions(refusals: Refusal[], nodeOf: Map<V1Pod, string>): string {
+  const left = refusals.map((r) => `${podKey(r.pod)} (node ${nodeOf.get(r.pod)})`);
+  const budgets = [...new Set(refusals.map((r) => r.budget).filter(Boolean))];
+  const reasons = [...new Set(refusals.map((r) => r.message))];
+  return `${left.length} pod(s) left, their eviction refused ${
+    budgets.length ? `by the disruption budget(s) ${budgets.join(', ')}` : 'by the server'
+  }: ${left.join(', ')} (${reasons.join('; ')})`;
+}
 
 /** Rounds of list, evict, wait: the first, and those for pods placed after the cordon. */
 const MAX_ROUNDS = 4;

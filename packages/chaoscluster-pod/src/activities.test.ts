@@ -1,5 +1,5 @@
 // Argument validation of the pod activities: what is refused before any request, and why.
-import { refusals } from '@chaoskit/cluster/testing';
+import { expectAsDeclared, refusals } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import { execInPodsActivity } from './exec-in-pods.js';
@@ -10,22 +10,8 @@ import { readPodLogsActivity } from './read-pod-logs.js';
 const refusal = refusals(isChaosError);
 
 describe('the pod activities', () => {
-  it('are the ten of chaostoolkit-kubernetes 0.25.1, in their modules', () => {
-    expect(activities.map((a) => a.qualifiedName).sort()).toEqual(
-      [
-        'chaoscluster.pod.actions.delete_pods',
-        'chaoscluster.pod.actions.exec_in_pods',
-        'chaoscluster.pod.actions.terminate_pods',
-        'chaoscluster.pod.probes.all_pods_healthy',
-        'chaoscluster.pod.probes.count_pods',
-        'chaoscluster.pod.probes.pod_is_not_available',
-        'chaoscluster.pod.probes.pods_in_conditions',
-        'chaoscluster.pod.probes.pods_in_phase',
-        'chaoscluster.pod.probes.pods_not_in_phase',
-        'chaoscluster.pod.probes.read_pod_logs',
-      ].sort(),
-    );
-  });
+  it('are every activity the package defines, in the modules its package.json declares', () =>
+    expectAsDeclared(import.meta.url));
 
   it('have the defaults of 0.25.1', () => {
     const defaults = (name: string) =>

@@ -1,13 +1,13 @@
-import { argumentSignature, refusals } from '@chaoskit/cluster/testing';
+import { argumentSignature, expectAsDeclared, refusals } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
-import { activities, deleteReplicaSetActivity } from './index.js';
+import { deleteReplicaSetActivity } from './index.js';
 
 describe('the replicaset activity of chaostoolkit-kubernetes 0.25.1', () => {
+  it('are every activity the package defines, in the modules its package.json declares', () =>
+    expectAsDeclared(import.meta.url));
+
   it('is delete_replica_set, with the arguments and defaults of 0.25.1', () => {
-    expect(activities.map((a) => a.qualifiedName)).toEqual([
-      'chaoscluster.replicaset.actions.delete_replica_set',
-    ]);
     expect(argumentSignature(deleteReplicaSetActivity)).toEqual([
       'name*',
       'ns="default"',

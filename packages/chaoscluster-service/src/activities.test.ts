@@ -1,5 +1,5 @@
 import { podIsNotAvailableActivity, readPodLogsActivity } from '@chaoskit/chaoscluster-pod';
-import { argumentSignatures, refusals } from '@chaoskit/cluster/testing';
+import { argumentSignatures, expectAsDeclared, refusals } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import { activities, aliases, serviceIsInitializedActivity } from './index.js';
@@ -7,8 +7,11 @@ import { activities, aliases, serviceIsInitializedActivity } from './index.js';
 const refusal = refusals(isChaosError);
 
 describe('the service activities of chaostoolkit-kubernetes 0.25.1', () => {
+  it('are every activity the package defines, in the modules its package.json declares', () =>
+    expectAsDeclared(import.meta.url));
+
   it('declares every operation with its arguments and defaults as in 0.25.1', () => {
-    expect(argumentSignatures(activities)).toEqual({
+    expect(argumentSignatures(activities)).toMatchObject({
       'chaoscluster.service.actions.create_service_endpoint': ['spec_path*', 'ns="default"'],
       'chaoscluster.service.actions.delete_service': ['name*', 'ns="default"'],
       'chaoscluster.service.probes.service_is_initialized': [

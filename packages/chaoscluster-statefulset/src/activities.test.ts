@@ -1,4 +1,4 @@
-import { argumentSignatures, refusals, scratchFiles } from '@chaoskit/cluster/testing';
+import { argumentSignatures, expectAsDeclared, refusals, scratchFiles } from '@chaoskit/cluster/testing';
 import { isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -15,8 +15,11 @@ const refusal = refusals(isChaosError);
 const availabilityProbe = ['name*', 'ns="default"', 'label_selector=null', 'timeout=30'];
 
 describe('the statefulset activities of chaostoolkit-kubernetes 0.25.1', () => {
+  it('are every activity the package defines, in the modules its package.json declares', () =>
+    expectAsDeclared(import.meta.url));
+
   it('declares every operation with its arguments and defaults as in 0.25.1 (D77: remove_statefulset needs a name)', () => {
-    expect(argumentSignatures(activities)).toEqual({
+    expect(argumentSignatures(activities)).toMatchObject({
       'chaoscluster.statefulset.actions.create_statefulset': ['spec_path*', 'ns="default"'],
       'chaoscluster.statefulset.actions.remove_statefulset': ['name*', 'ns="default"', 'label_selector=null'],
       'chaoscluster.statefulset.actions.scale_statefulset': ['name*', 'replicas*', 'ns="default"'],

@@ -1,4 +1,4 @@
-import { argumentSignatures, refusals } from '@chaoskit/cluster/testing';
+import { argumentSignatures, expectAsDeclared, refusals } from '@chaoskit/cluster/testing';
 import { type InvalidArgument, isChaosError } from '@chaoskit/core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -17,10 +17,13 @@ const base = {
 };
 
 describe('the activities of chaostoolkit-istio 0.1.4', () => {
+  it('are every activity the package defines, in the modules its package.json declares', () =>
+    expectAsDeclared(import.meta.url));
+
   it('declares the 7 operations with their arguments and defaults, in 0.1.4 order', () => {
     const shape = argumentSignatures(activities);
     const common = ['ns="default"', 'version="networking.istio.io/v1alpha3"'];
-    expect(shape).toEqual({
+    expect(shape).toMatchObject({
       'chaosmesh.fault.actions.set_fault': ['virtual_service_name*', 'routes*', 'fault*', ...common],
       'chaosmesh.fault.actions.add_delay_fault': [
         'virtual_service_name*',

@@ -12,10 +12,11 @@ import {
   ensureKubeRouter,
   ensureMeshProbe,
   ensurePrometheus,
-} from './local/binaries.js';
+} from './host/binaries.js';
 import { importArchive, realNodesIn } from './local/realnodes/import.js';
 import { REAL_NODE_LABEL } from './local/realnodes/plan.js';
 import { realNodeProblems } from './local/realnodes/preflight.js';
+import { PROVIDER_NAMES } from './provider-names.js';
 import { start } from './start.js';
 import type { LocalCluster, ProviderName } from './types.js';
 import { cleanStaleUps, removeUpState, runningUp, stopUps, writeUpState } from './up-state.js';
@@ -66,7 +67,12 @@ program
   )
   .option('--no-mesh', "do not apply Istio's CRDs")
   .option('--istiod', "also run a real istiod (local: on 127.0.0.1; k3s: Istio's pilot image)")
-  .addOption(new Option('--provider <provider>', 'where to run').choices(['local', 'k3s']).default('local'))
+  .addOption(
+    new Option('--provider <provider>', 'where to run')
+      // up starts a cluster: a kubeconfig's is running already.
+      .choices(PROVIDER_NAMES.filter((p) => p !== 'kubeconfig'))
+      .default('local'),
+  )
   .action(
     async (opts: {
       nodes: number;

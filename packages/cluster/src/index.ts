@@ -1,14 +1,6 @@
 export { type CustomResourceType, customResourceDefinition } from './custom-resource.js';
 export { execText } from './exec.js';
 export {
-  containerEngineAvailable,
-  DEFAULT_K3S_IMAGE,
-  K3S_PACKAGES,
-  MissingK3sPackages,
-  NoContainerEngine,
-} from './k3s-provider.js';
-export { type AuditEvent, auditLogSize, isDryRun, isMutation, readAuditLog } from './local/audit.js';
-export {
   type Build,
   binaryPaths,
   ETCD_VERSION,
@@ -24,15 +16,22 @@ export {
   KWOK_VERSION,
   missingBinaries,
   REGISTRY_VERSION,
-} from './local/binaries.js';
-export { cacheDir, withCacheLock } from './local/cache.js';
-export { xdsBootstrap } from './local/istiod.js';
+} from './host/binaries.js';
+export { cacheDir, withCacheLock } from './host/cache.js';
+export { applyCrds, ensureIstioCrds, ISTIO_API_VERSION, meshCrds } from './istio/crds.js';
+export { xdsBootstrap } from './istio/istiod.js';
+export {
+  containerEngineAvailable,
+  DEFAULT_K3S_IMAGE,
+  K3S_PACKAGES,
+  MissingK3sPackages,
+  NoContainerEngine,
+} from './k3s-provider.js';
+export { type AuditEvent, auditLogSize, isDryRun, isMutation, readAuditLog } from './local/audit.js';
 export { writePodLog } from './local/local-cluster.js';
 export { PreflightError } from './local/preflight.js';
-export type { NodeImages } from './local/realnodes/images.js';
 export { REAL_NODE_LABEL } from './local/realnodes/plan.js';
 export { REAL_NODE_PACKAGES, realNodeProblems } from './local/realnodes/preflight.js';
-export { applyCrds, ensureIstioCrds, ISTIO_API_VERSION, meshCrds } from './mesh.js';
 export {
   IDENTITY_HEADER,
   type MeshTraffic,
@@ -46,5 +45,6 @@ export {
   type WaitOptions,
   xdsUnreachable,
 } from './mesh-traffic.js';
+export { PROVIDER_NAMES } from './provider-names.js';
 export { start } from './start.js';
 export type * from './types.js';

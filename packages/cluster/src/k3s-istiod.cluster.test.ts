@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { issueServingCert, validatingWebhook } from './istio/istiod.js';
 import { istiodManifests } from './k3s-istiod.js';
-import { issueServingCert, validatingWebhook } from './local/istiod.js';
 import { sharedCluster, testNamespace } from './testing.js';
 
 // The k3s provider cannot run here (no container engine), but what it would apply can be put

@@ -1,8 +1,8 @@
 import type { V1ConfigMap, V1Deployment, V1Secret, V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { ISTIO_API_VERSION } from './istio/crds.js';
+import { validatingWebhook } from './istio/istiod.js';
 import { DEFAULT_ISTIOD_IMAGE, ISTIOD_XDS_NODE_PORT, istiodManifests } from './k3s-istiod.js';
-import { validatingWebhook } from './local/istiod.js';
-import { ISTIO_API_VERSION } from './mesh.js';
 
 // What the k3s provider would apply for istiod. It cannot run on a machine without a container
 // engine, so these tests check the manifests themselves: that they hang together (selectors,

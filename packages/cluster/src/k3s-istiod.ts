@@ -7,6 +7,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { AppsV1Api, CoreV1Api, type KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
+import { until } from './host/until.js';
+import { ISTIO_API_VERSION } from './istio/crds.js';
 import {
   ISTIO_NAMESPACE,
   issueServingCert,
@@ -14,9 +16,7 @@ import {
   servesXds,
   webhookRefuses,
   xdsBootstrap,
-} from './local/istiod.js';
-import { ISTIO_API_VERSION } from './mesh.js';
-import { until } from './testing/until.js';
+} from './istio/istiod.js';
 import type { IstiodEndpoint } from './types.js';
 
 /**

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { applyCrds, meshCrds, meshOption } from './istio/crds.js';
 import { DEFAULT_ISTIOD_IMAGE, ISTIOD_XDS_NODE_PORT, installIstiod } from './k3s-istiod.js';
-import { applyCrds, meshCrds, meshOption } from './mesh.js';
 import type { Cluster, StartOptions } from './types.js';
 
 export const DEFAULT_K3S_IMAGE = 'rancher/k3s:v1.33.5-k3s1';

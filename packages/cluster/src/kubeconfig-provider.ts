@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { applyCrds, meshCrds, meshOption } from './mesh.js';
+import { applyCrds, meshCrds, meshOption } from './istio/crds.js';
 import type { Cluster, StartOptions } from './types.js';
 
 /**

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import { ensureMeshProbe } from './local/binaries.js';
-import type { ProgressSink } from './local/cache.js';
-import { xdsBootstrap } from './local/istiod.js';
-import { freePort, freePorts } from './local/ports.js';
-import { loopbackEnv, ProcessGroup } from './local/processes.js';
-import { adsRequest, LISTENER_TYPE } from './local/xds.js';
-import { until } from './testing/until.js';
+import { ensureMeshProbe } from './host/binaries.js';
+import type { ProgressSink } from './host/cache.js';
+import { freePort, freePorts } from './host/ports.js';
+import { loopbackEnv, ProcessGroup } from './host/processes.js';
+import { until } from './host/until.js';
+import { xdsBootstrap } from './istio/istiod.js';
+import { adsRequest, LISTENER_TYPE } from './istio/xds.js';
 import type { IstiodInfo } from './types.js';
 
 // Real traffic through a real mesh: plain gRPC servers on 127.0.0.1 stand behind mesh hosts
@@ -189,34 +189,7 @@ export async function meshTraffic(options: MeshTrafficOptions): Promise<MeshTraf
       { timeoutMs: 30_000, intervalMs: 50, alive: () => group.assertRunning() },
     );
 
-    for (const h of hosts) {
-      const name = objectName(h.name);
-      const mine = backends.filter((b) => b.host === h.name);
-      await create(objects, namespace, 'serviceentries', {
-        apiVersion: 'networking.istio.io/v1',
-        kind: 'ServiceEntry',
-        metadata: { name },
-        spec: {
-          hosts: [h.name],
-          location: 'MESH_INTERNAL',
-          resolution: 'STATIC',
-          ports: [{ number: h.port, name: 'grpc', protocol: 'GRPC' }],
-          endpoints: mine.map((b) => ({
-            address: '127.0.0.1',
-            ports: { grpc: Number(b.address.split(':')[1]) },
-            labels: { version: b.subset },
-          })),
-        },
-      });
-      created.push({ plural: 'serviceentries', name });
-      await create(objects, namespace, 'destinationrules', {
-        apiVersion: 'networking.istio.io/v1',
-        kind: 'DestinationRule',
-        metadata: { name },
-        spec: { host: h.name, subsets: h.subsets.map((s) => ({ name: s, labels: { version: s } })) },
-      });
-      created.push({ plural: 'destinationrules', name });
-    }
+    await declareHosts(objects, namespace, hosts, backends, created);
 
     const controlAddress = `127.0.0.1:${await freePort()}`;
     const bootstrap = istiod.xdsBootstrap({ namespace, name: 'meshprobe' });
@@ -231,51 +204,7 @@ export async function meshTraffic(options: MeshTrafficOptions): Promise<MeshTraf
     });
 
     const targets = Object.fromEntries(hosts.map((h) => [h.name, `xds:///${h.name}:${h.port}`]));
-    const send = async (opts: SendOptions): Promise<Record<string, RouteStats>> => {
-      const names = opts.routes ?? Object.keys(options.routes);
-      const routes = names.map((name) => {
-        const r = options.routes[name];
-        if (!r) throw new Error(`unknown route ${name}`);
-        return { name, target: targets[r.host], metadata: r.headers ?? {} };
-      });
-      group.assertRunning();
-      const res = await fetch(`http://${controlAddress}/send`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          routes,
-          requests: opts.requests,
-          concurrency: opts.concurrency ?? 10,
-          timeoutMs: opts.timeoutMs ?? 10_000,
-        }),
-      });
-      if (!res.ok) throw new Error(`meshprobe: ${res.status} ${(await res.text()).trim()}`);
-      const body = (await res.json()) as { routes: Record<string, Omit<RouteStats, 'failures'>> };
-      return Object.fromEntries(
-        Object.entries(body.routes).map(([name, s]) => [
-          name,
-          { ...s, failures: s.requests - (s.codes.OK ?? 0) },
-        ]),
-      );
-    };
-
-    const waitFor: MeshTraffic['waitFor'] = async (route, done, wait = {}) => {
-      const began = Date.now();
-      const timeoutMs = wait.timeoutMs ?? 15_000;
-      let batches = 0;
-      for (;;) {
-        const stats = (
-          await send({ requests: wait.batch ?? 20, concurrency: wait.concurrency, routes: [route] })
-        )[route]!;
-        batches++;
-        if (done(stats)) return { stats, batches, elapsedMs: Date.now() - began };
-        if (Date.now() - began > timeoutMs)
-          throw new Error(
-            `route ${route}: condition not met within ${timeoutMs} ms (${batches} batches); last batch: ${JSON.stringify(stats)}`,
-          );
-        await delay(25);
-      }
-    };
+    const { send, waitFor } = probeClient(group, controlAddress, options.routes, targets);
 
     let stopped = false;
     const stop = async () => {
@@ -323,6 +252,99 @@ export async function xdsUnreachable(xdsAddress: string, timeoutMs = 5000): Prom
     const message = (err as Error).message.split(xdsAddress).join('<the address>');
     return `the xDS server did not answer a request for a listener (${message})`;
   }
+}
+
+/** A ServiceEntry (the backends, as endpoints labelled by subset) and a DestinationRule per host. */
+async function declareHosts(
+  objects: CustomObjectsApi,
+  namespace: string,
+  hosts: Array<{ name: string; port: number; subsets: string[] }>,
+  backends: MeshTrafficBackend[],
+  created: Array<{ plural: string; name: string }>,
+): Promise<void> {
+  for (const h of hosts) {
+    const name = objectName(h.name);
+    const mine = backends.filter((b) => b.host === h.name);
+    await create(objects, namespace, 'serviceentries', {
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'ServiceEntry',
+      metadata: { name },
+      spec: {
+        hosts: [h.name],
+        location: 'MESH_INTERNAL',
+        resolution: 'STATIC',
+        ports: [{ number: h.port, name: 'grpc', protocol: 'GRPC' }],
+        endpoints: mine.map((b) => ({
+          address: '127.0.0.1',
+          ports: { grpc: Number(b.address.split(':')[1]) },
+          labels: { version: b.subset },
+        })),
+      },
+    });
+    created.push({ plural: 'serviceentries', name });
+    await create(objects, namespace, 'destinationrules', {
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'DestinationRule',
+      metadata: { name },
+      spec: { host: h.name, subsets: h.subsets.map((s) => ({ name: s, labels: { version: s } })) },
+    });
+    created.push({ plural: 'destinationrules', name });
+  }
+}
+
+/** Sends through the meshprobe client at `controlAddress`: batches, and batches until a condition holds. */
+function probeClient(
+  group: ProcessGroup,
+  controlAddress: string,
+  routesByName: MeshTrafficOptions['routes'],
+  targets: Record<string, string>,
+): Pick<MeshTraffic, 'send' | 'waitFor'> {
+  const send = async (opts: SendOptions): Promise<Record<string, RouteStats>> => {
+    const names = opts.routes ?? Object.keys(routesByName);
+    const routes = names.map((name) => {
+      const r = routesByName[name];
+      if (!r) throw new Error(`unknown route ${name}`);
+      return { name, target: targets[r.host], metadata: r.headers ?? {} };
+    });
+    group.assertRunning();
+    const res = await fetch(`http://${controlAddress}/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        routes,
+        requests: opts.requests,
+        concurrency: opts.concurrency ?? 10,
+        timeoutMs: opts.timeoutMs ?? 10_000,
+      }),
+    });
+    if (!res.ok) throw new Error(`meshprobe: ${res.status} ${(await res.text()).trim()}`);
+    const body = (await res.json()) as { routes: Record<string, Omit<RouteStats, 'failures'>> };
+    return Object.fromEntries(
+      Object.entries(body.routes).map(([name, s]) => [
+        name,
+        { ...s, failures: s.requests - (s.codes.OK ?? 0) },
+      ]),
+    );
+  };
+
+  const waitFor: MeshTraffic['waitFor'] = async (route, done, wait = {}) => {
+    const began = Date.now();
+    const timeoutMs = wait.timeoutMs ?? 15_000;
+    let batches = 0;
+    for (;;) {
+      const stats = (
+        await send({ requests: wait.batch ?? 20, concurrency: wait.concurrency, routes: [route] })
+      )[route]!;
+      batches++;
+      if (done(stats)) return { stats, batches, elapsedMs: Date.now() - began };
+      if (Date.now() - began > timeoutMs)
+        throw new Error(
+          `route ${route}: condition not met within ${timeoutMs} ms (${batches} batches); last batch: ${JSON.stringify(stats)}`,
+        );
+      await delay(25);
+    }
+  };
+  return { send, waitFor };
 }
 
 function objectName(host: string): string {

@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { isAlive } from './local/processes.js';
-import { adsRequest, LISTENER_TYPE } from './local/xds.js';
+import { isAlive } from './host/processes.js';
+import { adsRequest, LISTENER_TYPE } from './istio/xds.js';
 
 /** Processes whose command line names `dir` (a cluster's components run from its directory). */
 function processesIn(dir: string): number[] {

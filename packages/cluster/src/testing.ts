@@ -1,7 +1,7 @@
 // Test-only helpers (`@chaoskit/cluster/testing`): the shared cluster, namespaces, workloads and
 // identities on it, the checks activity packages repeat in their tests, and free ports.
 
-export { freePort } from './local/ports.js';
+export { freePort } from './host/ports.js';
 export * from './testing/activities.js';
 export * from './testing/custom-objects.js';
 export * from './testing/etcd.js';

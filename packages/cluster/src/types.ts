@@ -1,6 +1,16 @@
-import type { NodeImages } from './local/realnodes/images.js';
+import type { ProviderName } from './provider-names.js';
 
-export type ProviderName = 'local' | 'k3s' | 'kubeconfig';
+export type { ProviderName };
+
+/** The references of the images every real node holds. */
+export interface NodeImages {
+  /** The pod sandbox: chaoskit's pause program. */
+  pause: string;
+  /** A static busybox (Debian's busybox-static): sh, httpd, nc, wget, sleep and the rest. */
+  toolbox: string;
+  /** The demo's web app: HTTP on 8080 and gRPC health on 9090 (`webapp serve`), and its client (`webapp load`). */
+  webapp: string;
+}
 
 export interface NodeSpec {
   name?: string;

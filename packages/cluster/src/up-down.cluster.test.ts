@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { until } from './testing/until.js';
+import { until } from './host/until.js';
 
 // The command as users run it (built by `./dev test` before the tests).
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { isAlive } from './local/processes.js';
+import { isAlive } from './host/processes.js';
 import type { Cluster } from './types.js';
 
 export interface UpState {

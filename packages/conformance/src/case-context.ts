@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import type { ProviderName } from '@chaoskit/cluster';
 import {
   auditLogSize,
   type MeshTraffic,
@@ -25,7 +26,7 @@ import { workloadDoc } from './workload-doc.js';
 
 /** What a case knows of the cluster it runs on. */
 export interface ClusterInfo {
-  provider: 'local' | 'k3s' | 'kubeconfig';
+  provider: ProviderName;
   /** An admin kubeconfig, for fixtures and assertions (never given to the activity). */
   kc: KubeConfig;
   server: string;

@@ -9,6 +9,8 @@ import {
   ensureIstiod,
   ensureMeshProbe,
   type LocalCluster,
+  PROVIDER_NAMES,
+  type ProviderName,
   type StartOptions,
   start,
   xdsUnreachable,
@@ -31,7 +33,7 @@ import { DEFAULT_TOOLBOX_IMAGE, localClusterInfo, runningOnCluster } from './run
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 interface Options {
-  provider: 'local' | 'k3s' | 'kubeconfig';
+  provider: ProviderName;
   context?: string;
   kubeconfig?: string;
   only?: string;
@@ -323,11 +325,7 @@ async function hasVirtualServices(kc: KubeConfig): Promise<boolean> {
 const program = new Command()
   .name('chaoskit-conformance')
   .description('Run every chaoskit activity against a disposable cluster or your own, and write a report.')
-  .addOption(
-    new Option('--provider <provider>', 'where to run')
-      .choices(['local', 'k3s', 'kubeconfig'])
-      .default('local'),
-  )
+  .addOption(new Option('--provider <provider>', 'where to run').choices(PROVIDER_NAMES).default('local'))
   .option('--context <name>', 'kubeconfig provider: the context to use (required)')
   .option('--kubeconfig <path>', 'kubeconfig provider: the file (default KUBECONFIG, then ~/.kube/config)')
   .option(

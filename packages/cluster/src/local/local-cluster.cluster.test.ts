@@ -15,10 +15,10 @@ import {
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execText } from '../exec.js';
+import { isAlive } from '../host/processes.js';
 import { start } from '../start.js';
 import { readAuditLog } from './audit.js';
 import { writePodLog } from './local-cluster.js';
-import { isAlive } from './processes.js';
 
 const execFileAsync = promisify(execFile);
 const { kc, kubectl, kubeconfigPath, nodes, auditLogPath, users } = sharedCluster();

@@ -1,22 +1,50 @@
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
-import { dump } from 'js-yaml';
-import { applyCrds, type MeshCrds, meshCrds, meshOption } from '../mesh.js';
-import type { IstiodInfo, LocalCluster, NodeSpec, StartOptions } from '../types.js';
-import { ensureBinaries, ensureBuilds, ensureIstiod, KUBERNETES_VERSION } from './binaries.js';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import {
+  type Binaries,
+  ensureBinaries,
+  ensureBuilds,
+  ensureIstiod,
+  KUBERNETES_VERSION,
+} from '../host/binaries.js';
+import { freePorts, startWhilePortsTaken } from '../host/ports.js';
+import { loopbackEnv, ProcessGroup, waitFor } from '../host/processes.js';
+import { applyCrds, type MeshCrds, meshCrds, meshOption } from '../istio/crds.js';
+import type { IstiodInfo, LocalCluster, StartOptions } from '../types.js';
+import {
+  CONTEXT,
+  type ControlPlaneFiles,
+  type ControlPlanePorts,
+  controlPlaneFiles,
+  kubeconfigFor,
+  startApiserver,
+  startControllers,
+  startEtcd,
+} from './control-plane.js';
 import { startIstiod } from './istiod.js';
-import { AUDIT_POLICY, criLogLine, kwokConfig } from './kwok-config.js';
-import { ADMIN_CERT_USER, ADMIN_USER, COMPONENTS_USER, issuePki, UNPRIVILEGED_USER } from './pki.js';
-import { freePorts } from './ports.js';
+import { AUDIT_POLICY, criLogLine } from './kwok-config.js';
+import { createKwokNodes } from './kwok-nodes.js';
+import {
+  ADMIN_CERT_USER,
+  ADMIN_USER,
+  COMPONENTS_USER,
+  issuePki,
+  type Pki,
+  UNPRIVILEGED_USER,
+} from './pki.js';
 import { preflight } from './preflight.js';
-import { httpOk, loopbackEnv, ProcessGroup, waitFor } from './processes.js';
 import { prepareRealNodes, type RealNodeKit, type RealNodes, startRealNodes } from './realnodes/index.js';
-import { KWOK_POD_CIDR, MAX_REAL_NODES, REAL_NODE_LABEL, SERVICE_CIDR } from './realnodes/plan.js';
+import { MAX_REAL_NODES } from './realnodes/plan.js';
 
-const CONTEXT = 'chaoskit-local';
+/** What every attempt at a start shares: built, downloaded and checked once. */
+interface Prepared {
+  bin: Binaries;
+  crds: MeshCrds | undefined;
+  istiodBinary: string | undefined;
+  kit: RealNodeKit | undefined;
+}
 
 export async function startLocal(options: StartOptions = {}): Promise<LocalCluster> {
   const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -38,39 +66,38 @@ export async function startLocal(options: StartOptions = {}): Promise<LocalClust
   const kit = options.realNodes ? await prepareRealNodes(progress) : undefined;
   if (kit && 'unavailable' in kit)
     progress(`chaoskit: real nodes cannot run here, the cluster is kwok-only: ${kit.unavailable}`);
-  for (let attempt = 1; ; attempt++) {
+  const prepared: Prepared = { bin, crds, istiodBinary, kit };
+  const attempt = async () => {
     const dir = await mkdtemp(join(tmpdir(), 'chaoskit-cluster-'));
     const group = new ProcessGroup(dir);
     const real: { nodes?: RealNodes } = {};
     try {
-      return await boot(dir, group, bin, options, crds, istiodBinary, kit, real);
+      return await boot(dir, group, prepared, options, real);
     } catch (err) {
       await real.nodes?.stop();
       await group.stop(1000);
       await rm(dir, { recursive: true, force: true });
-      // A port picked free and taken before its component bound it (another cluster starting
-      // beside this one): started again, on other ports.
-      if (attempt < 3 && /address already in use/.test((err as Error).message)) {
-        progress(`chaoskit: a port of the local cluster was taken before it bound it; starting again`);
-        continue;
-      }
-      // A component's failure carries that component's log tail, and only that one.
-      throw new Error(`local cluster failed to start: ${(err as Error).message}`, { cause: err });
+      throw err;
     }
-  }
+  };
+  // A port picked free and taken before its component bound it (another cluster starting
+  // beside this one): started again, on other ports.
+  return startWhilePortsTaken(attempt, () =>
+    progress(`chaoskit: a port of the local cluster was taken before it bound it; starting again`),
+  ).catch((err: Error) => {
+    // A component's failure carries that component's log tail, and only that one.
+    throw new Error(`local cluster failed to start: ${err.message}`, { cause: err });
+  });
 }
 
 async function boot(
   dir: string,
   group: ProcessGroup,
-  bin: Awaited<ReturnType<typeof ensureBinaries>>,
+  { bin, crds, istiodBinary, kit }: Prepared,
   options: StartOptions,
-  crds: MeshCrds | undefined,
-  istiodBinary: string | undefined,
-  kit: RealNodeKit | undefined,
   real: { nodes?: RealNodes },
 ): Promise<LocalCluster> {
-  const [etcdPort, etcdPeerPort, apiPort, kcmPort, schedPort, kwokPort] = (await freePorts(6)) as [
+  const [etcd, etcdPeer, api, controllerManager, scheduler, kwok] = (await freePorts(6)) as [
     number,
     number,
     number,
@@ -78,176 +105,35 @@ async function boot(
     number,
     number,
   ];
+  const ports: ControlPlanePorts = { etcd, etcdPeer, api, controllerManager, scheduler, kwok };
   const realKit = kit && !('unavailable' in kit) ? kit : undefined;
   const pki = await issuePki(
     dir,
     Array.from({ length: realKit ? (options.realNodes ?? 0) : 0 }, (_, i) => `real-node-${i}`),
   );
-  const server = `https://127.0.0.1:${apiPort}`;
-  const certDir = join(dir, 'pki');
-  const caFile = join(certDir, 'apiserver.crt');
-  const auditLogPath = join(dir, 'audit.log');
-  const auditPolicy = join(dir, 'audit-policy.yaml');
-  const podLogFile = join(dir, 'logs', 'pod.log');
-  const previousPodLogFile = join(dir, 'logs', 'pod-previous.log');
-  const execDir = join(dir, 'exec');
-  await Promise.all([mkdir(certDir), mkdir(join(dir, 'logs')), mkdir(execDir)]);
-  await writeFile(auditPolicy, AUDIT_POLICY);
-  await writeFile(podLogFile, criLogLine('chaoskit fake pod started'));
-  await writeFile(previousPodLogFile, criLogLine('chaoskit fake pod previous run'));
+  const files = controlPlaneFiles(dir);
+  await Promise.all([mkdir(files.certDir), mkdir(join(dir, 'logs')), mkdir(files.execDir)]);
+  await writeFile(files.auditPolicy, AUDIT_POLICY);
+  await writeFile(files.podLogFile, criLogLine('chaoskit fake pod started'));
+  await writeFile(files.previousPodLogFile, criLogLine('chaoskit fake pod previous run'));
 
-  group.start(
-    'etcd',
-    bin.etcd,
-    [
-      '--name=chaoskit',
-      `--data-dir=${join(dir, 'etcd')}`,
-      `--listen-client-urls=http://127.0.0.1:${etcdPort}`,
-      `--advertise-client-urls=http://127.0.0.1:${etcdPort}`,
-      `--listen-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
-      `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
-      `--initial-cluster=chaoskit=http://127.0.0.1:${etcdPeerPort}`,
-      '--initial-cluster-state=new',
-      // Disposable data: fsync only slows tests down.
-      '--unsafe-no-fsync=true',
-      '--log-level=warn',
-    ],
-    loopbackEnv,
-  );
-  await waitFor('etcd', 'etcd', group, () => httpOk(`http://127.0.0.1:${etcdPort}/health`), 30_000);
+  await startEtcd(group, bin, dir, ports);
+  const apiserverReady = await startApiserver(group, bin, { files, pki, ports, options });
 
-  group.start(
-    'kube-apiserver',
-    bin.kubeApiserver,
-    [
-      `--etcd-servers=http://127.0.0.1:${etcdPort}`,
-      '--bind-address=127.0.0.1',
-      '--advertise-address=127.0.0.1',
-      `--secure-port=${apiPort}`,
-      // A loopback advertise address is not a valid Endpoints IP.
-      '--endpoint-reconciler-type=none',
-      `--cert-dir=${certDir}`,
-      `--service-cluster-ip-range=${SERVICE_CIDR}`,
-      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-      `--service-account-key-file=${pki.serviceAccountPubFile}`,
-      `--service-account-signing-key-file=${pki.serviceAccountKeyFile}`,
-      `--token-auth-file=${pki.tokenFile}`,
-      `--client-ca-file=${pki.clientCaFile}`,
-      `--authorization-mode=${options.rbac === false ? 'AlwaysAllow' : 'Node,RBAC'}`,
-      '--allow-privileged=true',
-      // Logs and exec go to kwok at the node's address, which kwok sets to 127.0.0.1, or to a
-      // real node's kubelet, which trusts the client CA's certificates only.
-      '--kubelet-preferred-address-types=InternalIP,Hostname',
-      `--kubelet-client-certificate=${pki.clientCertFile}`,
-      `--kubelet-client-key=${pki.clientKeyFile}`,
-      '--enable-priority-and-fairness=false',
-      '--profiling=false',
-      `--audit-policy-file=${auditPolicy}`,
-      `--audit-log-path=${auditLogPath}`,
-      '--audit-log-format=json',
-      '--audit-log-mode=blocking',
-      // Never rotated (0 means lumberjack's 100 MB): readers of the log expect one whole file.
-      '--audit-log-maxsize=1048576',
-      ...(options.apiserverArgs ?? []),
-    ],
-    loopbackEnv,
-  );
-  const apiserverReady = () =>
-    waitFor(
-      'kube-apiserver',
-      'kube-apiserver',
-      group,
-      async () =>
-        existsSync(caFile) &&
-        (await httpOk(`${server}/readyz`, { ca: await readFile(caFile), token: pki.adminToken })),
-      90_000,
-    );
-  await apiserverReady();
-
-  const kubeconfigFor = (user: Record<string, string>) =>
-    dump({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name: CONTEXT, cluster: { server, 'certificate-authority': caFile } }],
-      users: [{ name: CONTEXT, user }],
-      contexts: [{ name: CONTEXT, context: { cluster: CONTEXT, user: CONTEXT, namespace: 'default' } }],
-      'current-context': CONTEXT,
-    });
-  const kubeconfig = kubeconfigFor({ token: pki.adminToken });
+  const server = `https://127.0.0.1:${api}`;
+  const kubeconfig = kubeconfigFor(server, files.caFile, { token: pki.adminToken });
   const kubeconfigPath = join(dir, 'kubeconfig');
   const componentsKubeconfig = join(dir, 'components.kubeconfig');
   await writeFile(kubeconfigPath, kubeconfig, { mode: 0o600 });
-  await writeFile(componentsKubeconfig, kubeconfigFor({ token: pki.componentsToken }), { mode: 0o600 });
-  const componentAuth = [
-    `--kubeconfig=${componentsKubeconfig}`,
-    `--authentication-kubeconfig=${componentsKubeconfig}`,
-    `--authorization-kubeconfig=${componentsKubeconfig}`,
-    '--bind-address=127.0.0.1',
-    '--leader-elect=false',
-  ];
-
-  group.start(
-    'kube-controller-manager',
-    bin.kubeControllerManager,
-    [
-      ...componentAuth,
-      `--secure-port=${kcmPort}`,
-      `--service-account-private-key-file=${pki.serviceAccountKeyFile}`,
-      `--root-ca-file=${caFile}`,
-      '--node-monitor-period=5s',
-    ],
-    loopbackEnv,
-  );
-  group.start(
-    'kube-scheduler',
-    bin.kubeScheduler,
-    [...componentAuth, `--secure-port=${schedPort}`],
-    loopbackEnv,
-  );
-
-  const kwokConfigPath = join(dir, 'kwok.yaml');
-  await writeFile(kwokConfigPath, kwokConfig({ podLogFile, previousPodLogFile, execDir }));
-  group.start(
-    'kwok',
-    bin.kwok,
-    [
-      `--kubeconfig=${componentsKubeconfig}`,
-      `--config=${kwokConfigPath}`,
-      // Every node but the real ones, whose kubelets run them.
-      `--manage-nodes-with-label-selector=!${REAL_NODE_LABEL}`,
-      '--node-ip=127.0.0.1',
-      '--node-name=localhost',
-      `--node-port=${kwokPort}`,
-      `--server-address=127.0.0.1:${kwokPort}`,
-      // Non-zero: kwok 0.7 otherwise picks the heartbeat without leases and nodes go NotReady.
-      '--node-lease-duration-seconds=40',
-      `--cidr=${KWOK_POD_CIDR}`,
-    ],
-    loopbackEnv,
-  );
+  await writeFile(componentsKubeconfig, kubeconfigFor(server, files.caFile, { token: pki.componentsToken }), {
+    mode: 0o600,
+  });
+  await startControllers(group, bin, { files, pki, ports, componentsKubeconfig });
 
   const kc = new KubeConfig();
   kc.loadFromString(kubeconfig);
   const core = kc.makeApiClient(CoreV1Api);
-
-  const nodeSpecs = nodeList(options);
-  for (const spec of nodeSpecs) {
-    await core.createNode({ body: nodeBody(spec, options.nodeLabels) });
-  }
-  const nodes = nodeSpecs.map((s) => s.name);
-  await waitFor(
-    'kwok nodes Ready',
-    'kwok',
-    group,
-    async () => {
-      const list = await core.listNode();
-      const ready = list.items.filter(
-        (n) => isReady(n) && !n.spec?.taints?.some((t) => t.key === 'node.kubernetes.io/not-ready'),
-      );
-      return ready.length >= nodes.length;
-    },
-    60_000,
-  );
+  const nodes = await createKwokNodes(core, group, options);
   // Pods are refused until the namespace's default service account exists.
   await waitFor(
     'default service account',
@@ -267,8 +153,8 @@ async function boot(
       kit: realKit,
       bin,
       pki,
-      caFile,
-      apiPort,
+      caFile: files.caFile,
+      apiPort: api,
       kc,
       env: loopbackEnv,
     });
@@ -286,25 +172,62 @@ async function boot(
           crdsPath: crds.path,
         })
       : undefined;
+  return handle({
+    group,
+    bin,
+    files,
+    pki,
+    server,
+    kubeconfig,
+    kubeconfigPath,
+    etcdUrl: `http://127.0.0.1:${etcd}`,
+    nodes,
+    real,
+    kit,
+    mesh,
+    istiod,
+    apiserverReady,
+  });
+}
 
+interface Running {
+  group: ProcessGroup;
+  bin: Binaries;
+  files: ControlPlaneFiles;
+  pki: Pki;
+  server: string;
+  kubeconfig: string;
+  kubeconfigPath: string;
+  etcdUrl: string;
+  nodes: string[];
+  real: { nodes?: RealNodes };
+  kit: RealNodeKit | undefined;
+  mesh: LocalCluster['mesh'];
+  istiod: IstiodInfo | undefined;
+  apiserverReady: () => Promise<void>;
+}
+
+/** The started cluster as its callers hold it; stop() ends every process and removes the directory. */
+function handle(r: Running): LocalCluster {
+  const { group, files, pki, server, real, kit, mesh, istiod } = r;
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await real.nodes?.stop();
     await group.stop();
-    await rm(dir, { recursive: true, force: true });
+    await rm(files.dir, { recursive: true, force: true });
   };
   return {
     provider: 'local',
-    kubeconfig,
-    kubeconfigPath,
+    kubeconfig: r.kubeconfig,
+    kubeconfigPath: r.kubeconfigPath,
     context: CONTEXT,
     server,
-    dir,
+    dir: files.dir,
     credentials: {
       server,
-      caFile,
+      caFile: files.caFile,
       token: pki.adminToken,
       clientCertFile: pki.clientCertFile,
       clientKeyFile: pki.clientKeyFile,
@@ -316,13 +239,13 @@ async function boot(
       unprivileged: UNPRIVILEGED_USER,
       components: COMPONENTS_USER,
     },
-    auditLogPath,
-    etcdUrl: `http://127.0.0.1:${etcdPort}`,
-    nodes,
+    auditLogPath: files.auditLogPath,
+    etcdUrl: r.etcdUrl,
+    nodes: r.nodes,
     kubernetesVersion: KUBERNETES_VERSION,
-    podLogFile,
-    previousPodLogFile,
-    kubectl: bin.kubectl,
+    podLogFile: files.podLogFile,
+    previousPodLogFile: files.previousPodLogFile,
+    kubectl: r.bin.kubectl,
     realNodes: real.nodes?.names ?? [],
     ...(real.nodes ? { images: real.nodes.images } : {}),
     ...(kit && 'unavailable' in kit ? { realNodesUnavailable: kit.unavailable } : {}),
@@ -338,41 +261,12 @@ async function boot(
     componentLogs: group.logFiles,
     restartApiserver: async (downMs = 0) => {
       await group.restart('kube-apiserver', downMs);
-      await apiserverReady();
+      await r.apiserverReady();
     },
     ...(istiod ? { istiod } : {}),
     stop,
     [Symbol.asyncDispose]: stop,
   };
-}
-
-function nodeList(options: StartOptions): Array<Required<Pick<NodeSpec, 'name'>> & NodeSpec> {
-  const given = options.nodes ?? 2;
-  const specs: NodeSpec[] = typeof given === 'number' ? Array.from({ length: given }, () => ({})) : given;
-  return specs.map((s, i) => ({ ...s, name: s.name ?? `kwok-node-${i}` }));
-}
-
-function nodeBody(spec: NodeSpec & { name: string }, common: Record<string, string> = {}): V1Node {
-  return {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: {
-      name: spec.name,
-      labels: {
-        'kubernetes.io/hostname': spec.name,
-        'kubernetes.io/os': 'linux',
-        'kubernetes.io/arch': 'amd64',
-        type: 'kwok',
-        ...common,
-        ...spec.labels,
-      },
-      annotations: { 'kwok.x-k8s.io/node': 'fake' },
-    },
-  };
-}
-
-function isReady(node: V1Node): boolean {
-  return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 }
 
 /** Appends lines to the log every kwok pod serves (kubectl logs / read_pod_logs). */

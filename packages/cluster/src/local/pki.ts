@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-
-const execFileAsync = promisify(execFile);
+import { issueCa, issueCert } from '../host/certificates.js';
 
 export interface Pki {
   /** CA that signs client certificates (the apiserver's --client-ca-file). */
@@ -31,60 +28,6 @@ export const KUBE_ROUTER_USER = 'chaoskit-kube-router';
 
 function token(): string {
   return randomBytes(24).toString('hex');
-}
-
-async function openssl(args: string[], cwd: string): Promise<void> {
-  try {
-    await execFileAsync('openssl', args, { cwd });
-  } catch (err) {
-    throw new Error(`openssl ${args[0]} failed (is openssl installed?): ${(err as Error).message}`, {
-      cause: err,
-    });
-  }
-}
-
-// EC keys are fast to generate; certificates are valid for two days, enough for any test run.
-const ecKey = (dir: string, name: string) =>
-  openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
-
-/** A throwaway CA in `dir`: `<name>.key` and the self-signed `<name>.crt`. */
-export async function issueCa(dir: string, name: string, subject: string): Promise<void> {
-  await ecKey(dir, name);
-  await openssl(
-    ['req', '-x509', '-new', '-key', `${name}.key`, '-subj', subject, '-days', '2', '-out', `${name}.crt`],
-    dir,
-  );
-}
-
-/** `<name>.key` and `<name>.crt` signed by the CA `ca` of the same `dir`; `extfile` adds extensions. */
-export async function issueCert(
-  dir: string,
-  name: string,
-  subject: string,
-  ca: string,
-  extfile?: string,
-): Promise<void> {
-  await ecKey(dir, name);
-  await openssl(['req', '-new', '-key', `${name}.key`, '-subj', subject, '-out', `${name}.csr`], dir);
-  await openssl(
-    [
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      `${ca}.crt`,
-      '-CAkey',
-      `${ca}.key`,
-      '-CAcreateserial',
-      '-days',
-      '2',
-      ...(extfile ? ['-extfile', extfile] : []),
-      '-out',
-      `${name}.crt`,
-    ],
-    dir,
-  );
 }
 
 /**

@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { constants, existsSync } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { istioCrdsPath } from '../mesh.js';
+import { istiodMissing, missingBinaries } from '../host/binaries.js';
+import { cacheBusy, cacheDir, type ProgressSink } from '../host/cache.js';
+import { type GoWrapper, requiredGo } from '../host/go.js';
+import { istioCrdsPath } from '../istio/crds.js';
 import type { MeshOptions } from '../types.js';
-import { istiodMissing, missingBinaries } from './binaries.js';
-import { cacheBusy, cacheDir, type ProgressSink } from './cache.js';
-import { type GoWrapper, requiredGo } from './go.js';
 
 const execFileAsync = promisify(execFile);
 

@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureJaeger, JAEGER_VERSION } from '../local/binaries.js';
-import type { ProgressSink } from '../local/cache.js';
-import { freePorts } from '../local/ports.js';
+import { ensureJaeger, JAEGER_VERSION } from '../host/binaries.js';
+import type { ProgressSink } from '../host/cache.js';
 import { answers, startService } from './service.js';
 import { type OtlpTraces, otlpSpans, type TraceSpan } from './spans.js';
 
@@ -49,26 +48,19 @@ export interface RunningJaeger extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
-/**
- * A real Jaeger v2 (an OpenTelemetry Collector with Jaeger's in-memory storage and query
- * service; built from the Go module proxy on first use, then cached) receiving OTLP over
- * HTTP and gRPC, every port on 127.0.0.1.
- */
-export async function startJaeger(options: JaegerOptions = {}): Promise<RunningJaeger> {
-  const binary = await ensureJaeger(options.progress);
-  const [grpc, http, query, queryGrpc, health] = (await freePorts(5)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const at = (port: number) => `127.0.0.1:${port}`;
-  const queryUrl = `http://${at(query)}`;
-  const otlpHttpUrl = `http://${at(http)}`;
-  const otlpGrpcUrl = `http://${at(grpc)}`;
+const at = (port: number) => `127.0.0.1:${port}`;
+
+/** The five ports a Jaeger binds, by what each serves. */
+function jaegerPorts(ports: number[]) {
+  const [grpc, http, query, queryGrpc, health] = ports as [number, number, number, number, number];
+  return { grpc, http, query, queryGrpc, health };
+}
+
+/** The collector's configuration: OTLP receivers in, Jaeger's memory storage and query service. */
+function jaegerConfig(ports: number[]) {
+  const { grpc, http, query, queryGrpc, health } = jaegerPorts(ports);
   // No processors: a span is in storage by the time its export is answered.
-  const config = {
+  return {
     service: {
       extensions: ['jaeger_storage', 'jaeger_query', 'healthcheckv2'],
       pipelines: {
@@ -91,17 +83,31 @@ export async function startJaeger(options: JaegerOptions = {}): Promise<RunningJ
     },
     exporters: { jaeger_storage_exporter: { trace_storage: 'memstore' } },
   };
+}
+
+/**
+ * A real Jaeger v2 (an OpenTelemetry Collector with Jaeger's in-memory storage and query
+ * service; built from the Go module proxy on first use, then cached) receiving OTLP over
+ * HTTP and gRPC, every port on 127.0.0.1.
+ */
+export async function startJaeger(options: JaegerOptions = {}): Promise<RunningJaeger> {
+  const binary = await ensureJaeger(options.progress);
   const service = await startService({
     name: 'jaeger',
     binary,
-    setUp: async (dir) => {
+    ports: 5,
+    setUp: async (dir, ports) => {
       const configFile = join(dir, 'jaeger.yaml');
-      await writeFile(configFile, `${JSON.stringify(config, null, 2)}\n`);
+      await writeFile(configFile, `${JSON.stringify(jaegerConfig(ports), null, 2)}\n`);
       return [`--config=${configFile}`];
     },
     // Healthy once every component has started, receivers last.
-    ready: () => answers(`http://${at(health)}/status`),
+    ready: (ports) => answers(`http://${at(jaegerPorts(ports).health)}/status`),
   });
+  const { grpc, http, query } = jaegerPorts(service.ports);
+  const queryUrl = `http://${at(query)}`;
+  const otlpHttpUrl = `http://${at(http)}`;
+  const otlpGrpcUrl = `http://${at(grpc)}`;
 
   /** The spans of a query of the v3 API; none when Jaeger finds none (404). */
   const spansOf = async (path: string): Promise<TraceSpan[]> => {

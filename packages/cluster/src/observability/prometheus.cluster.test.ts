@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../testing/until.js';
+import { until } from '../host/until.js';
 import { type RunningPrometheus, startPrometheus } from './prometheus.js';
 import { PromQueryError } from './promql.js';
 import { type MetricsTarget, serveMetrics } from './target.js';

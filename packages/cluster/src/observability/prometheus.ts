@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensurePrometheus, PROMETHEUS_VERSION } from '../local/binaries.js';
-import type { ProgressSink } from '../local/cache.js';
-import { freePort } from '../local/ports.js';
+import { ensurePrometheus, PROMETHEUS_VERSION } from '../host/binaries.js';
+import type { ProgressSink } from '../host/cache.js';
 import {
   type PromQueryOptions,
   type PromQueryResult,
@@ -62,8 +61,6 @@ export interface RunningPrometheus extends AsyncDisposable {
  */
 export async function startPrometheus(options: PrometheusOptions = {}): Promise<RunningPrometheus> {
   const binary = await ensurePrometheus(options.progress);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const config = {
     global: {
       scrape_interval: options.scrapeInterval ?? '1s',
@@ -79,7 +76,8 @@ export async function startPrometheus(options: PrometheusOptions = {}): Promise<
   const service = await startService({
     name: 'prometheus',
     binary,
-    setUp: async (dir) => {
+    ports: 1,
+    setUp: async (dir, [port]) => {
       const configFile = join(dir, 'prometheus.yml');
       // JSON is YAML: no YAML writer needed for a configuration made of plain values.
       await writeFile(configFile, `${JSON.stringify(config, null, 2)}\n`);
@@ -91,8 +89,9 @@ export async function startPrometheus(options: PrometheusOptions = {}): Promise<
         '--web.enable-otlp-receiver',
       ];
     },
-    ready: () => answers(`${url}/-/ready`),
+    ready: ([port]) => answers(`http://127.0.0.1:${port}/-/ready`),
   });
+  const url = `http://127.0.0.1:${service.ports[0]}`;
   return {
     version: PROMETHEUS_VERSION,
     url,

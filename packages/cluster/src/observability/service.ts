@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProcessGroup } from '../local/processes.js';
-import { until } from '../testing/until.js';
+import { freePorts, startWhilePortsTaken } from '../host/ports.js';
+import { ProcessGroup } from '../host/processes.js';
+import { until } from '../host/until.js';
 
 export interface Service {
   readonly pid: number;
@@ -10,6 +11,8 @@ export interface Service {
   readonly logFile: string;
   /** Milliseconds from spawn to ready. */
   readonly readyMs: number;
+  /** The 127.0.0.1 ports it was given (ServiceSpec.ports of them). */
+  readonly ports: number[];
   /** Throws with the log's tail when the process has exited. */
   assertRunning(): void;
   stop(): Promise<void>;
@@ -18,19 +21,26 @@ export interface Service {
 interface ServiceSpec {
   name: string;
   binary: string;
-  /** Gets the service's own scratch directory (removed by stop()). */
-  setUp: (dir: string) => Promise<string[]>;
+  /** How many 127.0.0.1 ports it binds: picked free for each attempt at a start. */
+  ports?: number;
+  /** Gets the service's own scratch directory (removed by stop()) and its ports; returns its arguments. */
+  setUp: (dir: string, ports: number[]) => Promise<string[]>;
   /** Ready means answering: checked every 100 ms until it holds. */
-  ready: () => Promise<boolean>;
+  ready: (ports: number[]) => Promise<boolean>;
   readyTimeoutMs?: number;
 }
 
 /**
  * One long-running process in a scratch directory of its own: started, awaited until `ready`,
  * and stop() ends it (SIGTERM, SIGKILL after 5 s) and removes the directory. A start that
- * fails leaves nothing behind either.
+ * fails leaves nothing behind either; one whose port was taken before the process bound it
+ * is made again on other ports.
  */
-export async function startService(spec: ServiceSpec): Promise<Service> {
+export function startService(spec: ServiceSpec): Promise<Service> {
+  return startWhilePortsTaken(async () => startOnce(spec, await freePorts(spec.ports ?? 0)));
+}
+
+async function startOnce(spec: ServiceSpec, ports: number[]): Promise<Service> {
   const dir = await mkdtemp(join(tmpdir(), `chaoskit-${spec.name}-`));
   const group = new ProcessGroup(dir);
   let stopped = false;
@@ -41,10 +51,10 @@ export async function startService(spec: ServiceSpec): Promise<Service> {
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    const args = await spec.setUp(dir);
+    const args = await spec.setUp(dir, ports);
     const began = Date.now();
     group.start(spec.name, spec.binary, args, loopbackEnv());
-    await until(spec.name, spec.ready, {
+    await until(spec.name, () => spec.ready(ports), {
       timeoutMs: spec.readyTimeoutMs ?? 60_000,
       alive: () => group.assertRunning(),
     });
@@ -52,6 +62,7 @@ export async function startService(spec: ServiceSpec): Promise<Service> {
       pid: group.pids[0]!,
       logFile: group.logFiles[spec.name]!,
       readyMs: Date.now() - began,
+      ports,
       assertRunning: () => group.assertRunning(),
       stop,
     };

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 
-export { isAlive } from '../local/processes.js';
+export { isAlive } from '../host/processes.js';
 
 /**
  * The pids of the processes of this machine whose command line holds `marker`: kwok runs a fake

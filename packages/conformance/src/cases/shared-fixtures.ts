@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isChaosError } from '@chaoskit/core';
+import { isDryRun, isMutation } from '@chaoskit/cluster';
+import { type AnyActivity, isChaosError, type ResultOf } from '@chaoskit/core';
+import { invokeActivity } from '@chaoskit/runner';
+import { dump } from 'js-yaml';
+import type { Scenario } from '../case.js';
 import type { CaseContext } from '../case-context.js';
 
 // Fixtures several groups of cases use.
@@ -72,4 +76,86 @@ export async function failureAfterTimeout(
   assert.ok(elapsed >= args.timeout * 1000 - 100, `the probe waited its timeout (${elapsed} ms)`);
   t.log(`${t.activity.name} with timeout ${args.timeout} failed after ${elapsed} ms`);
   return message;
+}
+
+/**
+ * The spec_path files a create_* activity refuses before any request, for objects of `kind`
+ * (`doc(name)` makes one) beside the `good` file: a missing file, a name not .yaml, .yml or
+ * .json, YAML and JSON that do not parse, a Service (another kind) and two documents in one file.
+ */
+export async function badSpecFiles(
+  file: (name: string, text: string) => Promise<string>,
+  good: string,
+  kind: string,
+  doc: (name: string) => object,
+  ns: string,
+): Promise<Array<[Record<string, unknown>, string]>> {
+  const at = async (name: string, text: string) => ({ spec_path: await file(name, text), ns });
+  return [
+    [{ spec_path: `${good}.missing.yaml`, ns }, 'spec_path'],
+    [await at('web.txt', dump(doc('web'))), 'spec_path'],
+    [await at('bad.yaml', `kind: ${kind}\n  metadata: [oops\n`), 'spec_path'],
+    [await at('bad.json', `{"kind": "${kind}",`), 'spec_path'],
+    [await at('svc.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\n'), 'spec_path'],
+    [await at('two.yaml', `${dump(doc('a'))}---\n${dump(doc('b'))}`), 'spec_path'],
+  ];
+}
+
+/**
+ * For the fully-available probes: a workload of `noun` that never becomes available fails the
+ * probe after its timeout, saying how many replicas are ready.
+ */
+export function neverAvailableScenario(
+  noun: string,
+  stuck: (t: CaseContext, name: string, replicas: number) => Promise<void>,
+  decision = '',
+): Scenario {
+  return {
+    name: `fails after the timeout when it never becomes available, saying how many replicas are ready${decision}`,
+    async run(t) {
+      await stuck(t, 'stuck', 3);
+      const message = await failureAfterTimeout(t, { name: 'stuck', ns: t.ns, timeout: 2 });
+      assert.equal(message, `${noun} 'stuck' failed to recover within 2s: 0 of 3 replicas ready`);
+    },
+  };
+}
+
+/**
+ * Calls the activity in plan mode (`chaoskit plan`) with the case identity; returns its result
+ * and its log lines, and asserts that each of its mutations was a server-side dry run.
+ */
+export function planCall<A extends AnyActivity>(
+  t: CaseContext<A>,
+  args: Record<string, unknown>,
+): Promise<{ result: ResultOf<A>; lines: string[] }>;
+export function planCall<B extends AnyActivity>(
+  t: CaseContext,
+  args: Record<string, unknown>,
+  activity: B,
+): Promise<{ result: ResultOf<B>; lines: string[] }>;
+export async function planCall(
+  t: CaseContext,
+  args: Record<string, unknown>,
+  activity: AnyActivity = t.activity,
+): Promise<{ result: unknown; lines: string[] }> {
+  const lines: string[] = [];
+  const since = new Date(Date.now() - 1000);
+  const audited = t.cluster.auditLogPath !== undefined;
+  const before = new Set(audited ? (await t.requestsSince(since)).map((e) => e.auditID) : []);
+  const result = await invokeActivity(activity, args, {
+    secrets: t.secrets,
+    dryRun: true,
+    log: (line) => {
+      lines.push(line);
+      t.log(`${activity.name} (plan): ${line}`);
+    },
+  });
+  if (audited) {
+    const mutations = await t.until('the dry-run request in the audit log', async () => {
+      const found = (await t.requestsSince(since)).filter((e) => !before.has(e.auditID) && isMutation(e));
+      return found.length > 0 ? found : undefined;
+    });
+    for (const m of mutations) assert.ok(isDryRun(m), `${m.verb} ${m.requestURI} is not a dry run`);
+  }
+  return { result, lines };
 }

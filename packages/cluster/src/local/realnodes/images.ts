@@ -2,23 +2,14 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureImagePrograms } from '../binaries.js';
-import { cacheDir, type ProgressSink, withCacheLock } from '../cache.js';
+import { ensureImagePrograms } from '../../host/binaries.js';
+import { cacheDir, type ProgressSink, withCacheLock } from '../../host/cache.js';
+import type { NodeImages } from '../../types.js';
 import { run } from './run.js';
 
 // The real nodes' images, built here `FROM scratch` with buildah (there is no registry to pull
 // from) into OCI archives in the cache, named after a hash of what they hold, and imported into
 // each node's containerd. Pods name them with imagePullPolicy IfNotPresent.
-
-/** The references of the images every real node holds. */
-export interface NodeImages {
-  /** The pod sandbox: chaoskit's pause program. */
-  pause: string;
-  /** A static busybox (Debian's busybox-static): sh, httpd, nc, wget, sleep and the rest. */
-  toolbox: string;
-  /** The demo's web app: HTTP on 8080 and gRPC health on 9090 (`webapp serve`), and its client (`webapp load`). */
-  webapp: string;
-}
 
 export const BUSYBOX = '/bin/busybox';
 

@@ -1,24 +1,17 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoreV1Api, DiscoveryV1Api, type KubeConfig } from '@kubernetes/client-node';
-import type { Binaries } from '../binaries.js';
-import { ensureKubeRouter } from '../binaries.js';
-import type { ProgressSink } from '../cache.js';
+import type { Binaries } from '../../host/binaries.js';
+import { ensureKubeRouter } from '../../host/binaries.js';
+import type { ProgressSink } from '../../host/cache.js';
+import { ProcessGroup, waitFor } from '../../host/processes.js';
+import type { NodeImages } from '../../types.js';
 import type { Pki } from '../pki.js';
-import { ProcessGroup, waitFor } from '../processes.js';
 import { startApiProxy } from './api-proxy.js';
-import { ensureImages, type NodeImages } from './images.js';
+import { ensureImages } from './images.js';
 import { importArchive } from './import.js';
 import { claimSlot, createNetwork, removeNetwork } from './network.js';
-import {
-  ctr,
-  prepareNode,
-  type RunningNode,
-  startContainerd,
-  startKubelet,
-  startKubeProxy,
-  startKubeRouter,
-} from './node.js';
+import { ctr, prepareNode, type RunningNode, startAgent, startContainerd } from './node.js';
 import { API_PROXY_PORT, type NetworkPlan, networkPlan, REAL_NODE_LABEL } from './plan.js';
 import { realNodeProblems } from './preflight.js';
 import { run } from './run.js';
@@ -119,8 +112,8 @@ export async function startRealNodes(o: StartRealNodes): Promise<RealNodes> {
         const n = await startContainerd(group, node, paths, env);
         running.push(n);
         for (const archive of o.kit.images.archives) await ctr(paths, 'images', 'import', archive);
-        startKubelet(group, n, agents, kubeconfigs.kubelet, env);
-        startKubeProxy(group, n, agents, env);
+        startAgent(group, 'kubelet', n, agents, env, kubeconfigs.kubelet);
+        startAgent(group, 'kube-proxy', n, agents, env);
       }),
     );
     const core = o.kc.makeApiClient(CoreV1Api);
@@ -140,7 +133,7 @@ export async function startRealNodes(o: StartRealNodes): Promise<RealNodes> {
       120_000,
     );
     for (const n of running)
-      startKubeRouter(group, n, agents, prepared[n.plan.index]!.kubeconfigs.kubeRouter, env);
+      startAgent(group, 'kube-router', n, agents, env, prepared[n.plan.index]!.kubeconfigs.kubeRouter);
     // The enforcer is ready once its chains hook the node's traffic.
     for (const n of running)
       await waitFor(

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cacheDir } from '../cache.js';
-import { isAlive } from '../processes.js';
+import { cacheDir } from '../../host/cache.js';
+import { isAlive } from '../../host/processes.js';
 import { cgroupRoots } from './cgroups.js';
 import { type NetworkPlan, netnsName, networkPlan, RANGE, SLOTS } from './plan.js';
 import { ip, run, runQuietlySync } from './run.js';

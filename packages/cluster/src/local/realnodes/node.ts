@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ProcessGroup, waitFor } from '../processes.js';
+import { type ProcessGroup, waitFor } from '../../host/processes.js';
 import { createCgroupRoot } from './cgroups.js';
 import {
   agentKubeconfig,
@@ -112,36 +112,21 @@ export function ctr(paths: NodePaths, ...args: string[]): Promise<string> {
   return run('ctr', ['--address', paths.socket, '--namespace', 'k8s.io', ...args]);
 }
 
-/** Runs an agent in the node's network and mount namespaces (those of its containerd). */
-function startAgent(
-  group: ProcessGroup,
-  name: string,
-  node: RunningNode,
-  command: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-) {
-  group.start(
-    `${name}-${node.plan.name}`,
-    'nsenter',
-    [`--target=${node.containerdPid}`, '--net', '--mount', '--', command, ...args],
-    env,
-  );
-}
+/** The node agents chaoskit runs on a real node, beside its containerd. */
+export type NodeAgent = 'kubelet' | 'kube-proxy' | 'kube-router';
 
-export function startKubelet(
-  group: ProcessGroup,
-  node: RunningNode,
-  agents: NodeAgents,
-  kubeconfig: string,
-  env: NodeJS.ProcessEnv,
-) {
-  startAgent(
-    group,
-    'kubelet',
-    node,
-    agents.kubelet,
-    [
+/** Each agent's program, arguments and extra environment on `node`; `kubeconfig` is the agent's own. */
+const AGENT_COMMANDS: Record<
+  NodeAgent,
+  (
+    node: RunningNode,
+    agents: NodeAgents,
+    kubeconfig: string,
+  ) => { command: string; args: string[]; env?: object }
+> = {
+  kubelet: (node, agents, kubeconfig) => ({
+    command: agents.kubelet,
+    args: [
       `--config=${node.paths.kubeletConfig}`,
       `--kubeconfig=${kubeconfig}`,
       `--root-dir=${node.paths.kubeletRoot}`,
@@ -150,40 +135,15 @@ export function startKubelet(
       `--node-labels=${REAL_NODE_LABEL}=true,type=real`,
       '--v=1',
     ],
-    env,
-  );
-}
-
-export function startKubeProxy(
-  group: ProcessGroup,
-  node: RunningNode,
-  agents: NodeAgents,
-  env: NodeJS.ProcessEnv,
-) {
-  startAgent(
-    group,
-    'kube-proxy',
-    node,
-    agents.kubeProxy,
-    [`--config=${node.paths.kubeProxyConfig}`, '--v=1'],
-    env,
-  );
-}
-
-/** kube-router's firewall only: the NetworkPolicy enforcer (iptables and ipset), no routing, no proxy. */
-export function startKubeRouter(
-  group: ProcessGroup,
-  node: RunningNode,
-  agents: NodeAgents,
-  kubeconfig: string,
-  env: NodeJS.ProcessEnv,
-) {
-  startAgent(
-    group,
-    'kube-router',
-    node,
-    agents.kubeRouter,
-    [
+  }),
+  'kube-proxy': (node, agents) => ({
+    command: agents.kubeProxy,
+    args: [`--config=${node.paths.kubeProxyConfig}`, '--v=1'],
+  }),
+  // kube-router's firewall only: the NetworkPolicy enforcer (iptables and ipset), no routing, no proxy.
+  'kube-router': (node, agents, kubeconfig) => ({
+    command: agents.kubeRouter,
+    args: [
       `--kubeconfig=${kubeconfig}`,
       `--hostname-override=${node.plan.name}`,
       '--run-firewall=true',
@@ -195,6 +155,27 @@ export function startKubeRouter(
       '--enable-ipv6=false',
       '--v=1',
     ],
-    { ...env, NODE_NAME: node.plan.name },
+    env: { NODE_NAME: node.plan.name },
+  }),
+};
+
+/**
+ * Runs a node agent in the node's network and mount namespaces (those of its containerd), as
+ * `<agent>-<node>` of the group. `kubeconfig`: the agent's own (kube-proxy's is in its config).
+ */
+export function startAgent(
+  group: ProcessGroup,
+  agent: NodeAgent,
+  node: RunningNode,
+  agents: NodeAgents,
+  env: NodeJS.ProcessEnv,
+  kubeconfig = '',
+): void {
+  const { command, args, env: extra } = AGENT_COMMANDS[agent](node, agents, kubeconfig);
+  group.start(
+    `${agent}-${node.plan.name}`,
+    'nsenter',
+    [`--target=${node.containerdPid}`, '--net', '--mount', '--', command, ...args],
+    { ...env, ...extra },
   );
 }

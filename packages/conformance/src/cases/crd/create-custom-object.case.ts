@@ -5,9 +5,9 @@ import {
 } from '@chaoskit/chaoscluster-crd';
 import { dump } from 'js-yaml';
 import { defineCase, type Scenario } from '../../case.js';
+import { planCall } from '../shared-fixtures.js';
 import {
   activityFailure,
-  callDryRun,
   fileMaker,
   missingTypes,
   otherScopeArgs,
@@ -107,7 +107,7 @@ export function createScenarios(kind: ScopeKind): Scenario<CreateActivity>[] {
       name: 'in plan mode the create is a server-side dry run: nothing is created',
       async run(t) {
         const s = await scopeOf(t, kind);
-        const result = await callDryRun(t, {
+        const { result } = await planCall(t, {
           ...s.args,
           resource: s.doc(s.name('plan'), { size: 1 }),
         });

@@ -6,7 +6,8 @@ import {
   type Status,
 } from '@chaoskit/chaoscluster-crd';
 import { defineCase, type Scenario } from '../../case.js';
-import { callDryRun, type ScopeKind, scopeOf } from './fixtures.js';
+import { planCall } from '../shared-fixtures.js';
+import { type ScopeKind, scopeOf } from './fixtures.js';
 import { missingDefinitionScenario, missingObjectScenario } from './scenarios.js';
 
 /** Both variants, namespaced and cluster-wide: `t.call` resolves to their common result type. */
@@ -49,7 +50,7 @@ export function deleteScenarios(kind: ScopeKind): Scenario<DeleteActivity>[] {
       async run(t) {
         const s = await scopeOf(t, kind);
         await s.create(s.doc(s.name('stays')));
-        await callDryRun(t, { ...s.args, name: s.name('stays') });
+        await planCall(t, { ...s.args, name: s.name('stays') });
         assert.deepEqual(await s.names(), [s.name('stays')]);
       },
     },

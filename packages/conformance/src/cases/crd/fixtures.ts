@@ -1,7 +1,5 @@
 import type { CustomObject, CustomObjectList } from '@chaoskit/chaoscluster-crd';
 import { customResourceDefinition } from '@chaoskit/cluster';
-import type { AnyActivity, ResultOf } from '@chaoskit/core';
-import { invokeActivity } from '@chaoskit/runner';
 import {
   ApiextensionsV1Api,
   CustomObjectsApi,
@@ -190,28 +188,6 @@ export function missingTypes(scope: Scope): Array<{ args: Record<string, unknown
 /** The arguments of the same resource type in the other scope (the wrong variant). */
 export function otherScopeArgs(scope: Scope): Record<string, unknown> {
   return { ...scope.args, plural: scope.other.plural };
-}
-
-/** The activity called in plan mode (every mutation a server-side dry run); resolves to its result. */
-export function callDryRun<A extends AnyActivity>(
-  t: CaseContext<A>,
-  args: Record<string, unknown>,
-): Promise<ResultOf<A>>;
-export function callDryRun<B extends AnyActivity>(
-  t: CaseContext,
-  args: Record<string, unknown>,
-  activity: B,
-): Promise<ResultOf<B>>;
-export function callDryRun(
-  t: CaseContext,
-  args: Record<string, unknown>,
-  activity: AnyActivity = t.activity,
-): Promise<unknown> {
-  return invokeActivity(activity, args, {
-    secrets: t.secrets,
-    dryRun: true,
-    log: (m) => t.log(`${activity.name}: ${m}`),
-  });
 }
 
 /** Who owns which fields of spec: field manager → the spec fields of its entries. */

@@ -5,14 +5,18 @@ import { defineCase, type Scenario } from '../../case.js';
 import {
   activityFailure,
   fileMaker,
-  missingTypes,
-  otherScopeArgs,
   refuseBadBodies,
   type ScopeKind,
   scopeOf,
   specOwners,
 } from './fixtures.js';
-import { otherVariant, planLeavesObjectScenario, refusalsLeaveObject } from './scenarios.js';
+import {
+  bodyOfType,
+  missingDefinitionScenario,
+  otherScopeBody,
+  planLeavesObjectScenario,
+  refusalsLeaveObject,
+} from './scenarios.js';
 
 /** Both variants, namespaced and cluster-wide: `t.call` resolves to their common result type. */
 type PatchActivity = typeof patchCustomObjectActivity | typeof patchClusterCustomObjectActivity;
@@ -105,23 +109,12 @@ export function patchScenarios(kind: ScopeKind): Scenario<PatchActivity>[] {
         assert.equal(await s.read(name), undefined);
       },
     },
-    {
-      name: 'a missing custom resource definition is ActivityFailed that says so; the other scope points at the other variant',
-      async run(t) {
-        const s = await scopeOf(t, kind);
-        for (const { args } of missingTypes(s)) {
-          const resource = { ...s.doc('x'), apiVersion: `${args.group}/v1` };
-          assert.match(
-            await activityFailure(t.call({ ...args, name: 'x', resource })),
-            /the custom resource definition is missing/,
-          );
-        }
-        const message = await activityFailure(
-          t.call({ ...otherScopeArgs(s), name: 'x', resource: { ...s.doc('x'), kind: s.other.kind } }),
-        );
-        assert.match(message, new RegExp(`use ${otherVariant('patch', kind)}`));
-      },
-    },
+    missingDefinitionScenario(
+      'patch',
+      kind,
+      (s, args) => [{ ...args, name: 'x', resource: bodyOfType(s, args) }],
+      otherScopeBody,
+    ),
     planLeavesObjectScenario('apply', kind),
     {
       name: 'bad arguments are refused before any request',

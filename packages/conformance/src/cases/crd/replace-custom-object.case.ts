@@ -7,14 +7,18 @@ import { defineCase, type Scenario } from '../../case.js';
 import {
   activityFailure,
   fileMaker,
-  missingTypes,
-  otherScopeArgs,
   refuseBadBodies,
   type Scope,
   type ScopeKind,
   scopeOf,
 } from './fixtures.js';
-import { otherVariant, planLeavesObjectScenario, refusalsLeaveObject } from './scenarios.js';
+import {
+  bodyOfType,
+  missingDefinitionScenario,
+  otherScopeBody,
+  planLeavesObjectScenario,
+  refusalsLeaveObject,
+} from './scenarios.js';
 
 /** An object whose first resourceVersion is stale: another writer changed it since. */
 async function changedSince(s: Scope, name: string): Promise<string> {
@@ -114,31 +118,18 @@ export function replaceScenarios(kind: ScopeKind): Scenario<ReplaceActivity>[] {
         assert.equal(await s.read(name), undefined);
       },
     },
-    {
-      name: 'a missing custom resource definition is ActivityFailed that says so; the other scope points at the other variant',
-      async run(t) {
-        const s = await scopeOf(t, kind);
-        for (const { args } of missingTypes(s)) {
-          const resource = { ...s.doc('x'), apiVersion: `${args.group}/v1` };
-          for (const force of [false, true]) {
-            const given = force ? resource : { ...resource, metadata: { name: 'x', resourceVersion: '1' } };
-            assert.match(
-              await activityFailure(t.call({ ...args, name: 'x', force, resource: given })),
-              /the custom resource definition is missing/,
-            );
-          }
-        }
-        const message = await activityFailure(
-          t.call({
-            ...otherScopeArgs(s),
-            name: 'x',
-            force: true,
-            resource: { ...s.doc('x'), kind: s.other.kind },
-          }),
-        );
-        assert.match(message, new RegExp(`use ${otherVariant('replace', kind)}`));
-      },
-    },
+    missingDefinitionScenario(
+      'replace',
+      kind,
+      // At a resourceVersion, and forced.
+      (s, args) =>
+        [false, true].map((force) => {
+          const resource = bodyOfType(s, args);
+          const given = force ? resource : { ...resource, metadata: { name: 'x', resourceVersion: '1' } };
+          return { ...args, name: 'x', force, resource: given };
+        }),
+      (s) => ({ force: true, ...otherScopeBody(s) }),
+    ),
     planLeavesObjectScenario('replace', kind),
     {
       name: 'bad arguments are refused before any request; without force a resourceVersion is required',

@@ -3,9 +3,9 @@ import type { CustomObject } from '@chaoskit/chaoscluster-crd';
 import type { AnyActivity } from '@chaoskit/core';
 import type { Scenario } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
+import { planCall } from '../shared-fixtures.js';
 import {
   activityFailure,
-  callDryRun,
   missingTypes,
   otherScopeArgs,
   type Scope,
@@ -37,20 +37,40 @@ export function missingObjectScenario(verb: string, kind: ScopeKind): Scenario {
 }
 
 /** get and delete of an object whose resource is not served, or served in the other scope. */
-export function missingDefinitionScenario(verb: string, kind: ScopeKind): Scenario {
+export function missingDefinitionScenario(
+  verb: string,
+  kind: ScopeKind,
+  /** The calls for the arguments of a missing type: patch and replace send a body of that type. */
+  callsFor: (s: Scope, args: Record<string, unknown>) => Array<Record<string, unknown>> = (_s, args) => [
+    { ...args, name: 'x' },
+  ],
+  /** The extra arguments of the call with the other scope's type. */
+  otherScope: (s: Scope) => Record<string, unknown> = () => ({}),
+): Scenario {
   return {
     name: 'a missing custom resource definition is ActivityFailed that says so; the other scope points at the other variant',
     async run(t) {
       const s = await scopeOf(t, kind);
       for (const { args } of missingTypes(s)) {
-        const message = await activityFailure(t.call({ ...args, name: 'x' }));
-        assert.match(message, /the custom resource definition is missing/);
+        for (const call of callsFor(s, args)) {
+          const message = await activityFailure(t.call(call));
+          assert.match(message, /the custom resource definition is missing/);
+        }
       }
-      const message = await activityFailure(t.call({ ...otherScopeArgs(s), name: 'x' }));
+      const message = await activityFailure(t.call({ ...otherScopeArgs(s), name: 'x', ...otherScope(s) }));
       assert.match(message, new RegExp(`use ${otherVariant(verb, kind)}`));
     },
   };
 }
+
+/** A body of the type `args` name, for missingDefinitionScenario's patch and replace. */
+export const bodyOfType = (s: Scope, args: Record<string, unknown>) => ({
+  ...s.doc('x'),
+  apiVersion: `${args.group}/v1`,
+});
+
+/** The other scope's kind, as the body of the call with the other scope's type. */
+export const otherScopeBody = (s: Scope) => ({ resource: { ...s.doc('x'), kind: s.other.kind } });
 
 /** patch and replace (forced) in plan mode: the result is the server's dry run, the object stays. */
 export function planLeavesObjectScenario(operation: 'apply' | 'replace', kind: ScopeKind): Scenario {
@@ -60,12 +80,12 @@ export function planLeavesObjectScenario(operation: 'apply' | 'replace', kind: S
       const s = await scopeOf(t, kind);
       const name = s.name('plan');
       await s.create(s.doc(name, { size: 1 }));
-      const result = (await callDryRun(t, {
+      const { result } = (await planCall(t, {
         ...s.args,
         name,
         force: true,
         resource: s.doc(name, { size: 2 }),
-      })) as CustomObject;
+      })) as { result: CustomObject };
       assert.deepEqual(result.spec, { size: 2 });
       assert.deepEqual((await s.read(name))?.spec, { size: 1 });
     },

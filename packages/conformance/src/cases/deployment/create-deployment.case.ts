@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createDeploymentActivity } from '@chaoskit/chaoscluster-deployment';
 import { dump } from 'js-yaml';
 import { defineCase } from '../../case.js';
+import { badSpecFiles } from '../shared-fixtures.js';
 import { deploymentDoc, deploymentNames, specDir } from './fixtures.js';
 
 export default defineCase({
@@ -64,30 +65,7 @@ export default defineCase({
         const file = await specDir(t);
         const good = await file('good.yaml', dump(deploymentDoc('good', 1)));
         const refused: Array<[Record<string, unknown>, string]> = [
-          [{ spec_path: `${good}.missing.yaml`, ns: t.ns }, 'spec_path'],
-          [{ spec_path: await file('web.txt', dump(deploymentDoc('web', 1))), ns: t.ns }, 'spec_path'],
-          [
-            { spec_path: await file('bad.yaml', 'kind: Deployment\n  metadata: [oops\n'), ns: t.ns },
-            'spec_path',
-          ],
-          [{ spec_path: await file('bad.json', '{"kind": "Deployment",'), ns: t.ns }, 'spec_path'],
-          [
-            {
-              spec_path: await file('svc.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\n'),
-              ns: t.ns,
-            },
-            'spec_path',
-          ],
-          [
-            {
-              spec_path: await file(
-                'two.yaml',
-                `${dump(deploymentDoc('a', 1))}---\n${dump(deploymentDoc('b', 1))}`,
-              ),
-              ns: t.ns,
-            },
-            'spec_path',
-          ],
+          ...(await badSpecFiles(file, good, 'Deployment', (name) => deploymentDoc(name, 1), t.ns)),
           [{ spec_path: 42, ns: t.ns }, 'spec_path'],
           [{ ns: t.ns }, 'spec_path'],
           [{ spec_path: good, ns: 'Not_A_Namespace' }, 'ns'],

@@ -3,7 +3,7 @@ import { deploymentFullyAvailableActivity } from '@chaoskit/chaoscluster-deploym
 import { sleep } from '@chaoskit/core';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
-import { failureAfterTimeout } from '../shared-fixtures.js';
+import { neverAvailableScenario } from '../shared-fixtures.js';
 import { activityFailure, replicasOf, stuckDeployment } from './fixtures.js';
 
 export default defineCase({
@@ -49,14 +49,7 @@ export default defineCase({
         assert.equal(ready, desired);
       },
     },
-    {
-      name: 'fails after the timeout when it never becomes available, saying how many replicas are ready',
-      async run(t) {
-        await stuckDeployment(t, 'stuck', 3);
-        const message = await failureAfterTimeout(t, { name: 'stuck', ns: t.ns, timeout: 2 });
-        assert.equal(message, "deployment 'stuck' failed to recover within 2s: 0 of 3 replicas ready");
-      },
-    },
+    neverAvailableScenario('deployment', stuckDeployment),
     {
       name: 'a missing deployment is reported as not found at the timeout',
       async run(t) {

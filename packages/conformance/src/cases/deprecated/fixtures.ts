@@ -91,6 +91,14 @@ export function resultOf<R>(outcome: Outcome<R> | undefined): R {
   return outcome.value;
 }
 
+/**
+ * The calls of a probe that holds (each returns true), with its deprecation warning said once
+ * across them (callsWarnedOnce).
+ */
+export async function holdWarnedOnce(t: CaseContext, calls: Array<Record<string, unknown>>): Promise<void> {
+  for (const outcome of await callsWarnedOnce(t, calls)) assert.equal(resultOf(outcome), true);
+}
+
 /** The message of a call that failed with ActivityFailed. */
 export function failureOf(outcome: Outcome | undefined): string {
   assert.ok(outcome && 'error' in outcome, `expected ActivityFailed, got ${describe(outcome)}`);

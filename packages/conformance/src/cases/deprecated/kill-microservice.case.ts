@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { killMicroserviceActivity } from '@chaoskit/chaoscluster-deprecated';
 import { defineCase } from '../../case.js';
-import { planCall } from '../networking/fixtures.js';
+import { planCall } from '../shared-fixtures.js';
 import { callsWarnedOnce, deploymentNames, failureOf, resultOf } from './fixtures.js';
 
 export default defineCase({

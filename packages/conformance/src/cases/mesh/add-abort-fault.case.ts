@@ -17,8 +17,7 @@ import {
   concurrentEditScenario,
   editScenario,
   editScenarios,
-  failureScenarios,
-  refusalScenario,
+  failureAndRefusalScenarios,
 } from './scenarios.js';
 import { assertAbortedShare, assertAllAborted, assertAllServed, trafficScenarios } from './traffic.js';
 
@@ -128,10 +127,9 @@ export default defineCase({
         assertAllServed(every.b, `${fx.host}/v2`);
       },
     ),
-    ...failureScenarios({ http_status: 503 }),
-    refusalScenario(
-      'invalid http_status and percentage values, and bad common arguments, are refused before any request',
+    ...failureAndRefusalScenarios(
       { http_status: 503 },
+      'invalid http_status and percentage values, and bad common arguments, are refused before any request',
       async (t, good) => {
         for (const http_status of [199, 600, 0, 503.5, '503', null]) {
           await t.expectRefused({ ...good, http_status }, 'http_status');

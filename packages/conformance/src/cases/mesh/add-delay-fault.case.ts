@@ -6,8 +6,7 @@ import {
   concurrentEditScenario,
   editScenario,
   editScenarios,
-  failureScenarios,
-  refusalScenario,
+  failureAndRefusalScenarios,
 } from './scenarios.js';
 import {
   assertAllServed,
@@ -94,7 +93,6 @@ export default defineCase({
         assertNotDelayed(stats.b, fx.baseline.b);
       },
     ),
-    ...failureScenarios({ fixed_delay: '5s' }),
     {
       name: "fixed_delay accepts what Istio's CRD accepts, except sub-millisecond precision (istiod's rule, which its webhook enforces where it runs)",
       async run(t) {
@@ -149,9 +147,9 @@ export default defineCase({
         assert.equal(refusedBy.size, 1);
       },
     },
-    refusalScenario(
-      'invalid fixed_delay and percentage values, and bad common arguments, are refused before any request',
+    ...failureAndRefusalScenarios(
       { fixed_delay: '5s' },
+      'invalid fixed_delay and percentage values, and bad common arguments, are refused before any request',
       async (t, good) => {
         for (const fixed_delay of ['5', '5 s', '1d', '0s', '-1s', '1.5ms', '', 'PT5S', 5, null]) {
           await t.expectRefused({ ...good, fixed_delay }, 'fixed_delay');

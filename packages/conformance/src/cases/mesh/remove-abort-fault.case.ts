@@ -14,9 +14,8 @@ import {
 import {
   concurrentEditScenario,
   editScenarios,
-  failureScenarios,
+  failureAndRefusalScenarios,
   noWriteScenario,
-  refusalScenario,
 } from './scenarios.js';
 import { ABORT_ALL, assertAllAborted, assertAllServed, trafficScenarios } from './traffic.js';
 
@@ -84,8 +83,7 @@ export default defineCase({
         assertAllAborted(after.b);
       },
     ),
-    ...failureScenarios({}),
-    refusalScenario('bad arguments are refused before any request', {}, async (t, good) => {
+    ...failureAndRefusalScenarios({}, 'bad arguments are refused before any request', async (t, good) => {
       const { routes: _, ...withoutRoutes } = good;
       await t.expectRefused(withoutRoutes, 'routes');
       await t.expectRefused({ ...good, http_status: 503 }, 'http_status');

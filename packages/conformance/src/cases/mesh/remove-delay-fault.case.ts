@@ -5,9 +5,8 @@ import { EXISTING_BROKEN, EXISTING_DELAY, ROUTE, to } from './fixtures.js';
 import {
   concurrentEditScenario,
   editScenarios,
-  failureScenarios,
+  failureAndRefusalScenarios,
   noWriteScenario,
-  refusalScenario,
 } from './scenarios.js';
 import {
   assertAllServed,
@@ -60,8 +59,7 @@ export default defineCase({
         assertDelayed(after.b);
       },
     ),
-    ...failureScenarios({}),
-    refusalScenario('bad arguments are refused before any request', {}, async (t, good) => {
+    ...failureAndRefusalScenarios({}, 'bad arguments are refused before any request', async (t, good) => {
       await t.expectRefused({ ...good, routes: [{}] }, 'routes');
       await t.expectRefused({ ...good, fixed_delay: '5s' }, 'fixed_delay');
     }),

@@ -203,3 +203,15 @@ export function refusalScenario(
     },
   };
 }
+
+/**
+ * What every fault action refuses and fails on, from `args` (what its own arguments add to a
+ * good call): failureScenarios, then refusalScenario with the action's own refusals.
+ */
+export function failureAndRefusalScenarios(
+  args: Record<string, unknown>,
+  name: string,
+  refuse: (t: CaseContext, good: Record<string, unknown>) => Promise<void>,
+): Scenario[] {
+  return [...failureScenarios(args), refusalScenario(name, args, refuse)];
+}

@@ -6,8 +6,7 @@ import {
   concurrentEditScenario,
   editScenario,
   editScenarios,
-  failureScenarios,
-  refusalScenario,
+  failureAndRefusalScenarios,
 } from './scenarios.js';
 import {
   assertAbortedShare,
@@ -85,10 +84,9 @@ export default defineCase({
         assertAllServed(delayOnly.b, `${fx.host}/v2`);
       },
     ),
-    ...failureScenarios({ fault: { abort: { httpStatus: 503 } } }),
-    refusalScenario(
-      'faults of a wrong shape (an abort without status, bad status, percentage or delay) are refused before any request',
+    ...failureAndRefusalScenarios(
       { fault: { abort: { httpStatus: 503 } } },
+      'faults of a wrong shape (an abort without status, bad status, percentage or delay) are refused before any request',
       async (t, good) => {
         for (const fault of [
           { abort: { percentage: { value: 50 } } },

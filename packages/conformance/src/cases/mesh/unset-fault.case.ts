@@ -6,9 +6,8 @@ import {
   concurrentEditScenario,
   editScenario,
   editScenarios,
-  failureScenarios,
+  failureAndRefusalScenarios,
   noWriteScenario,
-  refusalScenario,
 } from './scenarios.js';
 import {
   ABORT_ALL,
@@ -71,8 +70,7 @@ export default defineCase({
         assertAllAborted(after.b);
       },
     ),
-    ...failureScenarios({}),
-    refusalScenario('bad arguments are refused before any request', {}, async (t, good) => {
+    ...failureAndRefusalScenarios({}, 'bad arguments are refused before any request', async (t, good) => {
       await t.expectRefused({ ...good, fault: {} }, 'fault');
     }),
   ],

@@ -3,6 +3,7 @@ import { createNetworkPolicyActivity } from '@chaoskit/chaoscluster-networking';
 import { dump } from 'js-yaml';
 import { defineCase } from '../../case.js';
 import { createPolicyRunning } from '../../running/network-scenarios.js';
+import { badSpecFiles } from '../shared-fixtures.js';
 import { activityFailure, planCall, policyFileDoc, policyNames, specDir, storedSpec } from './fixtures.js';
 
 /**
@@ -96,24 +97,7 @@ export default defineCase({
         const refused: Array<[Record<string, unknown>, string]> = [
           [{ ns: t.ns }, 'spec'],
           [{ spec, spec_path: good, ns: t.ns }, 'spec_path'],
-          [{ spec_path: `${good}.missing.yaml`, ns: t.ns }, 'spec_path'],
-          [{ spec_path: await file('p.txt', dump(spec)), ns: t.ns }, 'spec_path'],
-          [
-            { spec_path: await file('bad.yaml', 'kind: NetworkPolicy\n  spec: [oops\n'), ns: t.ns },
-            'spec_path',
-          ],
-          [{ spec_path: await file('bad.json', '{"kind": "NetworkPolicy",'), ns: t.ns }, 'spec_path'],
-          [
-            {
-              spec_path: await file('svc.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\n'),
-              ns: t.ns,
-            },
-            'spec_path',
-          ],
-          [
-            { spec_path: await file('two.yaml', `${dump(spec)}---\n${dump(policyFileDoc('b'))}`), ns: t.ns },
-            'spec_path',
-          ],
+          ...(await badSpecFiles(file, good, 'NetworkPolicy', (name) => policyFileDoc(name), t.ns)),
           [{ spec_path: 42, ns: t.ns }, 'spec_path'],
           [{ spec: 'kind: NetworkPolicy', ns: t.ns }, 'spec'],
           [{ spec: { ...spec, apiVersion: 'extensions/v1beta1' }, ns: t.ns }, 'spec'],

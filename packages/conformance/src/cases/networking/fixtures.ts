@@ -1,16 +1,13 @@
-// Fixtures shared by the networking cases: an admin view of the network policies, spec files,
-// plan-mode calls, and the ActivityFailed assertion.
+// Fixtures shared by the networking cases: an admin view of the network policies and spec files
+// (plan-mode calls and the ActivityFailed assertion are the shared fixtures').
 import assert from 'node:assert/strict';
-import { isDryRun, isMutation } from '@chaoskit/cluster';
-import type { AnyActivity, ResultOf } from '@chaoskit/core';
-import { invokeActivity } from '@chaoskit/runner';
 import { NetworkingV1Api, type V1NetworkPolicy } from '@kubernetes/client-node';
 import type { Scenario } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
 
-import { activityFailure, fileWriter } from '../shared-fixtures.js';
+import { activityFailure, fileWriter, planCall } from '../shared-fixtures.js';
 
-export { activityFailure, fileWriter as specDir };
+export { activityFailure, fileWriter as specDir, planCall };
 
 function api(t: CaseContext): NetworkingV1Api {
   return t.kc.makeApiClient(NetworkingV1Api);
@@ -78,46 +75,6 @@ export function policyFileDoc(name: string, app = 'web', extra: { namespace?: st
       ],
     },
   };
-}
-
-/**
- * Calls the activity in plan mode (`chaoskit plan`) with the case identity; returns its result
- * and its log lines, and asserts that each of its mutations was a server-side dry run.
- */
-export function planCall<A extends AnyActivity>(
-  t: CaseContext<A>,
-  args: Record<string, unknown>,
-): Promise<{ result: ResultOf<A>; lines: string[] }>;
-export function planCall<B extends AnyActivity>(
-  t: CaseContext,
-  args: Record<string, unknown>,
-  activity: B,
-): Promise<{ result: ResultOf<B>; lines: string[] }>;
-export async function planCall(
-  t: CaseContext,
-  args: Record<string, unknown>,
-  activity: AnyActivity = t.activity,
-): Promise<{ result: unknown; lines: string[] }> {
-  const lines: string[] = [];
-  const since = new Date(Date.now() - 1000);
-  const audited = t.cluster.auditLogPath !== undefined;
-  const before = new Set(audited ? (await t.requestsSince(since)).map((e) => e.auditID) : []);
-  const result = await invokeActivity(activity, args, {
-    secrets: t.secrets,
-    dryRun: true,
-    log: (line) => {
-      lines.push(line);
-      t.log(`${activity.name} (plan): ${line}`);
-    },
-  });
-  if (audited) {
-    const mutations = await t.until('the dry-run request in the audit log', async () => {
-      const found = (await t.requestsSince(since)).filter((e) => !before.has(e.auditID) && isMutation(e));
-      return found.length > 0 ? found : undefined;
-    });
-    for (const m of mutations) assert.ok(isDryRun(m), `${m.verb} ${m.requestURI} is not a dry run`);
-  }
-  return { result, lines };
 }
 
 // ---------------------------------------------------------------------------------------------

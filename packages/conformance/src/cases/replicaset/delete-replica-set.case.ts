@@ -4,8 +4,7 @@ import { isChaosError } from '@chaoskit/core';
 import type { V1ReplicaSet } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
-import { planCall } from '../networking/fixtures.js';
-import { activityFailure } from '../shared-fixtures.js';
+import { activityFailure, planCall } from '../shared-fixtures.js';
 
 /** A bare ReplicaSet (no deployment) whose pods are running. */
 async function replicaSet(t: CaseContext, name: string, replicas: number, labels: Record<string, string>) {

@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import type { V1Service } from '@kubernetes/client-node';
 import type { Scenario } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
-import { planCall } from '../networking/fixtures.js';
-import { activityFailure, fileWriter } from '../shared-fixtures.js';
+import { activityFailure, fileWriter, planCall } from '../shared-fixtures.js';
 
 export { activityFailure, fileWriter as specDir };
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { removeStatefulsetActivity } from '@chaoskit/chaoscluster-statefulset';
 import { defineCase } from '../../case.js';
-import { planCall } from '../networking/fixtures.js';
+import { planCall } from '../shared-fixtures.js';
 import { activityFailure, readyStatefulSet, statefulSetNames } from './fixtures.js';
 
 export default defineCase({

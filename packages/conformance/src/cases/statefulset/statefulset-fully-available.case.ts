@@ -3,7 +3,7 @@ import { statefulsetFullyAvailableActivity } from '@chaoskit/chaoscluster-statef
 import { sleep } from '@chaoskit/core';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
-import { failureAfterTimeout } from '../shared-fixtures.js';
+import { neverAvailableScenario } from '../shared-fixtures.js';
 import { activityFailure, readyStatefulSet, replicasOf, stuckStatefulSet } from './fixtures.js';
 
 export default defineCase({
@@ -39,14 +39,7 @@ export default defineCase({
         assert.equal(ready, desired);
       },
     },
-    {
-      name: 'fails after the timeout when it never becomes available, saying how many replicas are ready (D76)',
-      async run(t) {
-        await stuckStatefulSet(t, 'stuck', 3);
-        const message = await failureAfterTimeout(t, { name: 'stuck', ns: t.ns, timeout: 2 });
-        assert.equal(message, "stateful set 'stuck' failed to recover within 2s: 0 of 3 replicas ready");
-      },
-    },
+    neverAvailableScenario('stateful set', stuckStatefulSet, ' (D76)'),
     {
       name: 'a missing stateful set is reported as not found at the timeout',
       async run(t) {

@@ -48,3 +48,27 @@ export async function freePorts(n: number): Promise<number[]> {
   while (ports.length < n) ports.push(await freePort());
   return ports;
 }
+
+/** What a component's log says when its port was taken between the pick and its bind. */
+const PORT_TAKEN = /address already in use/;
+
+/**
+ * Runs `start` (which picks its own ports and cleans up after its own failure) again, on other
+ * ports, when a port was taken before its component bound it; three attempts in all. A port
+ * checked free can still go to another process before the bind: another cluster starting beside
+ * this one, or, under load, an outgoing connection.
+ */
+export async function startWhilePortsTaken<T>(
+  start: () => Promise<T>,
+  onRetry: (err: Error) => void = () => {},
+  attempts = 3,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (attempt >= attempts || !PORT_TAKEN.test((err as Error).message)) throw err;
+      onRetry(err as Error);
+    }
+  }
+}

@@ -7,10 +7,10 @@ import {
   loadAllYaml,
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
-import { cacheDir, type ProgressSink, withCacheLock } from './local/cache.js';
-import { runGo } from './local/go.js';
-import { until } from './testing/until.js';
-import type { MeshOptions } from './types.js';
+import { cacheDir, type ProgressSink, withCacheLock } from '../host/cache.js';
+import { runGo } from '../host/go.js';
+import { until } from '../host/until.js';
+import type { MeshOptions } from '../types.js';
 
 /**
  * Istio's CRDs come from the `istio.io/api` Go module (its

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { until } from '../testing/until.js';
+import { until } from './until.js';
 
 interface Member {
   name: string;
@@ -222,3 +222,39 @@ export const loopbackEnv = {
   http_proxy: '',
   https_proxy: '',
 };
+
+/**
+ * Whether process `pid` itself listens on TCP `port` (Linux's /proc: a listening socket on the
+ * port, held open by the process). A component that lost its port lists none: not for an
+ * outgoing connection's source port, nor for another process's listener, which would answer a
+ * mere connect.
+ */
+export function listensOn(pid: number, port: number): boolean {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const [, local, , state, , , , , , inode] = line.trim().split(/\s+/);
+      // State 0A is LISTEN.
+      if (local?.endsWith(`:${hexPort}`) && state === '0A' && inode) inodes.add(`socket:[${inode}]`);
+    }
+  }
+  if (inodes.size === 0) return false;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return inodes.has(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}

@@ -10,9 +10,9 @@ import {
   KUBERNETES_VERSION,
   KWOK_VERSION,
   REGISTRY_VERSION,
-} from './local/binaries.js';
-import { goDir } from './local/go.js';
-import { ensureIstioCrds, ISTIO_API_VERSION, istioCrdsPath } from './mesh.js';
+} from '../host/binaries.js';
+import { goDir } from '../host/go.js';
+import { ensureIstioCrds, ISTIO_API_VERSION, istioCrdsPath } from './crds.js';
 
 describe("Istio's CRDs from the Go module proxy", () => {
   let cache: string;

@@ -11,7 +11,7 @@
 //   lines of that test file between `// #region <region>` and `// #endregion`, so that every
 //   code example in a README is code that a test runs.
 //
-// - between `// generated: packages` and `// end: packages` in the runner's known-packages.ts:
+// - between `// generated: packages` and `// end: packages` in the runner's package/known-packages.ts:
 //   chaoskit's own activity packages and the modules each declares in its package.json, so that
 //   the runner can name the package to install when one is missing.
 //
@@ -112,7 +112,7 @@ async function builtActivities(dir) {
 }
 
 const PACKAGES = /(\/\/ generated: packages\n)([\s\S]*?)(\/\/ end: packages)/;
-const KNOWN_PACKAGES = join(ROOT, 'packages', 'runner', 'src', 'known-packages.ts');
+const KNOWN_PACKAGES = join(ROOT, 'packages', 'runner', 'src', 'package', 'known-packages.ts');
 
 /** The runner's table of chaoskit's packages and their modules, from their package.json files. */
 function knownPackages() {

@@ -1,9 +1,9 @@
 // `chaoskit call`: runs one activity and prints its result, for process providers and scripts.
 import { redactValue } from '@chaoskit/core/runner';
 import type { Command } from 'commander';
-import { resolveActivity } from '../resolve-activity.js';
+import { resolveActivity } from '../activities/resolve-activity.js';
+import { CHOOSERS, useCluster } from '../cluster/choice.js';
 import { invokeActivity } from '../run/invoke.js';
-import { CHOOSERS, useCluster } from './cluster-choice.js';
 import { withCluster, withLogging, withNamespace } from './options.js';
 import { formatted, withOutput } from './output.js';
 import { fail, session } from './session.js';

@@ -2,9 +2,9 @@
 import { sinceSeconds } from '@chaoskit/core';
 import { registerTarget, SYSTEM_NAMESPACES } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
+import { clusterEnv, contextNamespace } from '../cluster/choice.js';
 import { checkNamespace } from '../deploy/inputs.js';
-import { createLogger } from '../log.js';
-import { clusterEnv, contextNamespace } from './cluster-choice.js';
+import { createLogger } from '../output/log.js';
 import { session } from './session.js';
 
 /** A repeatable option's values, in command-line order. */

@@ -1,8 +1,8 @@
 // `chaoskit plan`: what every action would touch, from server-side dry runs; with --contexts
 // or --all-contexts, one plan per context of the fleet (D125).
 import type { Command } from 'commander';
-import { formatPlan, type PlannedActivity, planExperiment } from '../plan.js';
-import { choosingActivities, useCluster } from './cluster-choice.js';
+import { choosingActivities, useCluster } from '../cluster/choice.js';
+import { formatPlan, type PlannedActivity, planExperiment } from '../plan/plan.js';
 import { contextsOf, isFleet, withContexts } from './fleet.js';
 import { withCluster, withLogging, withNamespace, withRails, withVars } from './options.js';
 import { formatted, outputFormat, withOutput } from './output.js';

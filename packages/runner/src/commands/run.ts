@@ -2,17 +2,18 @@
 import { createInterface } from 'node:readline/promises';
 import { deploymentRecordName, newRunId, RunLedger, RunNotes, redact } from '@chaoskit/core/runner';
 import { type Command, Option } from 'commander';
-import { Refusal } from '../errors.js';
-import { EXIT, EXIT_SUMMARY, runExitCode, worst } from '../exit-codes.js';
-import { haltGuard } from '../guards/halt-guard.js';
-import { handleInterrupts } from '../interrupts.js';
+import { adminClient, choosingActivities, deployClient, useCluster } from '../cluster/choice.js';
 import { jobEvents, jobFromEnv } from '../journals/job-events.js';
 import { checkJournalRights, claimJournal, clusterJournal } from '../journals/keeper.js';
 import { journalName } from '../journals/labels.js';
 import { journalSlots } from '../journals/rules.js';
-import { leftoversFirst, ownPod } from '../leftovers.js';
-import type { Reporter } from '../log.js';
-import { checkClusters } from '../preflight.js';
+import { Refusal } from '../output/errors.js';
+import type { Reporter } from '../output/log.js';
+import { checkJournalPath, scratchOf, writeJournal } from '../output/writable.js';
+import { haltGuard } from '../preflight/halt-guard.js';
+import { checkClusters } from '../preflight/preflight.js';
+import { leftoversFirst, ownPod } from '../records/leftovers.js';
+import { EXIT, EXIT_SUMMARY, runExitCode, worst } from '../run/exit-codes.js';
 import {
   DRY_MODES,
   type DryMode,
@@ -27,10 +28,9 @@ import {
   runExperiment,
 } from '../run/index.js';
 import { OLD_SPELLING } from '../settings/runtime.js';
+import { handleInterrupts } from '../signals/interrupts.js';
 import { parseMetricsPort } from '../telemetry/config.js';
 import { withTelemetry } from '../telemetry/telemetry.js';
-import { checkJournalPath, scratchOf, writeJournal } from '../writable.js';
-import { adminClient, choosingActivities, deployClient, useCluster } from './cluster-choice.js';
 import { isFleet, runFleetCommand, withFleet } from './fleet.js';
 import {
   collect,

@@ -4,10 +4,10 @@
 import { isChaosError } from '@chaoskit/core';
 import { redact } from '@chaoskit/core/runner';
 import type { Command } from 'commander';
-import { EXIT } from '../exit-codes.js';
+import { choosingActivities, useCluster } from '../cluster/choice.js';
 import { recordsNamespaceOf } from '../fleet/contexts.js';
-import { checkClusters } from '../preflight.js';
-import { choosingActivities, useCluster } from './cluster-choice.js';
+import { checkClusters } from '../preflight/preflight.js';
+import { EXIT } from '../run/exit-codes.js';
 import { contextsOf, isFleet, withContexts } from './fleet.js';
 import {
   givenRecordsNamespace,

@@ -38,9 +38,9 @@ import {
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../test-cli.js';
-import { python } from '../test-experiments.js';
-import { killedAfter } from '../test-runs.js';
+import { runCli } from '../testing/test-cli.js';
+import { python } from '../testing/test-experiments.js';
+import { killedAfter } from '../testing/test-runs.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);

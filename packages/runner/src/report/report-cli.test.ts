@@ -7,7 +7,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../test-cli.js';
+import { runCli } from '../testing/test-cli.js';
 import { TIMELINE_SERIES } from './charts.js';
 import { fixturePath, HOSTILE, hostileJournal } from './test-journals.js';
 

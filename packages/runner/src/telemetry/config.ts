@@ -5,7 +5,7 @@
 // endpoint a message names is the one the exporter is given.
 
 import { InvalidArgumentError } from 'commander';
-import { Refusal } from '../errors.js';
+import { Refusal } from '../output/errors.js';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
 const PROTOCOLS: readonly string[] = ['http/protobuf', 'http/json', 'grpc'];

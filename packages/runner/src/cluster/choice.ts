@@ -73,12 +73,17 @@ export function deployClient(opts: { context?: string; kubeconfig?: string }, dr
 export const CHOOSERS = ['CLUSTER_HOST', 'KUBERNETES_HOST', 'CLUSTER_CONTEXT', 'KUBERNETES_CONTEXT'];
 
 /**
- * `run`, `plan` and `call` with --context or --kubeconfig: the activities reach that cluster
- * (their process providers' kubectl too). An activity whose secrets choose a cluster of their
- * own would not: that is refused, rather than reaching a cluster the command line did not name.
+ * `run`, `plan`, `validate` and `call` with --context or --kubeconfig: the environment their
+ * activities reach that cluster from (their process providers' kubectl too), passed down as a
+ * fleet run passes each context's; undefined without them (the process's own). An activity whose
+ * secrets choose a cluster of their own would not reach it: that is refused, rather than reaching
+ * a cluster the command line did not name.
  */
-export function useCluster(opts: { context?: string; kubeconfig?: string }, chosenBySecrets: string[]): void {
-  if (!opts.context && !opts.kubeconfig) return;
+export function useCluster(
+  opts: { context?: string; kubeconfig?: string },
+  chosenBySecrets: string[],
+): NodeJS.ProcessEnv | undefined {
+  if (!opts.context && !opts.kubeconfig) return undefined;
   if (opts.kubeconfig && !existsSync(opts.kubeconfig))
     throw new Refusal(`--kubeconfig ${opts.kubeconfig} names no file`);
   if (opts.context) {
@@ -97,8 +102,9 @@ export function useCluster(opts: { context?: string; kubeconfig?: string }, chos
     throw new InvalidArgumentError(
       `${chosenBySecrets.join(', ')} choose${chosenBySecrets.length === 1 ? 's' : ''} a cluster in ${chosenBySecrets.length === 1 ? 'its' : 'their'} secrets (${CHOOSERS.join(', ')}): --context and --kubeconfig would not apply; give the cluster in one place`,
     );
-  Object.assign(process.env, clusterEnv(opts));
-  maskEnvironmentTargets();
+  const env = clusterEnv(opts);
+  maskEnvironmentTargets(env);
+  return env;
 }
 
 /** The activities of a prepared experiment whose secrets choose a cluster. */

@@ -36,10 +36,11 @@ export function register(program: Command): void {
         const secrets = parseJson(opts.secrets, '--secrets');
         if (opts.namespace && !('ns' in args) && activity.arguments.some((a) => a.name === 'ns'))
           args.ns = opts.namespace;
-        useCluster(opts, CHOOSERS.some((key) => key in secrets) ? ['--secrets'] : []);
+        const env = useCluster(opts, CHOOSERS.some((key) => key in secrets) ? ['--secrets'] : []);
         const result = await invokeActivity(activity, args, {
           secrets,
           log: (line) => session.logger.info(line),
+          ...(env ? { env } : {}),
         });
         const value = redactValue(result ?? null);
         process.stdout.write(opts.output ? formatted(value, opts.output) : `${JSON.stringify(value)}\n`);

@@ -28,8 +28,8 @@ export function register(program: Command): void {
         const log = (line: string) => (format ? session.logger.debug : session.logger.info)(line);
         const prepared = await prepareFrom(file, opts);
         if (!isFleet(opts)) {
-          useCluster(opts, choosingActivities(prepared));
-          const plan = await planExperiment(prepared, log);
+          const env = useCluster(opts, choosingActivities(prepared));
+          const plan = await planExperiment(prepared, log, env);
           process.stdout.write(format ? formatted(plan, format) : formatPlan(plan));
           if (failed(plan)) session.exitCode = 1;
           return;

@@ -2,7 +2,7 @@
 // and checked, before any of them touches the cluster.
 import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import { experimentBase, loadExperiment } from '../experiment/load.js';
+import { loadExperiment } from '../experiment/load.js';
 import { loadVarFiles, parseVar } from '../experiment/vars.js';
 import { Refusal } from '../output/errors.js';
 import { type Json, type Prepared, prepareExperiment } from '../prepare/prepare.js';
@@ -44,7 +44,7 @@ export async function prepareFrom(
     raw,
     await gatherVars(opts as { var: string[]; varFile: string[] }),
     process.env,
-    { ...opts, base: experimentBase(source) },
+    opts,
   );
   for (const warning of prepared.warnings) session.logger.warn(warning);
   return prepared;

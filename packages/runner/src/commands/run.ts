@@ -53,7 +53,7 @@ import { fail, session } from './session.js';
  */
 async function keptInCluster(opts: LedgerFlags, runId: string, reporter: Reporter): Promise<RunListener[]> {
   const namespace = ledgerNamespace(opts);
-  const kube = deployClient({});
+  const kube = deployClient(opts);
   const job = jobFromEnv(process.env, namespace);
   // A deployment's runs keep their journals in its few, named ConfigMaps (D158).
   const deployment = process.env.CHAOSKIT_EXPERIMENT;
@@ -208,7 +208,8 @@ export function register(program: Command): void {
           reporter: session.logger,
         };
         await withTelemetry('chaoskit run', telemetry, async () => {
-          useCluster(opts, choosingActivities(prepared));
+          // The cluster --context or --kubeconfig name, passed down as a fleet run passes its contexts'.
+          const env = useCluster(opts, choosingActivities(prepared));
           const reporter = session.logger;
           // Where the record goes, and the namespace's halt lever: both checked before any request.
           const recordsIn = ledgerNamespace(opts);
@@ -219,10 +220,12 @@ export function register(program: Command): void {
             dry: opts.dry,
             record: ledger?.recordName,
             runner: ledger?.run.deployment !== undefined,
+            ...(env ? { env } : {}),
           });
           // Halted (D128): refused; otherwise the lever is watched while the run goes.
           const halt = await haltGuard(prepared, recordsIn, {
             dry: opts.dry,
+            ...(env ? { env } : {}),
             ...(ledger ? {} : { unguarded: (line: string) => reporter.warn(line) }),
           });
           const runId = ledger?.runId ?? newRunId();
@@ -257,6 +260,7 @@ export function register(program: Command): void {
             rollbackStrategy: opts.rollbackStrategy as RollbackStrategy,
             hypothesisStrategy: opts.hypothesisStrategy as HypothesisStrategy,
             hypothesisFrequency: opts.hypothesisFrequency,
+            ...(env ? { env } : {}),
             // What the run says: the log, the journal file, and with --json the journal on stdout.
             listeners: [
               logEvents(reporter),

@@ -57,8 +57,14 @@ export function register(program: Command): void {
             ...(recording ? { namespace: recordsNamespaceOf(c, named) } : {}),
           }));
         } else if (opts.context || opts.kubeconfig) {
-          useCluster(opts, choosingActivities(prepared));
-          targets = [{ label: 'the cluster', ...(recording ? { namespace: ledgerNamespace(opts) } : {}) }];
+          const env = useCluster(opts, choosingActivities(prepared));
+          targets = [
+            {
+              label: 'the cluster',
+              ...(env ? { env } : {}),
+              ...(recording ? { namespace: ledgerNamespace(opts) } : {}),
+            },
+          ];
         }
         for (const context of targets) {
           try {

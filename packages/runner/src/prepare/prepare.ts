@@ -77,8 +77,6 @@ export interface PrepareFlags extends RailFlags {
    * (D83). The experiment is changed in place, so its journal shows the namespace used.
    */
   namespace?: string;
-  /** The directory js controls' relative paths are read from (default: the working directory). */
-  base?: string;
   /**
    * `--no-validation` (false): the problems found become warnings and the run goes on; an
    * activity that cannot run fails when its turn comes (its arguments are still checked then).
@@ -173,7 +171,11 @@ export async function prepareExperiment(
   problems.push(...traced.problems);
   const controlChecks = unrunnableControls(experiment, skipped);
   problems.push(...controlChecks.problems);
-  const { loaded, problems: loading } = await loadControls(experiment, flags.base ?? process.cwd());
+  const { loaded, problems: loading } = await loadControls(
+    experiment,
+    // Relative paths of js controls, as activity packages, are looked for beside the file first.
+    experimentDir(raw) ?? process.cwd(),
+  );
   problems.push(...loading);
   const warnings = [...keys.warnings, ...controlChecks.warnings, ...experimentWarnings(experiment)];
   if (problems.length > 0) {

@@ -104,7 +104,7 @@ function prefixed(reporter: Reporter, label: string): Reporter {
 }
 
 /** What `run` was given that a fleet run reads (commander's options). */
-interface FleetFlags extends Record<string, unknown> {
+export interface FleetFlags extends Record<string, unknown> {
   journalPath: string;
   contexts?: string[];
   allContexts?: boolean;

@@ -3,7 +3,7 @@ import { postEvent, redact } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
 import { adminClient } from '../cluster/choice.js';
 import { jobFromEnv } from '../journals/job-events.js';
-import { revert } from '../records/record-commands.js';
+import { revert } from '../records/revert.js';
 import { EXIT } from '../run/exit-codes.js';
 import { collect, ledgerNamespaceOf, withCluster, withLedgerNamespace } from './options.js';
 import { fail, session } from './session.js';

@@ -2,7 +2,7 @@
 import { redact } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
 import { adminClient } from '../cluster/choice.js';
-import { status } from '../records/record-commands.js';
+import { status } from '../records/status.js';
 import { EXIT } from '../run/exit-codes.js';
 import { ledgerNamespaceOf, withCluster, withLedgerNamespace } from './options.js';
 import { outputFormat, withOutput } from './output.js';

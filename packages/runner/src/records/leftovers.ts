@@ -24,7 +24,7 @@ import {
 } from '@chaoskit/core/runner';
 import { Refusal } from '../output/errors.js';
 import { EXIT } from '../run/exit-codes.js';
-import { installedRules } from './record-commands.js';
+import { installedRules } from './common.js';
 
 /** The pod this process runs in, as `chaoskit deploy` hands it down (the downward API). */
 export function ownPod(env: NodeJS.ProcessEnv = process.env): RunPod | undefined {

@@ -81,6 +81,18 @@ export function withVars(command: Command): Command {
     );
 }
 
+/**
+ * Chaos Toolkit's --no-verify-tls (D162), taken so that its command lines run: there is nothing
+ * to turn off for a file or an http URL, and an https URL read unverified is refused
+ * (prepared-experiment.ts).
+ */
+export function withVerifyTls(command: Command): Command {
+  return command.option(
+    '--no-verify-tls',
+    "Chaos Toolkit's: nothing to turn off for a file or http URL; refused for an https URL (D162: NODE_EXTRA_CA_CERTS trusts its CA)",
+  );
+}
+
 /** -n: the namespace of activities that take `ns` and are not given one (D83). */
 export function withNamespace(command: Command): Command {
   return command.option(

@@ -43,6 +43,7 @@ import {
   withNamespace,
   withRails,
   withVars,
+  withVerifyTls,
 } from './options.js';
 import { prepareRun } from './prepared-experiment.js';
 import { fail, session } from './session.js';
@@ -106,43 +107,42 @@ async function confirmOnTerminal(change: string): Promise<boolean> {
 
 /** The options of `run` beside those it shares with other commands. */
 function withRunOptions(command: Command): Command {
+  withVerifyTls(
+    command
+      .description('run an experiment (a .json, .yaml or .yml file, or an http(s) URL) and write its journal')
+      .argument('<experiment>', 'the experiment file or URL')
+      .option('--journal-path <path>', 'where to write the journal', './journal.json')
+      .addOption(
+        new Option(
+          '--rollback-strategy <strategy>',
+          "when to play rollbacks (default: the experiment's runtime, the settings', else default)",
+        ).choices(ROLLBACK_STRATEGIES),
+      )
+      .addOption(
+        new Option(
+          '--hypothesis-strategy <strategy>',
+          `when to check the steady-state hypothesis (${OLD_SPELLING}: Chaos Toolkit's old spelling of continuously; default: the experiment's runtime, the settings', else default)`,
+        ).choices([...HYPOTHESIS_STRATEGIES, OLD_SPELLING]),
+      )
+      .option(
+        '--hypothesis-frequency <seconds>',
+        'seconds between hypothesis checks during the method',
+        Number.parseFloat,
+        1,
+      )
+      .addOption(
+        new Option(
+          '--dry <what>',
+          'run without executing these activities (probes, actions, activities), or without the pauses (pause)',
+        ).choices(DRY_MODES),
+      )
+      .option(
+        '--fail-fast',
+        'stop the method at the first failed activity, or the first deviation of the hypothesis during the method',
+      )
+      .option('--no-validation', 'run even when validation finds problems (they are printed as warnings)'),
+  );
   return command
-    .description('run an experiment (a .json, .yaml or .yml file, or an http(s) URL) and write its journal')
-    .argument('<experiment>', 'the experiment file or URL')
-    .option('--journal-path <path>', 'where to write the journal', './journal.json')
-    .addOption(
-      new Option(
-        '--rollback-strategy <strategy>',
-        "when to play rollbacks (default: the experiment's runtime, the settings', else default)",
-      ).choices(ROLLBACK_STRATEGIES),
-    )
-    .addOption(
-      new Option(
-        '--hypothesis-strategy <strategy>',
-        `when to check the steady-state hypothesis (${OLD_SPELLING}: Chaos Toolkit's old spelling of continuously; default: the experiment's runtime, the settings', else default)`,
-      ).choices([...HYPOTHESIS_STRATEGIES, OLD_SPELLING]),
-    )
-    .option(
-      '--hypothesis-frequency <seconds>',
-      'seconds between hypothesis checks during the method',
-      Number.parseFloat,
-      1,
-    )
-    .addOption(
-      new Option(
-        '--dry <what>',
-        'run without executing these activities (probes, actions, activities), or without the pauses (pause)',
-      ).choices(DRY_MODES),
-    )
-    .option(
-      '--fail-fast',
-      'stop the method at the first failed activity, or the first deviation of the hypothesis during the method',
-    )
-    .option('--no-validation', 'run even when validation finds problems (they are printed as warnings)')
-    .option(
-      '--no-verify-tls',
-      "Chaos Toolkit's: nothing to turn off for a file or http URL; refused for an https URL (D162: NODE_EXTRA_CA_CERTS trusts its CA)",
-    )
     .option(
       '--control-file <path>',
       "Chaos Toolkit's global controls: a JSON or YAML mapping of name to control, applied at every level (repeatable)",

@@ -5,7 +5,7 @@
 // no write by the administrator), and every forged record is named. A record sealed with the
 // real key is still refused when it claims what its activity cannot do.
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
@@ -23,6 +23,7 @@ import { CoreV1Api, CustomObjectsApi, KubeConfig, RbacAuthorizationV1Api } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/test-cli.js';
 import { python } from '../testing/test-experiments.js';
+import { tokenKubeconfig } from '../testing/test-identities.js';
 import { killedAfter } from '../testing/test-runs.js';
 
 const cluster = sharedCluster();
@@ -179,11 +180,7 @@ beforeAll(async () => {
   const a = await serviceAccountToken(cluster.kc, ledger.name, 'admin', [
     { role: 'cluster-admin', clusterBinding: `${ledger.name}-admin` },
   ]);
-  const kubeconfig = join(dir, 'admin.kubeconfig');
-  await writeFile(
-    kubeconfig,
-    kubeconfigYaml(cluster.credentials, { a: { token: a.token } }, { a: 'a' }, 'a'),
-  );
+  const kubeconfig = await tokenKubeconfig(join(dir, 'admin.kubeconfig'), cluster.credentials, a.token);
   admin = { ...a, kubeconfig };
   // A genuine run, killed with its change in place: its record and the ledger key exist.
   genuine = await killedAfter(

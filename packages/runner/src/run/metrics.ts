@@ -12,23 +12,21 @@ import type { RunListener } from './events.js';
 const ACTIVITY_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
 const RUN_BUCKETS = [1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14_400];
 
+type Meter = Parameters<Parameters<typeof instruments>[1]>[0];
+
+/** A histogram of durations in seconds, with bucket edges made for them. */
+const seconds = (meter: Meter, name: string, description: string, buckets: number[]) =>
+  meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: buckets } });
+
 const meters = instruments(RUNNER_SCOPE, (meter) => ({
   runs: meter.createCounter('chaoskit.runs', {
     description: 'runs ended, by outcome (the journal status) and deviation',
   }),
-  runDuration: meter.createHistogram('chaoskit.run.duration', {
-    description: 'run duration',
-    unit: 's',
-    advice: { explicitBucketBoundaries: RUN_BUCKETS },
-  }),
+  runDuration: seconds(meter, 'chaoskit.run.duration', 'run duration', RUN_BUCKETS),
   activities: meter.createCounter('chaoskit.activities', {
     description: 'activities run, by type, phase and outcome (succeeded, failed; skipped under --dry)',
   }),
-  activityDuration: meter.createHistogram('chaoskit.activity.duration', {
-    description: 'activity duration',
-    unit: 's',
-    advice: { explicitBucketBoundaries: ACTIVITY_BUCKETS },
-  }),
+  activityDuration: seconds(meter, 'chaoskit.activity.duration', 'activity duration', ACTIVITY_BUCKETS),
   breaches: meter.createCounter('chaoskit.guard.breaches', {
     description: 'runs interrupted by a guard: a safeguard out of tolerance, or the halt lever',
   }),

@@ -1,8 +1,9 @@
 // Test-only (left out of the build): identities made of what `chaoskit rbac` prints, as a user
 // binds it — each Role in its own namespace (the -halt Role in kube-system, D159), the others in
 // the namespace given —, the grant that lets a test's identity read the cluster's halt lever, and
-// the operators' key an administrator makes.
-import type { Grant } from '@chaoskit/cluster/testing';
+// the operators' key an administrator makes, and a kubeconfig file of one identity.
+import { writeFile } from 'node:fs/promises';
+import { type Grant, kubeconfigYaml } from '@chaoskit/cluster/testing';
 import { keySecret, LEDGER_KEY_SECRET } from '@chaoskit/core/runner';
 import { CoreV1Api, type KubeConfig, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
 import { loadAll } from 'js-yaml';
@@ -57,4 +58,14 @@ export async function operatorsKey(kc: KubeConfig, namespace: string): Promise<v
       body: keySecret(LEDGER_KEY_SECRET, namespace, 'the operators key of a test namespace'),
     })
     .catch(created);
+}
+
+/** A kubeconfig file at `path` with one context, current: the cluster of `credentials`, as `token`. */
+export async function tokenKubeconfig(
+  path: string,
+  credentials: Parameters<typeof kubeconfigYaml>[0],
+  token: string,
+): Promise<string> {
+  await writeFile(path, kubeconfigYaml(credentials, { a: { token } }, { a: 'a' }, 'a'));
+  return path;
 }

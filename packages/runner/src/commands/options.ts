@@ -101,7 +101,7 @@ export function withNamespace(command: Command): Command {
   );
 }
 
-/** --context and --kubeconfig: which cluster the command reaches (cluster-choice.ts). */
+/** --context and --kubeconfig: which cluster the command reaches (cluster/choice.ts). */
 export function withCluster(command: Command): Command {
   return command
     .option(

@@ -1,7 +1,7 @@
 // The Chaos Toolkit experiment format, declared once as a zod schema: `validate`, `run` and
 // `plan` check experiment files with it, and `chaoskit schema` publishes it as JSON Schema with
 // every installed activity's arguments. The schema checks the values of the keys it knows;
-// what other keys mean (a warning, or a typo refused) is experiment-keys.ts's (D71, D94).
+// what other keys mean (a warning, or a typo refused) is keys.ts's (D71, D94).
 
 import { type ActivityAlias, type AnyActivity, type JsonSchema, z } from '@chaoskit/core';
 import { extensionProblems } from './rails.js';
@@ -297,7 +297,7 @@ export function experimentSchema(installed: ReadonlyArray<AnyActivity | Activity
   };
 }
 
-/** The keys the format knows at each level: what experiment-keys.ts checks an experiment's keys against. */
+/** The keys the format knows at each level: what keys.ts checks an experiment's keys against. */
 export function formatKeys() {
   const format = experimentFormat();
   const keys = (schema: z.ZodObject) => Object.keys(schema.shape);

@@ -1,3 +1,6 @@
+// An experiment prepared for `validate`, `plan` and `run`: checked against the format, its
+// configuration and secrets resolved, every activity found and its arguments checked, its js
+// controls loaded — without a single request to the cluster.
 import { type AnyActivity, Safety, type SafetyOptions } from '@chaoskit/core';
 import {
   findUndefinedReferences,
@@ -85,7 +88,7 @@ export interface PrepareFlags extends RailFlags {
 }
 
 /**
- * Checks the experiment against the format (experiment-format.ts), resolves its configuration
+ * Checks the experiment against the format (experiment/format.ts), resolves its configuration
  * and secrets (from the environment), and validates every activity's arguments with the
  * activity's own schema, and every action's namespaces against the rails — without a single
  * request to the cluster. Every problem is collected; InvalidExperiment lists them all.

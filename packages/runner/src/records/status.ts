@@ -1,3 +1,7 @@
+// `chaoskit status`: what the runs' records say is still in place, each run checked as `revert`
+// would act on it: records that do not verify, and changes beyond their writer, are named with
+// the reason (D86, D158).
+
 import {
   actingAs,
   describeRef,

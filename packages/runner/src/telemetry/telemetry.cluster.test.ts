@@ -270,7 +270,7 @@ describe.each(['http/protobuf', 'http/json', 'grpc'] as const)(
   },
 );
 
-// The histograms' bucket edges, in seconds (run-metrics.ts, core's telemetry.ts).
+// The histograms' bucket edges, in seconds (run/metrics.ts, core's telemetry.ts).
 const REQUEST_EDGES = [
   0.005,
   0.01,

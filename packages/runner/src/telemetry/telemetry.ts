@@ -57,7 +57,7 @@ export interface TelemetryOptions {
   env?: NodeJS.ProcessEnv;
   /** `--metrics-port`: serve `/metrics` there while the command runs. */
   metricsPort?: number;
-  /** What the experiment's tracing control asks (tracing-control.ts). */
+  /** What the experiment's tracing control asks (controls/tracing.ts). */
   tracing?: OtlpChoice;
   /** Where the exporters' complaints go (a collector that cannot be reached). */
   reporter?: Reporter;

@@ -2,7 +2,7 @@
 // answer (the package is loaded before the clock starts): chaoskit's side of the in-process
 // figures. Prints `{"seconds": …}` last.
 //   node bench/in-process.mjs '<steps as JSON>'
-import { resolveActivity } from '../packages/runner/dist/resolve-activity.js';
+import { resolveActivity } from '../packages/runner/dist/activities/resolve-activity.js';
 
 const steps = JSON.parse(process.argv[2]);
 const activities = [];

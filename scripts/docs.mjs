@@ -11,7 +11,10 @@
 //   lines of that test file between `// #region <region>` and `// #endregion`, so that every
 //   code example in a README is code that a test runs.
 //
-// - between `// generated: packages` and `// end: packages` in the runner's known-packages.ts:
+// - between `<!-- generated: commands -->` and `<!-- end: commands -->` in the root README: the
+//   `chaoskit` command's commands, as the built program registers them, in `chaoskit --help`'s
+//   order;
+// - between `// generated: packages` and `// end: packages` in the runner's package/known-packages.ts:
 //   chaoskit's own activity packages and the modules each declares in its package.json, so that
 //   the runner can name the package to install when one is missing.
 //
@@ -28,6 +31,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const ACTIVITIES = /(<!-- generated: activities -->\n)([\s\S]*?)(<!-- end: activities -->)/;
+const COMMAND_LIST = /(<!-- generated: commands -->)([\s\S]*?)(<!-- end: commands -->)/;
 const SNIPPET = /(<!-- snippet: ([^#\s]+)#([\w-]+) -->\n)([\s\S]*?)(<!-- end: snippet -->)/g;
 
 const code = (text) => `\`${String(text).replace(/\|/g, '\\|')}\``;
@@ -111,8 +115,19 @@ async function builtActivities(dir) {
   return { activities: mod.activities, aliases: mod.aliases ?? [] };
 }
 
+/** The commands of the built `chaoskit` program, as `chaoskit --help` lists them. */
+async function chaoskitCommands() {
+  const cli = join(ROOT, 'packages', 'runner', 'dist', 'cli.js');
+  if (!existsSync(cli)) throw new Error(`${relative(ROOT, cli)} is missing: build first`);
+  const { COMMANDS } = await import(pathToFileURL(cli).href);
+  const { Command } = await import('commander');
+  const program = new Command();
+  for (const [, load] of COMMANDS) (await load()).register(program);
+  return program.commands.filter((c) => !c._hidden).map((c) => c.name());
+}
+
 const PACKAGES = /(\/\/ generated: packages\n)([\s\S]*?)(\/\/ end: packages)/;
-const KNOWN_PACKAGES = join(ROOT, 'packages', 'runner', 'src', 'known-packages.ts');
+const KNOWN_PACKAGES = join(ROOT, 'packages', 'runner', 'src', 'package', 'known-packages.ts');
 
 /** The runner's table of chaoskit's packages and their modules, from their package.json files. */
 function knownPackages() {
@@ -148,6 +163,13 @@ export async function readmes() {
       expected = expected.replace(
         ACTIVITIES,
         (_m, open, _body, close) => `${open}${activitiesTable(activities, aliases)}${close}`,
+      );
+    }
+    if (COMMAND_LIST.test(text)) {
+      const names = await chaoskitCommands();
+      expected = expected.replace(
+        COMMAND_LIST,
+        (_m, open, _body, close) => `${open}${names.join(', ')}${close}`,
       );
     }
     expected = expected.replace(SNIPPET, (_m, open, file, name, _body, close) => {

@@ -20,7 +20,8 @@ const COMPUTED_IMPORTS_ALLOWED: Record<string, string> = {
   // Loads an activity package when an experiment names one of its modules (the packages are
   // not dependencies: users install those they use, and a missing one is reported as such), and
   // the experiment's js controls (D81), by path or package.
-  'packages/runner/src/import-module.ts': "extension packages and the experiment's js controls, on demand",
+  'packages/runner/src/package/import-module.ts':
+    "extension packages and the experiment's js controls, on demand",
   // The case files of the kit, found on disk next to it (adding a case is adding its file).
   'packages/conformance/src/cases/index.ts': "the kit's own case files",
   // client-node, only for what chaoskit's own client does not do (exec over websockets,

@@ -35,7 +35,7 @@ export const activityPackages = readdirSync(packagesDir)
   .map((name) => manifest(join(packagesDir, name)))
   .map(({ name, version, chaoskit }) => ({ name, version, modules: chaoskit.modules }));
 
-/** The bundle's version of dist/bundled.js: the packages, each behind its dynamic import. */
+/** The bundle's version of dist/package/bundled.js: the packages, each behind its dynamic import. */
 const bundledModule = `export const BUNDLED = [\n${activityPackages
   .map(
     ({ name, version, modules }) =>
@@ -46,7 +46,7 @@ const bundledModule = `export const BUNDLED = [\n${activityPackages
 export const builtIn = {
   name: 'chaoskit-bundled-packages',
   setup(b) {
-    b.onLoad({ filter: /[\\/]dist[\\/]bundled\.js$/ }, () => ({
+    b.onLoad({ filter: /[\\/]dist[\\/]package[\\/]bundled\.js$/ }, () => ({
       contents: bundledModule,
       loader: 'js',
       resolveDir: home,

@@ -6,10 +6,10 @@ import { readAuditLog } from '@chaoskit/cluster';
 import { fileNamespace, serviceAccountToken, sharedCluster } from '@chaoskit/cluster/testing';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT } from './exit-codes.js';
-import { runCli } from './test-cli.js';
-import { python } from './test-experiments.js';
-import { clusterLeverReader } from './test-identities.js';
+import { EXIT } from './run/exit-codes.js';
+import { runCli } from './testing/test-cli.js';
+import { python } from './testing/test-experiments.js';
+import { clusterLeverReader } from './testing/test-identities.js';
 
 const cluster = sharedCluster();
 let dir: string;

@@ -3,8 +3,8 @@
 // loads is compiled once per version and read from the cache afterwards. A namespace import, so
 // that an older Node reaches the version check instead of failing to link.
 import * as nodeModule from 'node:module';
-import { endAsPidOne } from './pid-one.js';
-import { RUNNER_VERSION } from './version.js';
+import { RUNNER_VERSION } from './package/version.js';
+import { endAsPidOne } from './signals/pid-one.js';
 
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 22) {

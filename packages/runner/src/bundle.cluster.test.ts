@@ -15,10 +15,10 @@ import { deploy, fileNamespace, serviceAccountEnv, sharedCluster } from '@chaosk
 import { AppsV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT } from './exit-codes.js';
-import { cli, exec, single } from './test-cli.js';
-import { activity } from './test-experiments.js';
-import { clusterLeverReader } from './test-identities.js';
+import { EXIT } from './run/exit-codes.js';
+import { cli, exec, single } from './testing/test-cli.js';
+import { activity } from './testing/test-experiments.js';
+import { clusterLeverReader } from './testing/test-identities.js';
 
 const bundle = dirname(cli);
 

@@ -12,10 +12,10 @@ import { deploy, fileNamespace, serviceAccountEnv, sharedCluster, until } from '
 import { AppsV1Api, CoreV1Api, type CoreV1Event, type V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT } from './exit-codes.js';
-import { runCli } from './test-cli.js';
-import { activity } from './test-experiments.js';
-import { clusterLeverReader, printedRoles } from './test-identities.js';
+import { EXIT } from './run/exit-codes.js';
+import { runCli } from './testing/test-cli.js';
+import { activity } from './testing/test-experiments.js';
+import { clusterLeverReader, printedRoles } from './testing/test-identities.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);

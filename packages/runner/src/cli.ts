@@ -4,10 +4,10 @@ import { maskEnvironmentTargets, onConnectionNotice } from '@chaoskit/core/runne
 import { Command, type Option } from 'commander';
 import { addChaosToolkitOptions, chaosToolkitOptions } from './commands/chaos-toolkit.js';
 import { fail, session } from './commands/session.js';
-import { Refusal } from './errors.js';
-import { EXIT } from './exit-codes.js';
-import { sharedOptions, shareOptions } from './shared-options.js';
-import { RUNNER_VERSION } from './version.js';
+import { sharedOptions, shareOptions } from './commands/shared-options.js';
+import { Refusal } from './output/errors.js';
+import { RUNNER_VERSION } from './package/version.js';
+import { EXIT } from './run/exit-codes.js';
 
 // One line a command module, in the order of `chaoskit --help`: each file defines its commands on
 // the program. Only the module of the command the line names is loaded, with what it imports

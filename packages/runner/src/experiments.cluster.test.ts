@@ -14,7 +14,7 @@ import {
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './test-cli.js';
+import { runCli } from './testing/test-cli.js';
 
 const examples = fileURLToPath(new URL('../../../examples/experiments/', import.meta.url));
 const cluster = sharedCluster();

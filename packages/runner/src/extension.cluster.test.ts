@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from './run/exit-codes.js';
 import type { Journal } from './run/index.js';
-import { exec as execOutcome, type Outcome as Run } from './test-cli.js';
+import { exec as execOutcome, type Outcome as Run } from './testing/test-cli.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const extensionDir = join(repo, 'examples', 'extension');

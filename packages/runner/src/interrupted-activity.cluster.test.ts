@@ -9,7 +9,7 @@ import { deploy, processesWith, sharedCluster, testNamespace, until } from '@cha
 import { CoreV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnCli } from './test-cli.js';
+import { spawnCli } from './testing/test-cli.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);

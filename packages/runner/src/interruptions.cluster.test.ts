@@ -20,8 +20,8 @@ import {
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, NetworkingV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, spawnCli } from './test-cli.js';
-import { python } from './test-experiments.js';
+import { runCli, spawnCli } from './testing/test-cli.js';
+import { python } from './testing/test-experiments.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { deploy, kubeconfigYaml, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT } from './exit-codes.js';
-import { runCli } from './test-cli.js';
+import { EXIT } from './run/exit-codes.js';
+import { runCli } from './testing/test-cli.js';
 
 const cluster = sharedCluster();
 const MARK = 'K7QZ';

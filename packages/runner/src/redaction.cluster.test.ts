@@ -16,10 +16,10 @@ import {
 import { RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EXIT } from './exit-codes.js';
-import { runCli } from './test-cli.js';
-import { activity } from './test-experiments.js';
-import { operatorsKey, printedRoles } from './test-identities.js';
+import { EXIT } from './run/exit-codes.js';
+import { runCli } from './testing/test-cli.js';
+import { activity } from './testing/test-experiments.js';
+import { operatorsKey, printedRoles } from './testing/test-identities.js';
 
 const cluster = sharedCluster();
 const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);

@@ -5,11 +5,11 @@
 // https, http2 and tls cannot be in a snapshot: the build loads them on first use.
 import { startupSnapshot } from 'node:v8';
 import { parseDocument } from '@chaoskit/core';
-import { BUNDLED } from './bundled.js';
 import { COMMANDS, main } from './cli.js';
-import { experimentFormat } from './experiment-format.js';
-import { endAsPidOne } from './pid-one.js';
-import { RUNNER_VERSION } from './version.js';
+import { experimentFormat } from './experiment/format.js';
+import { BUNDLED } from './package/bundled.js';
+import { RUNNER_VERSION } from './package/version.js';
+import { endAsPidOne } from './signals/pid-one.js';
 
 function start(): void {
   endAsPidOne();

@@ -13,7 +13,7 @@ import { AppsV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node'
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Journal } from './run/index.js';
-import { exec, runCli } from './test-cli.js';
+import { exec, runCli } from './testing/test-cli.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from './test-cli.js';
+import { runCli } from './testing/test-cli.js';
 
 let dir: string;
 // The command starts a few times per test: on 2 shared cores, that takes seconds.

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EXIT } from './exit-codes.js';
-import { type Outcome, runCli } from './test-cli.js';
+import { EXIT } from './run/exit-codes.js';
+import { type Outcome, runCli } from './testing/test-cli.js';
 
-const control = fileURLToPath(new URL('./controls.fixture.mjs', import.meta.url));
+const control = fileURLToPath(new URL('./controls/controls.fixture.mjs', import.meta.url));
 let dir: string;
 // Every test starts the command (and its processes) a few times: on 2 shared cores, that takes seconds.
 vi.setConfig({ testTimeout: 60_000 });

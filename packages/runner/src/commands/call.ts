@@ -1,9 +1,9 @@
 // `chaoskit call`: runs one activity and prints its result, for process providers and scripts.
 import { redactValue } from '@chaoskit/core/runner';
 import type { Command } from 'commander';
-import { resolveActivity } from '../resolve-activity.js';
+import { resolveActivity } from '../activities/resolve-activity.js';
+import { CHOOSERS, useCluster } from '../cluster/choice.js';
 import { invokeActivity } from '../run/invoke.js';
-import { CHOOSERS, useCluster } from './cluster-choice.js';
 import { withCluster, withLogging, withNamespace } from './options.js';
 import { formatted, withOutput } from './output.js';
 import { fail, session } from './session.js';
@@ -36,10 +36,11 @@ export function register(program: Command): void {
         const secrets = parseJson(opts.secrets, '--secrets');
         if (opts.namespace && !('ns' in args) && activity.arguments.some((a) => a.name === 'ns'))
           args.ns = opts.namespace;
-        useCluster(opts, CHOOSERS.some((key) => key in secrets) ? ['--secrets'] : []);
+        const env = useCluster(opts, CHOOSERS.some((key) => key in secrets) ? ['--secrets'] : []);
         const result = await invokeActivity(activity, args, {
           secrets,
           log: (line) => session.logger.info(line),
+          ...(env ? { env } : {}),
         });
         const value = redactValue(result ?? null);
         process.stdout.write(opts.output ? formatted(value, opts.output) : `${JSON.stringify(value)}\n`);

@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump, load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT } from '../exit-codes.js';
+import { CHAOSLIB_VERSION, RUNNER_VERSION } from '../package/version.js';
 import { findBrowser } from '../report/pdf.js';
-import { type Outcome, runCli } from '../test-cli.js';
-import { CHAOSLIB_VERSION, RUNNER_VERSION } from '../version.js';
+import { EXIT } from '../run/exit-codes.js';
+import { type Outcome, runCli } from '../testing/test-cli.js';
 
 type Json = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 // where chaoskit already behaves as it asks.
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { Refusal } from '../errors.js';
+import { Refusal } from '../output/errors.js';
 
 /** `chaos`'s own options, as the program declares them (before the command, where Chaos Toolkit takes them). */
 export function chaosToolkitOptions(): Option[] {

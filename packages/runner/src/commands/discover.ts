@@ -3,10 +3,10 @@
 import { writeFile } from 'node:fs/promises';
 import type { AnyActivity } from '@chaoskit/core';
 import { type Command, InvalidArgumentError } from 'commander';
-import { discovery } from '../discovery.js';
-import { EXIT } from '../exit-codes.js';
-import { installedActivities } from '../resolve-activity.js';
-import { RUNNER_VERSION } from '../version.js';
+import { discovery } from '../activities/discovery.js';
+import { installedActivities } from '../activities/resolve-activity.js';
+import { RUNNER_VERSION } from '../package/version.js';
+import { EXIT } from '../run/exit-codes.js';
 import { withLogging } from './options.js';
 import { formatted, type OutputFlags, outputFormat, withOutput } from './output.js';
 import { fail, session } from './session.js';

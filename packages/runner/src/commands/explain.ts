@@ -2,8 +2,8 @@
 // Chaos Toolkit or the Python originals do not, why, and what to write instead — as the
 // repository's docs/decisions.md says it (built into the command: no tarball holds that file).
 import { type Command, InvalidArgumentError } from 'commander';
-import { EXIT } from '../exit-codes.js';
 import { decision } from '../explain/decisions.js';
+import { EXIT } from '../run/exit-codes.js';
 import { fail, session } from './session.js';
 
 export function register(program: Command): void {

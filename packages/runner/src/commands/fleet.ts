@@ -7,15 +7,16 @@
 import { basename, dirname, extname, join } from 'node:path';
 import { redactValue, registerTarget } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
-import { Refusal } from '../errors.js';
-import { EXIT, worst } from '../exit-codes.js';
-import type { Prepared } from '../experiment.js';
+import { CHOOSERS, choosingActivities } from '../cluster/choice.js';
 import { type FleetContext, fleetContexts, parseContextList } from '../fleet/contexts.js';
 import { summaryLines } from '../fleet/outcome.js';
 import { runWaves } from '../fleet/run-fleet.js';
 import { parseWaves, splitWaves, type WaveSize } from '../fleet/waves.js';
-import { handleInterrupts } from '../interrupts.js';
-import type { Reporter } from '../log.js';
+import { Refusal } from '../output/errors.js';
+import type { Reporter } from '../output/log.js';
+import { checkJournalPath, scratchOf, writeJournal } from '../output/writable.js';
+import type { Prepared } from '../prepare/prepare.js';
+import { EXIT, worst } from '../run/exit-codes.js';
 import {
   type DryMode,
   type HypothesisStrategy,
@@ -24,9 +25,8 @@ import {
   logEvents,
   type RollbackStrategy,
 } from '../run/index.js';
+import { handleInterrupts } from '../signals/interrupts.js';
 import { withTelemetry } from '../telemetry/telemetry.js';
-import { checkJournalPath, scratchOf, writeJournal } from '../writable.js';
-import { CHOOSERS, choosingActivities } from './cluster-choice.js';
 import { givenRecordsNamespace, ledgerTtlSeconds } from './options.js';
 import { prepareRun } from './prepared-experiment.js';
 import { fail, session } from './session.js';
@@ -104,7 +104,7 @@ function prefixed(reporter: Reporter, label: string): Reporter {
 }
 
 /** What `run` was given that a fleet run reads (commander's options). */
-interface FleetFlags extends Record<string, unknown> {
+export interface FleetFlags extends Record<string, unknown> {
   journalPath: string;
   contexts?: string[];
   allContexts?: boolean;

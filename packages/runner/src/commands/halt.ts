@@ -2,8 +2,8 @@
 // changes the cluster starts, and every run under way there is interrupted and plays its
 // rollbacks: in the whole cluster, or with -n only the runs that record in that namespace.
 import { type Command, InvalidArgumentError } from 'commander';
+import { deployClient } from '../cluster/choice.js';
 import { checkNamespace } from '../deploy/inputs.js';
-import { EXIT } from '../exit-codes.js';
 import {
   CLUSTER_HALT_NAMESPACE,
   checkReason,
@@ -14,7 +14,7 @@ import {
   scopeOf,
   setHalt,
 } from '../guards/halt.js';
-import { deployClient } from './cluster-choice.js';
+import { EXIT } from '../run/exit-codes.js';
 import { withCluster } from './options.js';
 import { fail, session } from './session.js';
 

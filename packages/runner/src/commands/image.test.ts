@@ -5,7 +5,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli } from '../test-cli.js';
+import { runCli } from '../testing/test-cli.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { isSea } from 'node:sea';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { EXIT } from '../exit-codes.js';
 import { contentBytes, stageContext } from '../image/context.js';
 import { buildImage, ENGINES, type Engine, findEngine, pushImage, saveImage } from '../image/engine.js';
 import { DEFAULT_IMAGE, IMAGE_REPOSITORY, parseReference } from '../image/reference.js';
 import { runnerHome } from '../image/single-file.js';
-import { RUNNER_VERSION } from '../version.js';
+import { RUNNER_VERSION } from '../package/version.js';
+import { EXIT } from '../run/exit-codes.js';
 import { fail, session } from './session.js';
 
 interface BuildOptions {

@@ -1,10 +1,10 @@
 // `chaoskit info`: what is installed, as `chaos info` shows it; `info core`, `info extensions` and
 // `info settings` are Chaos Toolkit's targets (D162).
 import { type Command, InvalidArgumentError } from 'commander';
-import { EXIT } from '../exit-codes.js';
-import { installedActivities } from '../resolve-activity.js';
+import { installedActivities } from '../activities/resolve-activity.js';
+import { CHAOSLIB_VERSION, RUNNER_VERSION } from '../package/version.js';
+import { EXIT } from '../run/exit-codes.js';
 import { DEFAULT_SETTINGS, readSettings, shownSettings } from '../settings/settings-file.js';
-import { CHAOSLIB_VERSION, RUNNER_VERSION } from '../version.js';
 import { withLogging } from './options.js';
 import { columns, type Format, formatted, type OutputFlags, outputFormat, withOutput } from './output.js';
 import { fail, session } from './session.js';

@@ -2,9 +2,9 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
-import { prepareExperiment } from '../experiment.js';
-import { askOnTerminal, buildExperiment, initFlags, renderExperiment } from '../init.js';
-import { installedActivities } from '../resolve-activity.js';
+import { installedActivities } from '../activities/resolve-activity.js';
+import { askOnTerminal, buildExperiment, initFlags, renderExperiment } from '../init/init.js';
+import { prepareExperiment } from '../prepare/prepare.js';
 import { withLogging } from './options.js';
 import { fail, session } from './session.js';
 

@@ -2,12 +2,12 @@
 // deploy's pods run with), or one of them whole (for `chaos report`, jq…).
 import { redact } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
-import { EXIT } from '../exit-codes.js';
-import { missingJournals } from '../journals/missing.js';
+import { adminClient } from '../cluster/choice.js';
+import { missingNamespace } from '../cluster/namespace-hint.js';
+import { missingJournals } from '../deploy/missing.js';
 import { fetchJournal, type JournalSummary, listJournals } from '../journals/read.js';
-import { terminalText, terminalValue } from '../terminal.js';
-import { adminClient } from './cluster-choice.js';
-import { missingNamespace } from './namespace-hint.js';
+import { terminalText, terminalValue } from '../output/terminal.js';
+import { EXIT } from '../run/exit-codes.js';
 import { RECORDS_DEFAULT, recordsNamespace, withCluster } from './options.js';
 import { columns, formatted, outputFormat, terminalJson, withOutput } from './output.js';
 import { fail, session } from './session.js';

@@ -19,10 +19,10 @@ import {
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { dump, load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT } from '../exit-codes.js';
-import { runCli } from '../test-cli.js';
-import { activity } from '../test-experiments.js';
-import { operatorsKey, printedRoles } from '../test-identities.js';
+import { EXIT } from '../run/exit-codes.js';
+import { runCli } from '../testing/test-cli.js';
+import { activity } from '../testing/test-experiments.js';
+import { operatorsKey, printedRoles } from '../testing/test-identities.js';
 
 const cluster = sharedCluster();
 const apps = cluster.kc.makeApiClient(AppsV1Api);

@@ -2,9 +2,9 @@
 import { sinceSeconds } from '@chaoskit/core';
 import { registerTarget, SYSTEM_NAMESPACES } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
+import { clusterEnv, contextNamespace } from '../cluster/choice.js';
 import { checkNamespace } from '../deploy/inputs.js';
-import { createLogger } from '../log.js';
-import { clusterEnv, contextNamespace } from './cluster-choice.js';
+import { createLogger } from '../output/log.js';
 import { session } from './session.js';
 
 /** A repeatable option's values, in command-line order. */
@@ -81,6 +81,18 @@ export function withVars(command: Command): Command {
     );
 }
 
+/**
+ * Chaos Toolkit's --no-verify-tls (D162), taken so that its command lines run: there is nothing
+ * to turn off for a file or an http URL, and an https URL read unverified is refused
+ * (prepared-experiment.ts).
+ */
+export function withVerifyTls(command: Command): Command {
+  return command.option(
+    '--no-verify-tls',
+    "Chaos Toolkit's: nothing to turn off for a file or http URL; refused for an https URL (D162: NODE_EXTRA_CA_CERTS trusts its CA)",
+  );
+}
+
 /** -n: the namespace of activities that take `ns` and are not given one (D83). */
 export function withNamespace(command: Command): Command {
   return command.option(
@@ -89,7 +101,7 @@ export function withNamespace(command: Command): Command {
   );
 }
 
-/** --context and --kubeconfig: which cluster the command reaches (cluster-choice.ts). */
+/** --context and --kubeconfig: which cluster the command reaches (cluster/choice.ts). */
 export function withCluster(command: Command): Command {
   return command
     .option(

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump, load, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EXIT } from '../exit-codes.js';
-import { runCli } from '../test-cli.js';
-import { killOneWebPod } from '../test-experiments.js';
+import { EXIT } from '../run/exit-codes.js';
+import { runCli } from '../testing/test-cli.js';
+import { killOneWebPod } from '../testing/test-experiments.js';
 
 let dir: string;
 const chaoskit = (args: string[]) =>

@@ -1,8 +1,8 @@
 // `chaoskit plan`: what every action would touch, from server-side dry runs; with --contexts
 // or --all-contexts, one plan per context of the fleet (D125).
 import type { Command } from 'commander';
-import { formatPlan, type PlannedActivity, planExperiment } from '../plan.js';
-import { choosingActivities, useCluster } from './cluster-choice.js';
+import { choosingActivities, useCluster } from '../cluster/choice.js';
+import { formatPlan, type PlannedActivity, planExperiment } from '../plan/plan.js';
 import { contextsOf, isFleet, withContexts } from './fleet.js';
 import { withCluster, withLogging, withNamespace, withRails, withVars } from './options.js';
 import { formatted, outputFormat, withOutput } from './output.js';
@@ -28,8 +28,8 @@ export function register(program: Command): void {
         const log = (line: string) => (format ? session.logger.debug : session.logger.info)(line);
         const prepared = await prepareFrom(file, opts);
         if (!isFleet(opts)) {
-          useCluster(opts, choosingActivities(prepared));
-          const plan = await planExperiment(prepared, log);
+          const env = useCluster(opts, choosingActivities(prepared));
+          const plan = await planExperiment(prepared, log, env);
           process.stdout.write(format ? formatted(plan, format) : formatPlan(plan));
           if (failed(plan)) session.exitCode = 1;
           return;

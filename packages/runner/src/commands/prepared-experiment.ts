@@ -2,18 +2,13 @@
 // and checked, before any of them touches the cluster.
 import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import { Refusal } from '../errors.js';
-import {
-  experimentBase,
-  type Json,
-  loadExperiment,
-  type Prepared,
-  prepareExperiment,
-} from '../experiment.js';
+import { loadExperiment } from '../experiment/load.js';
+import { loadVarFiles, parseVar } from '../experiment/vars.js';
+import { Refusal } from '../output/errors.js';
+import { type Json, type Prepared, prepareExperiment } from '../prepare/prepare.js';
 import { controlFiles, controlsOf, withGlobalControls } from '../settings/global-controls.js';
 import { runStrategies } from '../settings/runtime.js';
 import { runSettings } from '../settings/settings-file.js';
-import { loadVarFiles, parseVar } from '../vars.js';
 import { session } from './session.js';
 
 /** --var-file, then --var over it. */
@@ -49,7 +44,7 @@ export async function prepareFrom(
     raw,
     await gatherVars(opts as { var: string[]; varFile: string[] }),
     process.env,
-    { ...opts, base: experimentBase(source) },
+    opts,
   );
   for (const warning of prepared.warnings) session.logger.warn(warning);
   return prepared;

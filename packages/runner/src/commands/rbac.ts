@@ -2,11 +2,12 @@
 import type { AnyActivity } from '@chaoskit/core';
 import { type Command, InvalidArgumentError } from 'commander';
 import { dump } from 'js-yaml';
-import { EXIT } from '../exit-codes.js';
-import { experimentActivities, loadExperiment } from '../experiment.js';
+import { resolveActivity } from '../activities/resolve-activity.js';
+import { loadExperiment } from '../experiment/load.js';
 import { LEVER_NOTE, leverManifests } from '../guards/lever-policy.js';
-import { roleFor } from '../rbac.js';
-import { resolveActivity } from '../resolve-activity.js';
+import { experimentActivities } from '../prepare/prepare.js';
+import { roleFor } from '../rbac/rbac.js';
+import { EXIT } from '../run/exit-codes.js';
 import { type OutputFlags, printObjects, withOutput } from './output.js';
 import { fail, session } from './session.js';
 

@@ -3,10 +3,10 @@
 // report, the last argument, in its format.
 import { registerSecret } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { EXIT } from '../exit-codes.js';
+import { adminClient } from '../cluster/choice.js';
+import { loadVarFiles, parseVar } from '../experiment/vars.js';
 import { fetchJournal } from '../journals/read.js';
-import { loadVarFiles, parseVar } from '../vars.js';
-import { adminClient } from './cluster-choice.js';
+import { EXIT } from '../run/exit-codes.js';
 import { journalNamespace, NAMESPACE_HELP } from './journals.js';
 import { collect, withCluster, withLogging } from './options.js';
 import { fail, session } from './session.js';

@@ -1,10 +1,10 @@
 // `chaoskit revert`: undoes a run's recorded changes (those still in place).
 import { postEvent, redact } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
-import { EXIT } from '../exit-codes.js';
+import { adminClient } from '../cluster/choice.js';
 import { jobFromEnv } from '../journals/job-events.js';
-import { revert } from '../record-commands.js';
-import { adminClient } from './cluster-choice.js';
+import { revert } from '../records/revert.js';
+import { EXIT } from '../run/exit-codes.js';
 import { collect, ledgerNamespaceOf, withCluster, withLedgerNamespace } from './options.js';
 import { fail, session } from './session.js';
 

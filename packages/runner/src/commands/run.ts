@@ -1,18 +1,19 @@
 // `chaoskit run`: runs an experiment against the cluster and writes its journal as it goes.
 import { createInterface } from 'node:readline/promises';
 import { deploymentRecordName, newRunId, RunLedger, RunNotes, redact } from '@chaoskit/core/runner';
-import { type Command, Option } from 'commander';
-import { Refusal } from '../errors.js';
-import { EXIT, EXIT_SUMMARY, runExitCode, worst } from '../exit-codes.js';
-import { haltGuard } from '../guards/halt-guard.js';
-import { handleInterrupts } from '../interrupts.js';
+import { type Command, Option, type OptionValues } from 'commander';
+import { adminClient, choosingActivities, deployClient, useCluster } from '../cluster/choice.js';
 import { jobEvents, jobFromEnv } from '../journals/job-events.js';
 import { checkJournalRights, claimJournal, clusterJournal } from '../journals/keeper.js';
 import { journalName } from '../journals/labels.js';
 import { journalSlots } from '../journals/rules.js';
-import { leftoversFirst, ownPod } from '../leftovers.js';
-import type { Reporter } from '../log.js';
-import { checkClusters } from '../preflight.js';
+import { Refusal } from '../output/errors.js';
+import type { Reporter } from '../output/log.js';
+import { checkJournalPath, scratchOf, writeJournal } from '../output/writable.js';
+import { haltGuard } from '../preflight/halt-guard.js';
+import { checkClusters } from '../preflight/preflight.js';
+import { leftoversFirst, ownPod } from '../records/leftovers.js';
+import { EXIT, EXIT_SUMMARY, runExitCode, worst } from '../run/exit-codes.js';
 import {
   DRY_MODES,
   type DryMode,
@@ -27,11 +28,10 @@ import {
   runExperiment,
 } from '../run/index.js';
 import { OLD_SPELLING } from '../settings/runtime.js';
+import { handleInterrupts } from '../signals/interrupts.js';
 import { parseMetricsPort } from '../telemetry/config.js';
 import { withTelemetry } from '../telemetry/telemetry.js';
-import { checkJournalPath, scratchOf, writeJournal } from '../writable.js';
-import { adminClient, choosingActivities, deployClient, useCluster } from './cluster-choice.js';
-import { isFleet, runFleetCommand, withFleet } from './fleet.js';
+import { type FleetFlags, isFleet, runFleetCommand, withFleet } from './fleet.js';
 import {
   collect,
   type LedgerFlags,
@@ -43,6 +43,7 @@ import {
   withNamespace,
   withRails,
   withVars,
+  withVerifyTls,
 } from './options.js';
 import { prepareRun } from './prepared-experiment.js';
 import { fail, session } from './session.js';
@@ -53,7 +54,7 @@ import { fail, session } from './session.js';
  */
 async function keptInCluster(opts: LedgerFlags, runId: string, reporter: Reporter): Promise<RunListener[]> {
   const namespace = ledgerNamespace(opts);
-  const kube = deployClient({});
+  const kube = deployClient(opts);
   const job = jobFromEnv(process.env, namespace);
   // A deployment's runs keep their journals in its few, named ConfigMaps (D158).
   const deployment = process.env.CHAOSKIT_EXPERIMENT;
@@ -104,44 +105,44 @@ async function confirmOnTerminal(change: string): Promise<boolean> {
   }
 }
 
-export function register(program: Command): void {
-  withFleet(withCluster(withNamespace(withLogging(withRails(withVars(program.command('run')))))))
-    .description('run an experiment (a .json, .yaml or .yml file, or an http(s) URL) and write its journal')
-    .argument('<experiment>', 'the experiment file or URL')
-    .option('--journal-path <path>', 'where to write the journal', './journal.json')
-    .addOption(
-      new Option(
-        '--rollback-strategy <strategy>',
-        "when to play rollbacks (default: the experiment's runtime, the settings', else default)",
-      ).choices(ROLLBACK_STRATEGIES),
-    )
-    .addOption(
-      new Option(
-        '--hypothesis-strategy <strategy>',
-        `when to check the steady-state hypothesis (${OLD_SPELLING}: Chaos Toolkit's old spelling of continuously; default: the experiment's runtime, the settings', else default)`,
-      ).choices([...HYPOTHESIS_STRATEGIES, OLD_SPELLING]),
-    )
-    .option(
-      '--hypothesis-frequency <seconds>',
-      'seconds between hypothesis checks during the method',
-      Number.parseFloat,
-      1,
-    )
-    .addOption(
-      new Option(
-        '--dry <what>',
-        'run without executing these activities (probes, actions, activities), or without the pauses (pause)',
-      ).choices(DRY_MODES),
-    )
-    .option(
-      '--fail-fast',
-      'stop the method at the first failed activity, or the first deviation of the hypothesis during the method',
-    )
-    .option('--no-validation', 'run even when validation finds problems (they are printed as warnings)')
-    .option(
-      '--no-verify-tls',
-      "Chaos Toolkit's: nothing to turn off for a file or http URL; refused for an https URL (D162: NODE_EXTRA_CA_CERTS trusts its CA)",
-    )
+/** The options of `run` beside those it shares with other commands. */
+function withRunOptions(command: Command): Command {
+  withVerifyTls(
+    command
+      .description('run an experiment (a .json, .yaml or .yml file, or an http(s) URL) and write its journal')
+      .argument('<experiment>', 'the experiment file or URL')
+      .option('--journal-path <path>', 'where to write the journal', './journal.json')
+      .addOption(
+        new Option(
+          '--rollback-strategy <strategy>',
+          "when to play rollbacks (default: the experiment's runtime, the settings', else default)",
+        ).choices(ROLLBACK_STRATEGIES),
+      )
+      .addOption(
+        new Option(
+          '--hypothesis-strategy <strategy>',
+          `when to check the steady-state hypothesis (${OLD_SPELLING}: Chaos Toolkit's old spelling of continuously; default: the experiment's runtime, the settings', else default)`,
+        ).choices([...HYPOTHESIS_STRATEGIES, OLD_SPELLING]),
+      )
+      .option(
+        '--hypothesis-frequency <seconds>',
+        'seconds between hypothesis checks during the method',
+        Number.parseFloat,
+        1,
+      )
+      .addOption(
+        new Option(
+          '--dry <what>',
+          'run without executing these activities (probes, actions, activities), or without the pauses (pause)',
+        ).choices(DRY_MODES),
+      )
+      .option(
+        '--fail-fast',
+        'stop the method at the first failed activity, or the first deviation of the hypothesis during the method',
+      )
+      .option('--no-validation', 'run even when validation finds problems (they are printed as warnings)'),
+  );
+  return command
     .option(
       '--control-file <path>',
       "Chaos Toolkit's global controls: a JSON or YAML mapping of name to control, applied at every level (repeatable)",
@@ -179,116 +180,127 @@ export function register(program: Command): void {
     .option(
       '--fail-on-deviation',
       'exit 1 also when the steady state is not met before the method (which then does not run) or during it',
-    )
+    );
+}
+
+export function register(program: Command): void {
+  withRunOptions(
+    withFleet(withCluster(withNamespace(withLogging(withRails(withVars(program.command('run'))))))),
+  )
     .addHelpText('after', `\nExit codes (chaoskit explain D89): ${EXIT_SUMMARY}`)
-    .action(async (file: string, opts, command: Command) => {
-      // Chaos Toolkit's --settings stands before the command (D162).
-      opts.settings = command.optsWithGlobals().settings;
-      if (isFleet(opts) && opts.journalToCluster) {
-        session.exitCode = fail(
-          new Error('--journal-to-cluster keeps the journal of one run in its cluster: not of a fleet run'),
-          EXIT.usage,
-        );
-        return;
-      }
-      if (isFleet(opts)) return runFleetCommand(file, opts);
-      // Until the run starts, every refusal leaves everything as it was (exit 3).
-      let started = false;
-      try {
-        if (opts.confirm && !process.stdin.isTTY)
-          throw new Refusal(
-            '--confirm asks on a terminal, and stdin is not one: review the targets with chaoskit plan, then run without --confirm',
-          );
-        // Before anything else, the journal's place: an existing journal stays as it is.
-        checkJournalPath('--journal-path', opts.journalPath, scratchOf(opts.journalPath));
-        const prepared = await prepareRun(file, opts);
-        const telemetry = {
-          metricsPort: opts.metricsPort,
-          tracing: prepared.tracing,
-          reporter: session.logger,
-        };
-        await withTelemetry('chaoskit run', telemetry, async () => {
-          useCluster(opts, choosingActivities(prepared));
-          const reporter = session.logger;
-          // Where the record goes, and the namespace's halt lever: both checked before any request.
-          const recordsIn = ledgerNamespace(opts);
-          const ledger =
-            opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title, recordsIn);
-          await checkClusters(prepared, {
-            ledgerNamespace: ledger?.run.namespace,
-            dry: opts.dry,
-            record: ledger?.recordName,
-            runner: ledger?.run.deployment !== undefined,
-          });
-          // Halted (D128): refused; otherwise the lever is watched while the run goes.
-          const halt = await haltGuard(prepared, recordsIn, {
-            dry: opts.dry,
-            ...(ledger ? {} : { unguarded: (line: string) => reporter.warn(line) }),
-          });
-          const runId = ledger?.runId ?? newRunId();
-          const inCluster = opts.journalToCluster ? await keptInCluster(opts, runId, reporter) : undefined;
-          started = true;
-          // Installed before leftovers are undone: a pod stopped meanwhile ends without its run.
-          const interrupts = handleInterrupts((line) => reporter.warn(line));
-          if (opts.revertLeftoversOf) {
-            const stop = await leftoversFirst(
-              adminClient(opts),
-              opts.revertLeftoversOf,
-              recordsIn,
-              reporter,
-            ).catch((err: unknown) => {
-              interrupts.dispose();
-              throw err;
-            });
-            if (stop !== undefined || interrupts.received) {
-              interrupts.dispose();
-              session.exitCode = stop ?? interrupts.exitCode ?? EXIT.sigterm;
-              return;
-            }
-          }
-          if (ledger) {
-            reporter.info(
-              `Run ${ledger.runId}: its changes are recorded (ConfigMap ${ledger.recordName}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} find and undo them`,
-            );
-          }
-          // The journal is written as the run goes, so a crash loses at most the activity under way.
-          const journalFile = journalWriter((text) => writeJournal(opts.journalPath, text));
-          const journal = await runExperiment(prepared, {
-            rollbackStrategy: opts.rollbackStrategy as RollbackStrategy,
-            hypothesisStrategy: opts.hypothesisStrategy as HypothesisStrategy,
-            hypothesisFrequency: opts.hypothesisFrequency,
-            // What the run says: the log, the journal file, and with --json the journal on stdout.
-            listeners: [
-              logEvents(reporter),
-              journalFile.listener,
-              ...(inCluster ?? []),
-              ...(opts.json ? [jsonOutput((text) => process.stdout.write(text))] : []),
-            ],
-            signal: interrupts.run,
-            rollbackSignal: interrupts.rollbacks,
-            ...(opts.dry ? { dry: opts.dry as DryMode } : {}),
-            ...(opts.failFast ? { failFast: true } : {}),
-            ...(ledger ? { ledger } : {}),
-            // An Event on each object the run changes (D134); a missing right is said once.
-            notes: new RunNotes({ runId, warn: (line) => reporter.warn(line) }),
-            ...(halt ? { guards: [halt] } : {}),
-            ...(opts.confirm ? { confirm: confirmOnTerminal } : {}),
-          }).finally(() => interrupts.dispose());
-          session.exitCode = runExitCode(journal, {
-            signal: interrupts.received,
-            failOnDeviation: opts.failOnDeviation,
-          });
-          if (journal.steady_states.before?.steady_state_met === false && !opts.failOnDeviation)
-            reporter.warn(
-              'The steady state was not met before the method, so the method did not run: exit code 0 as with Chaos Toolkit, unless something else failed (--fail-on-deviation makes it 1)',
-            );
-          await journalFile.finished();
-          if (!opts.json) reporter.info(`journal written to ${opts.journalPath}`);
+    .action(runAction);
+}
+
+/** `chaoskit run <experiment>`: one run, or with --contexts a fleet run; the exit code in the session. */
+async function runAction(file: string, opts: FleetFlags & OptionValues, command: Command): Promise<void> {
+  // Chaos Toolkit's --settings stands before the command (D162).
+  opts.settings = command.optsWithGlobals().settings;
+  if (isFleet(opts) && opts.journalToCluster) {
+    session.exitCode = fail(
+      new Error('--journal-to-cluster keeps the journal of one run in its cluster: not of a fleet run'),
+      EXIT.usage,
+    );
+    return;
+  }
+  if (isFleet(opts)) return runFleetCommand(file, opts);
+  // Until the run starts, every refusal leaves everything as it was (exit 3).
+  let started = false;
+  try {
+    if (opts.confirm && !process.stdin.isTTY)
+      throw new Refusal(
+        '--confirm asks on a terminal, and stdin is not one: review the targets with chaoskit plan, then run without --confirm',
+      );
+    // Before anything else, the journal's place: an existing journal stays as it is.
+    checkJournalPath('--journal-path', opts.journalPath, scratchOf(opts.journalPath));
+    const prepared = await prepareRun(file, opts);
+    const telemetry = {
+      metricsPort: opts.metricsPort,
+      tracing: prepared.tracing,
+      reporter: session.logger,
+    };
+    await withTelemetry('chaoskit run', telemetry, async () => {
+      // The cluster --context or --kubeconfig name, passed down as a fleet run passes its contexts'.
+      const env = useCluster(opts, choosingActivities(prepared));
+      const reporter = session.logger;
+      // Where the record goes, and the namespace's halt lever: both checked before any request.
+      const recordsIn = ledgerNamespace(opts);
+      const ledger =
+        opts.ledger === false ? undefined : runLedger(opts, prepared.experiment.title, recordsIn);
+      await checkClusters(prepared, {
+        ledgerNamespace: ledger?.run.namespace,
+        dry: opts.dry,
+        record: ledger?.recordName,
+        runner: ledger?.run.deployment !== undefined,
+        ...(env ? { env } : {}),
+      });
+      // Halted (D128): refused; otherwise the lever is watched while the run goes.
+      const halt = await haltGuard(prepared, recordsIn, {
+        dry: opts.dry,
+        ...(env ? { env } : {}),
+        ...(ledger ? {} : { unguarded: (line: string) => reporter.warn(line) }),
+      });
+      const runId = ledger?.runId ?? newRunId();
+      const inCluster = opts.journalToCluster ? await keptInCluster(opts, runId, reporter) : undefined;
+      started = true;
+      // Installed before leftovers are undone: a pod stopped meanwhile ends without its run.
+      const interrupts = handleInterrupts((line) => reporter.warn(line));
+      if (opts.revertLeftoversOf) {
+        const stop = await leftoversFirst(
+          adminClient(opts),
+          opts.revertLeftoversOf,
+          recordsIn,
+          reporter,
+        ).catch((err: unknown) => {
+          interrupts.dispose();
+          throw err;
         });
-      } catch (err) {
-        session.exitCode = started
-          ? worst(session.exitCode, fail(err, EXIT.failed))
-          : fail(err, EXIT.refused);
+        if (stop !== undefined || interrupts.received) {
+          interrupts.dispose();
+          session.exitCode = stop ?? interrupts.exitCode ?? EXIT.sigterm;
+          return;
+        }
       }
+      if (ledger) {
+        reporter.info(
+          `Run ${ledger.runId}: its changes are recorded (ConfigMap ${ledger.recordName}, namespace ${ledger.run.namespace}) before they are made; chaoskit status and chaoskit revert ${ledger.runId} find and undo them`,
+        );
+      }
+      // The journal is written as the run goes, so a crash loses at most the activity under way.
+      const journalFile = journalWriter((text) => writeJournal(opts.journalPath, text));
+      const journal = await runExperiment(prepared, {
+        rollbackStrategy: opts.rollbackStrategy as RollbackStrategy,
+        hypothesisStrategy: opts.hypothesisStrategy as HypothesisStrategy,
+        hypothesisFrequency: opts.hypothesisFrequency,
+        ...(env ? { env } : {}),
+        // What the run says: the log, the journal file, and with --json the journal on stdout.
+        listeners: [
+          logEvents(reporter),
+          journalFile.listener,
+          ...(inCluster ?? []),
+          ...(opts.json ? [jsonOutput((text) => process.stdout.write(text))] : []),
+        ],
+        signal: interrupts.run,
+        rollbackSignal: interrupts.rollbacks,
+        ...(opts.dry ? { dry: opts.dry as DryMode } : {}),
+        ...(opts.failFast ? { failFast: true } : {}),
+        ...(ledger ? { ledger } : {}),
+        // An Event on each object the run changes (D134); a missing right is said once.
+        notes: new RunNotes({ runId, warn: (line) => reporter.warn(line) }),
+        ...(halt ? { guards: [halt] } : {}),
+        ...(opts.confirm ? { confirm: confirmOnTerminal } : {}),
+      }).finally(() => interrupts.dispose());
+      session.exitCode = runExitCode(journal, {
+        signal: interrupts.received,
+        failOnDeviation: opts.failOnDeviation,
+      });
+      if (journal.steady_states.before?.steady_state_met === false && !opts.failOnDeviation)
+        reporter.warn(
+          'The steady state was not met before the method, so the method did not run: exit code 0 as with Chaos Toolkit, unless something else failed (--fail-on-deviation makes it 1)',
+        );
+      await journalFile.finished();
+      if (!opts.json) reporter.info(`journal written to ${opts.journalPath}`);
     });
+  } catch (err) {
+    session.exitCode = started ? worst(session.exitCode, fail(err, EXIT.failed)) : fail(err, EXIT.refused);
+  }
 }

@@ -1,7 +1,7 @@
 // `chaoskit schema`: the JSON Schema of experiment files, for editors.
 import type { Command } from 'commander';
-import { experimentSchema } from '../experiment-format.js';
-import { installedActivities } from '../resolve-activity.js';
+import { installedActivities } from '../activities/resolve-activity.js';
+import { experimentSchema } from '../experiment/format.js';
 import { formatted, type OutputFlags, withOutput } from './output.js';
 
 export function register(program: Command): void {

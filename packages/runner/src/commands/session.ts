@@ -1,8 +1,8 @@
 // What the commands of one chaoskit process share: the logger their options set up, and the exit
 // code their actions leave.
 import { redact, unmaskedMessage } from '@chaoskit/core/runner';
-import { createLogger, type Logger } from '../log.js';
-import { terminalText } from '../terminal.js';
+import { createLogger, type Logger } from '../output/log.js';
+import { terminalText } from '../output/terminal.js';
 
 export const session: {
   /** The lines of a command: stderr, --verbose, --json and --log-file (log.ts). */

@@ -2,7 +2,7 @@
 // its settings file (`--settings`, before the command; default ~/.chaostoolkit/settings.yaml),
 // values shown masked.
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../run/exit-codes.js';
 import {
   DEFAULT_SETTINGS,
   locate,

@@ -1,9 +1,9 @@
 // `chaoskit status`: the runs whose recorded changes are still in place.
 import { redact } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
-import { EXIT } from '../exit-codes.js';
-import { status } from '../record-commands.js';
-import { adminClient } from './cluster-choice.js';
+import { adminClient } from '../cluster/choice.js';
+import { status } from '../records/status.js';
+import { EXIT } from '../run/exit-codes.js';
 import { ledgerNamespaceOf, withCluster, withLedgerNamespace } from './options.js';
 import { outputFormat, withOutput } from './output.js';
 import { fail, session } from './session.js';

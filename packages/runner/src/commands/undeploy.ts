@@ -2,11 +2,11 @@
 import { ConfigMaps, isApiError, type KubeClient } from '@chaoskit/core';
 import { claimedRun, deploymentRecordName } from '@chaoskit/core/runner';
 import { type Command, InvalidArgumentError } from 'commander';
+import { deployClient } from '../cluster/choice.js';
+import { missingNamespace } from '../cluster/namespace-hint.js';
 import { removeDeployment } from '../deploy/apply.js';
 import { checkName } from '../deploy/inputs.js';
-import { EXIT } from '../exit-codes.js';
-import { deployClient } from './cluster-choice.js';
-import { missingNamespace } from './namespace-hint.js';
+import { EXIT } from '../run/exit-codes.js';
 import { deploymentNamespace, withCluster } from './options.js';
 import { fail, session } from './session.js';
 

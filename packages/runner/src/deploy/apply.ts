@@ -3,7 +3,8 @@
 // as a server-side apply under the field manager `chaoskit`.
 
 import { isApiError, type KubeClient, type ResourceType } from '@chaoskit/core';
-import { deploySelector, EXPERIMENT_LABEL, type Manifest } from './manifests.js';
+import { EXPERIMENT_LABEL } from '../journals/labels.js';
+import { deploySelector, type Manifest } from './manifests.js';
 
 const kind = (apiVersion: string, plural: string, kindName: string, namespaced: boolean): ResourceType => ({
   apiVersion,

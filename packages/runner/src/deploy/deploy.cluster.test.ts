@@ -15,8 +15,8 @@ import {
 } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli } from '../test-cli.js';
-import { activity } from '../test-experiments.js';
+import { runCli } from '../testing/test-cli.js';
+import { activity } from '../testing/test-experiments.js';
 
 const cluster = sharedCluster();
 const objects = KubernetesObjectApi.makeApiClient(cluster.kc);

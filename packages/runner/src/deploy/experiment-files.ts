@@ -6,8 +6,8 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
-import { declaredControls } from '../controls.js';
-import { activitiesOf, isObject } from '../raw-experiment.js';
+import { declaredControls } from '../controls/declared.js';
+import { activitiesOf, isObject } from '../experiment/raw.js';
 
 type Json = Record<string, unknown>;
 

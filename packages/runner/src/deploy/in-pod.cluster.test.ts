@@ -32,8 +32,8 @@ import {
 } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it, type TestContext } from 'vitest';
-import { runCli } from '../test-cli.js';
-import { activity, countWebPods } from '../test-experiments.js';
+import { runCli } from '../testing/test-cli.js';
+import { activity, countWebPods } from '../testing/test-experiments.js';
 import { clusterWithImage } from './test-real-node.js';
 
 let local: LocalCluster | undefined;

@@ -4,8 +4,8 @@
 
 import type { AnyActivity } from '@chaoskit/core';
 import { InvalidArgumentError } from 'commander';
-import { activitiesOf, isObject } from '../raw-experiment.js';
-import { terminalValue } from '../terminal.js';
+import { activitiesOf, isObject } from '../experiment/raw.js';
+import { terminalValue } from '../output/terminal.js';
 
 type Json = Record<string, unknown>;
 

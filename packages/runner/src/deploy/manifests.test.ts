@@ -14,9 +14,9 @@ import type {
 } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../test-cli.js';
-import { activity } from '../test-experiments.js';
-import { RUNNER_VERSION } from '../version.js';
+import { RUNNER_VERSION } from '../package/version.js';
+import { runCli } from '../testing/test-cli.js';
+import { activity } from '../testing/test-experiments.js';
 import {
   GRACE_FLOOR_SECONDS,
   GRACE_MARGIN_SECONDS,

@@ -13,10 +13,12 @@ import {
   shareLockName,
   undoRules,
 } from '@chaoskit/core/runner';
+import { isObject } from '../experiment/raw.js';
 import { CLUSTER_HALT_NAMESPACE, HALT_RULES } from '../guards/halt.js';
+import { RUNNER_UID } from '../image/user.js';
+import { EXPERIMENT_LABEL, MANAGED_BY } from '../journals/labels.js';
 import { JOB_EVENT_RULES, journalRules, journalSlotCount, journalSlots } from '../journals/rules.js';
-import { isObject } from '../raw-experiment.js';
-import { mergeRuleList, mergeRules, roleFor } from '../rbac.js';
+import { mergeRuleList, mergeRules, roleFor } from '../rbac/rbac.js';
 import { EXPERIMENT_DIR, EXPERIMENT_KEY } from './experiment-files.js';
 import { runsContainers, toleratedKeys } from './placement.js';
 
@@ -27,8 +29,6 @@ export type Manifest = Json & {
   metadata: { name: string; namespace?: string; labels?: Record<string, string> };
 };
 
-export const MANAGED_BY = 'app.kubernetes.io/managed-by';
-export const EXPERIMENT_LABEL = 'chaoskit.io/experiment';
 /** The namespace of the deployment, on the objects it places elsewhere (Roles, ClusterRoles). */
 export const DEPLOYED_IN_LABEL = 'chaoskit.io/deployed-in';
 
@@ -38,9 +38,6 @@ export const GRACE_FLOOR_SECONDS = 30;
 export const ROLLBACK_SECONDS = 60;
 /** The end of a run after its rollbacks: its journal, its record. */
 export const GRACE_MARGIN_SECONDS = 10;
-
-/** The pod's user: not root, and no user of the image's (it has none). */
-export const RUNNER_UID = 65532;
 
 /** The ServiceAccount the reaper of a namespace runs as (deploy/reaper.ts). */
 export const REAPER_ACCOUNT = 'chaoskit-reaper';

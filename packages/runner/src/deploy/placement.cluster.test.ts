@@ -17,8 +17,8 @@ import {
 } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli } from '../test-cli.js';
-import { countWebPods } from '../test-experiments.js';
+import { runCli } from '../testing/test-cli.js';
+import { countWebPods } from '../testing/test-experiments.js';
 
 const cluster = sharedCluster();
 const ns = fileNamespace(cluster.kc, 'placement');

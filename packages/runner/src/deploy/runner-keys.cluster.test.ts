@@ -20,7 +20,6 @@ import { isMutation, readAuditLog } from '@chaoskit/cluster';
 import {
   accountToken,
   deploy,
-  kubeconfigYaml,
   serviceAccountEnv,
   sharedCluster,
   testNamespace,
@@ -38,9 +37,10 @@ import {
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../test-cli.js';
-import { python } from '../test-experiments.js';
-import { killedAfter } from '../test-runs.js';
+import { runCli } from '../testing/test-cli.js';
+import { python } from '../testing/test-experiments.js';
+import { tokenKubeconfig } from '../testing/test-identities.js';
+import { killedAfter } from '../testing/test-runs.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
@@ -217,11 +217,7 @@ beforeAll(async () => {
   const sa = await serviceAccountEnv(cluster, chaos.name, 'admin', [
     { role: 'cluster-admin', clusterBinding: `${chaos.name}-admin` },
   ]);
-  const kubeconfig = join(dir, 'admin.kubeconfig');
-  await writeFile(
-    kubeconfig,
-    kubeconfigYaml(cluster.credentials, { a: { token: sa.token } }, { a: 'a' }, 'a'),
-  );
+  const kubeconfig = await tokenKubeconfig(join(dir, 'admin.kubeconfig'), cluster.credentials, sa.token);
   admin = { identity: sa.identity, env: sa.env, kubeconfig };
   // Two teams' experiments and the reaper, on a schedule that never comes in a test.
   const experiment = (title: string, method: unknown[]) => dump({ title, description: title, method });

@@ -16,7 +16,7 @@ import { cacheDir, type LocalCluster, start } from '@chaoskit/cluster';
 import { isAlive, until } from '@chaoskit/cluster/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { DEFAULT_IMAGE } from '../image/reference.js';
-import { cli, exec } from '../test-cli.js';
+import { cli, exec } from '../testing/test-cli.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const lock = join(root, 'build', 'image.lock');

@@ -1,7 +1,7 @@
 // `chaoskit explain`: the decision a message names, from the command as users install it (the
 // bundle carries the decisions; no tarball holds docs/decisions.md).
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../test-cli.js';
+import { runCli } from '../testing/test-cli.js';
 
 describe('chaoskit explain', () => {
   it('prints the decision a message names, by its number however written', async () => {

@@ -10,9 +10,9 @@ import {
   maskEnvironmentTargets,
   registerTarget,
 } from '@chaoskit/core/runner';
-import { clusterEnv } from '../commands/cluster-choice.js';
+import { clusterEnv } from '../cluster/choice.js';
 import { checkNamespace } from '../deploy/inputs.js';
-import { Refusal } from '../errors.js';
+import { Refusal } from '../output/errors.js';
 
 /** One context of the fleet. */
 export interface FleetContext {

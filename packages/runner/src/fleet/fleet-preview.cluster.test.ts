@@ -20,9 +20,9 @@ import {
 import { CoreV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EXIT } from '../exit-codes.js';
-import { runCli } from '../test-cli.js';
-import { killOneWebPod } from '../test-experiments.js';
+import { EXIT } from '../run/exit-codes.js';
+import { runCli } from '../testing/test-cli.js';
+import { killOneWebPod } from '../testing/test-experiments.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../test-cli.js';
-import { activity, countWebPods } from '../test-experiments.js';
+import { runCli } from '../testing/test-cli.js';
+import { activity, countWebPods } from '../testing/test-experiments.js';
 
 const NAMES = ['shop-east', 'shop-west', 'pay-prod'];
 let server: Server;

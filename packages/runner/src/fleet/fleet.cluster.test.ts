@@ -23,8 +23,8 @@ import { AppsV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kuber
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadExperiment, parseWaves, prepareExperiment, runFleet } from '../index.js';
-import { spawnCli } from '../test-cli.js';
-import { activity } from '../test-experiments.js';
+import { spawnCli } from '../testing/test-cli.js';
+import { activity } from '../testing/test-experiments.js';
 
 interface Member {
   /** Its kubeconfig context: what the user types; never shown by the run. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../run/exit-codes.js';
 import { newJournal } from '../run/journal.js';
 import { aggregateJournal, type ContextResult, fleetExitCode, summaryLines, whyStop } from './outcome.js';
 

@@ -2,10 +2,10 @@
 // it, the aggregate journal (what ran where, each outcome, which wave stopped and why) and its
 // summary lines. Contexts are named by their labels only (D114).
 
-import { EXIT, worst } from '../exit-codes.js';
+import { RUNNER_VERSION } from '../package/version.js';
+import { EXIT, worst } from '../run/exit-codes.js';
 import type { Journal } from '../run/index.js';
 import { iso } from '../run/journal.js';
-import { RUNNER_VERSION } from '../version.js';
 
 /** One context's part in the run. */
 export interface ContextResult {

@@ -7,11 +7,11 @@
 
 import { isChaosError } from '@chaoskit/core';
 import { newRunId, RunLedger, RunNotes, recordName, redact } from '@chaoskit/core/runner';
-import { runExitCode } from '../exit-codes.js';
-import type { Prepared } from '../experiment.js';
-import { haltGuard } from '../guards/halt-guard.js';
-import type { Reporter } from '../log.js';
-import { checkClusters } from '../preflight.js';
+import type { Reporter } from '../output/log.js';
+import { haltGuard } from '../preflight/halt-guard.js';
+import { checkClusters } from '../preflight/preflight.js';
+import type { Prepared } from '../prepare/prepare.js';
+import { runExitCode } from '../run/exit-codes.js';
 import { type RunListener, type RunOptions, runExperiment } from '../run/index.js';
 import { iso } from '../run/journal.js';
 import type { RunGuard } from '../run/state.js';

@@ -13,9 +13,9 @@ import { AppsV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fleetJournalPath } from '../commands/fleet.js';
 import type { Journal } from '../run/index.js';
-import { runCli } from '../test-cli.js';
-import { python } from '../test-experiments.js';
-import { startRun } from '../test-runs.js';
+import { runCli } from '../testing/test-cli.js';
+import { python } from '../testing/test-experiments.js';
+import { startRun } from '../testing/test-runs.js';
 
 const cluster = sharedCluster();
 const apps = cluster.kc.makeApiClient(AppsV1Api);

@@ -11,8 +11,8 @@
 import { ConfigMaps, isApiError, type KubeClient, type RbacRule, type ResourceType } from '@chaoskit/core';
 import { redact, whoAmI } from '@chaoskit/core/runner';
 import { InvalidArgumentError } from 'commander';
-import { Refusal } from '../errors.js';
-import { terminalValue } from '../terminal.js';
+import { Refusal } from '../output/errors.js';
+import { terminalValue } from '../output/terminal.js';
 
 export const HALT_NAME = 'chaoskit-halt';
 /** Where the cluster's lever is: a namespace every cluster has, whose ConfigMaps only administrators write. */

@@ -17,9 +17,9 @@ import { deploy, kubeconfigYaml, serviceAccountToken, until } from '@chaoskit/cl
 import { AppsV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Journal } from '../run/index.js';
-import { runCli } from '../test-cli.js';
-import { python } from '../test-experiments.js';
-import { startRun } from '../test-runs.js';
+import { runCli } from '../testing/test-cli.js';
+import { python } from '../testing/test-experiments.js';
+import { startRun } from '../testing/test-runs.js';
 
 let cluster: LocalCluster;
 let kc: KubeConfig;

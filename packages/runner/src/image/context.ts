@@ -6,9 +6,9 @@ import { execFile } from 'node:child_process';
 import { chmod, copyFile, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { RUNNER_UID } from '../deploy/manifests.js';
-import { RUNNER_VERSION } from '../version.js';
+import { RUNNER_VERSION } from '../package/version.js';
 import { writeSingleFile } from './single-file.js';
+import { RUNNER_UID } from './user.js';
 
 export const CONTAINERFILE = `# The chaoskit runner, FROM scratch: the one-file command (Node with the runner, core and the
 # activity packages inside it, D157) and the shared libraries it loads (chaoskit image build, D165).

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { ensureRegistry } from '@chaoskit/cluster';
 import { until } from '@chaoskit/cluster/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli } from '../test-cli.js';
-import { RUNNER_VERSION } from '../version.js';
+import { RUNNER_VERSION } from '../package/version.js';
+import { runCli } from '../testing/test-cli.js';
 
 const buildah = spawnSync('buildah', ['--version']).status === 0;
 let dir: string;

@@ -1,6 +1,6 @@
 // Image references: the runner image's own, what `chaoskit image build --push` accepts, and which
 // names a node reports for an image it holds (deploy's check that the cluster can have it, D165).
-import { RUNNER_VERSION } from '../version.js';
+import { RUNNER_VERSION } from '../package/version.js';
 
 /** The repository `chaoskit image build` tags the runner image with: `.local`, never pulled. */
 export const IMAGE_REPOSITORY = 'chaoskit.local/runner';

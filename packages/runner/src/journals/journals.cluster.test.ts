@@ -24,9 +24,9 @@ import {
 } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../test-cli.js';
-import { activity, countWebPods } from '../test-experiments.js';
-import { startRun } from '../test-runs.js';
+import { runCli } from '../testing/test-cli.js';
+import { activity, countWebPods } from '../testing/test-experiments.js';
+import { startRun } from '../testing/test-runs.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);

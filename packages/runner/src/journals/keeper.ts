@@ -5,7 +5,7 @@
 
 import { ConfigMaps, isApiError, type KubeClient } from '@chaoskit/core';
 import { describeRight, missingRights, rightsOf, whoAmI } from '@chaoskit/core/runner';
-import { Refusal } from '../errors.js';
+import { Refusal } from '../output/errors.js';
 import { type JournalWriter, journalWriter } from '../run/index.js';
 import { boundedJournal } from './bound.js';
 import type { JobRef } from './job-events.js';

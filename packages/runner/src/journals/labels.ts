@@ -6,14 +6,16 @@
 
 import { createHash } from 'node:crypto';
 import { redact } from '@chaoskit/core/runner';
-import { EXPERIMENT_LABEL, MANAGED_BY } from '../deploy/manifests.js';
 import type { Journal } from '../run/index.js';
 
 /** The run's id: every journal kept in the cluster carries it (the selector of `journals`). */
 export const JOURNAL_LABEL = 'chaoskit.io/journal';
 /** `running` until the run ends, then its status. */
 export const STATUS_LABEL = 'chaoskit.io/status';
-export { EXPERIMENT_LABEL };
+/** Who made an object: chaoskit, on everything deploy applies and every journal a run keeps. */
+export const MANAGED_BY = 'app.kubernetes.io/managed-by';
+/** The deployment an object belongs to: deploy's objects, and its runs' journals. */
+export const EXPERIMENT_LABEL = 'chaoskit.io/experiment';
 
 const ANNOTATION = 'chaoskit.io/';
 export const ANNOTATIONS = {

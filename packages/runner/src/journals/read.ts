@@ -3,7 +3,7 @@
 
 import { ConfigMaps, isApiError } from '@chaoskit/core';
 import type { Transport } from '@chaoskit/core/runner';
-import { missingNamespace } from '../commands/namespace-hint.js';
+import { missingNamespace } from '../cluster/namespace-hint.js';
 import { ANNOTATIONS, EXPERIMENT_LABEL, JOURNAL_KEY, JOURNAL_LABEL, STATUS_LABEL } from './labels.js';
 
 export interface JournalSummary {

@@ -3,7 +3,7 @@
 // holds; `..` applies the rest of the path to the node, then to each child, depth first; a
 // wildcard goes through a mapping's values or a list's items, nothing else.
 
-import { isMapping } from '../equal.js';
+import { isMapping } from './equal.js';
 import {
   codePoints,
   pythonEqual,

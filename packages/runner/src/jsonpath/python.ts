@@ -3,7 +3,7 @@
 // int, so `true` is 1 wherever jsonpath2 asks for a number (`==`, `<`, an index) — chaoslib's
 // results depend on it, so these helpers reproduce it on JavaScript values.
 
-import { equalBy, isMapping } from '../equal.js';
+import { equalBy, isMapping } from './equal.js';
 
 /** Python's `isinstance(value, (int, float))`: booleans are numbers there. */
 const isNumeric = (value: unknown): value is number | boolean =>

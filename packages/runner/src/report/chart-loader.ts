@@ -3,7 +3,7 @@
 // `chaoskit report` only. Without it the report is written without its charts, and says how to
 // add them. Nothing here loads ECharts until loadCharts() is called.
 
-import { isMissingPackage } from '../missing-package.js';
+import { isMissingPackage } from '../package/missing-package.js';
 
 export type Charts = Pick<typeof import('./charts.js'), 'timelineChart' | 'comparisonChart'>;
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareExperiment } from '../experiment.js';
+import { prepareExperiment } from '../prepare/prepare.js';
 import { type Journal, runExperiment } from '../run/index.js';
 import { compare, formatSeconds, instant, NotAJournal, reportModel, runReport } from './model.js';
 

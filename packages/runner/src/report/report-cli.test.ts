@@ -1,34 +1,16 @@
-// `chaoskit report` as users run it (the built CLI), and the page it writes as a real browser
-// renders it: Debian's Chromium, driven headless by playwright-core.
-import { accessSync, constants } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../test-cli.js';
+import { runCli } from '../testing/test-cli.js';
 import { TIMELINE_SERIES } from './charts.js';
+import { findBrowser } from './pdf.js';
 import { fixturePath, HOSTILE, hostileJournal } from './test-journals.js';
 
 // In the fixtures' directory: the page names the journals as given.
 const chaoskit = (...args: string[]) => runCli(args, { cwd: dirname(fixturePath('README.md')) });
-
-/** Debian's Chromium (`apt-get install chromium`) or another on the PATH, or the one CHROMIUM_PATH names. */
-function findChromium(): string | undefined {
-  const onPath = (process.env.PATH ?? '')
-    .split(delimiter)
-    .flatMap((dir) => ['chromium', 'chromium-browser'].map((name) => join(dir, name)));
-  return [process.env.CHROMIUM_PATH, ...onPath].find((path) => {
-    if (!path) return false;
-    try {
-      accessSync(path, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
 
 let dir: string;
 beforeAll(async () => {
@@ -72,7 +54,7 @@ describe('chaoskit report', { timeout: 60_000 }, () => {
   });
 });
 
-const chromiumPath = findChromium();
+const chromiumPath = findBrowser();
 
 describe.skipIf(!chromiumPath)(
   `the HTML report in Chromium${chromiumPath ? '' : ' (skipped: no Chromium found: apt-get install chromium, or set CHROMIUM_PATH)'}`,

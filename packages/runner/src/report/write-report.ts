@@ -1,6 +1,6 @@
 // `chaoskit report`: journals in, an HTML page (and a Markdown file) out.
 import { writeFile } from 'node:fs/promises';
-import { RUNNER_VERSION } from '../version.js';
+import { RUNNER_VERSION } from '../package/version.js';
 import { CHARTS_HINT, loadCharts } from './chart-loader.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';

@@ -4,12 +4,12 @@
 import { isChaosError, type SafetyRefusal, sleep } from '@chaoskit/core';
 import { redact, redactValue, substitute } from '@chaoskit/core/runner';
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { Activity, Step } from '../experiment-format.js';
+import type { Activity, Step } from '../experiment/format.js';
+import { resolveStep } from '../experiment/refs.js';
 import { inSpan } from '../telemetry/telemetry.js';
 import type { Phase } from './events.js';
 import { argumentsOf, callProvider } from './invoke.js';
 import { type ActivityRun, iso } from './journal.js';
-import { resolveStep } from './refs.js';
 import { Interrupted, isDry, Refused, type RunState } from './state.js';
 
 /**

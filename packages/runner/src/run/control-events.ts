@@ -3,8 +3,8 @@
 // journal says of it. A hook's InterruptExecution stops the run as Ctrl-C does: the activities
 // under way stop at their next safe point, and the rollbacks play with their own signal.
 
-import { type ControlLevel, Controls } from '../controls.js';
-import type { Json, Prepared } from '../experiment.js';
+import { type ControlLevel, Controls } from '../controls/controls.js';
+import type { Json, Prepared } from '../prepare/prepare.js';
 import type { Phase, RunListener } from './events.js';
 import { Interrupted } from './state.js';
 

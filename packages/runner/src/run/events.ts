@@ -3,7 +3,7 @@
 // (journal-writer.ts), `--json` (json-output.ts) and the experiment's controls
 // (control-events.ts) — as chaostoolkit-lib's RunEventHandler and its controls see a run.
 
-import type { Activity, Hypothesis, Step } from '../experiment-format.js';
+import type { Activity, Hypothesis, Step } from '../experiment/format.js';
 import type {
   ActivityRun,
   DryMode,

@@ -2,9 +2,9 @@
 // during it (continuously), after it (the deviation check), as the strategy says.
 
 import { sleep } from '@chaoskit/core';
-import type { Activity, Hypothesis } from '../experiment-format.js';
+import type { Activity, Hypothesis } from '../experiment/format.js';
 import { inSpan } from '../telemetry/telemetry.js';
-import { withinTolerance } from '../tolerance.js';
+import { withinTolerance } from '../tolerance/tolerance.js';
 import { playActivity } from './activity.js';
 import type { HypothesisWhen } from './events.js';
 import { callProvider, withValue } from './invoke.js';

@@ -10,11 +10,11 @@ import {
   secretsFor,
   substitute,
 } from '@chaoskit/core/runner';
-import type { Json, Prepared } from '../experiment.js';
-import type { Activity } from '../experiment-format.js';
-import { runHttp } from '../http-provider.js';
-import { runProcess } from '../process-provider.js';
-import { resolveActivity } from '../resolve-activity.js';
+import { resolveActivity } from '../activities/resolve-activity.js';
+import type { Activity } from '../experiment/format.js';
+import type { Json, Prepared } from '../prepare/prepare.js';
+import { runHttp } from '../providers/http.js';
+import { runProcess } from '../providers/process.js';
 
 /** What a call is given besides its arguments. */
 export interface Invocation {

@@ -1,9 +1,9 @@
 // A run's journal, in Chaos Toolkit's format (D95), and the choices that shape the run.
 
 import { hostname, platform, release } from 'node:os';
-import type { Json } from '../experiment.js';
-import type { Step } from '../experiment-format.js';
-import { CHAOSLIB_VERSION, RUNNER_VERSION } from '../version.js';
+import type { Step } from '../experiment/format.js';
+import { CHAOSLIB_VERSION, RUNNER_VERSION } from '../package/version.js';
+import type { Json } from '../prepare/prepare.js';
 
 export const ROLLBACK_STRATEGIES = ['default', 'always', 'never', 'deviated'] as const;
 export type RollbackStrategy = (typeof ROLLBACK_STRATEGIES)[number];

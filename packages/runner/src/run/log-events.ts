@@ -1,6 +1,6 @@
 // The human log of a run: what each event says, in Chaos Toolkit's words where it has them.
 
-import type { Reporter } from '../log.js';
+import type { Reporter } from '../output/log.js';
 import type { RunEvent, RunListener } from './events.js';
 
 const ROLLBACKS_SKIPPED = {

@@ -3,7 +3,7 @@
 // one before it; abandoned by the user's second, confirmed interruption.
 
 import { asReverting } from '@chaoskit/core/runner';
-import type { Step } from '../experiment-format.js';
+import type { Step } from '../experiment/format.js';
 import { inSpan } from '../telemetry/telemetry.js';
 import { playActivity, playAll } from './activity.js';
 import { iso, type Status } from './journal.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Json, prepareExperiment } from '../experiment.js';
+import { type Json, prepareExperiment } from '../prepare/prepare.js';
 import {
   type Journal,
   journalWriter,

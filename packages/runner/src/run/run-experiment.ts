@@ -7,15 +7,15 @@
 import { Safety } from '@chaoskit/core';
 import { describeRef, type RunLedger, redact, substitute } from '@chaoskit/core/runner';
 import { type Span, SpanStatusCode } from '@opentelemetry/api';
-import type { Prepared } from '../experiment.js';
-import { runMetrics } from '../telemetry/run-metrics.js';
+import { referable } from '../experiment/refs.js';
+import type { Prepared } from '../prepare/prepare.js';
 import { inSpan } from '../telemetry/telemetry.js';
 import { controlEvents } from './control-events.js';
 import { emitter } from './events.js';
 import { afterMethod, gate, hypothesisOf } from './hypothesis.js';
 import { type Interruption, iso, type Journal, newJournal } from './journal.js';
 import { runMethod } from './method.js';
-import { referable } from './refs.js';
+import { runMetrics } from './metrics.js';
 import { runRollbacks } from './rollbacks.js';
 import { safeguards } from './safeguards.js';
 import { checkInterrupt, fatal, Interrupted, type RunOptions, type RunState } from './state.js';

@@ -6,11 +6,11 @@
 
 import { sleep } from '@chaoskit/core';
 import { redact, redactValue } from '@chaoskit/core/runner';
-import type { SafeguardProbe } from '../guards/safeguards.js';
+import type { SafeguardProbe } from '../controls/safeguards.js';
+import { resolveStep } from '../experiment/refs.js';
 import { meetsTolerance } from './hypothesis.js';
 import { callProvider } from './invoke.js';
 import { type ActivityRun, type Interruption, iso } from './journal.js';
-import { resolveStep } from './refs.js';
 import type { RunGuard, RunState } from './state.js';
 
 const toleranceOf = (probe: SafeguardProbe, run: ActivityRun) =>

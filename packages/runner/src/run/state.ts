@@ -3,12 +3,12 @@
 
 import type { Safety, SafetyRefusal } from '@chaoskit/core';
 import { type RunLedger, type RunNotes, redact } from '@chaoskit/core/runner';
-import { ControlInterrupted } from '../controls.js';
-import type { Prepared } from '../experiment.js';
-import type { Activity } from '../experiment-format.js';
+import { ControlInterrupted } from '../controls/controls.js';
+import type { Activity } from '../experiment/format.js';
+import type { Referable } from '../experiment/refs.js';
+import type { Prepared } from '../prepare/prepare.js';
 import type { Emit, RunListener } from './events.js';
 import type { DryMode, HypothesisStrategy, Interruption, Journal, RollbackStrategy } from './journal.js';
-import type { Referable } from './refs.js';
 
 export interface RunOptions {
   rollbackStrategy?: RollbackStrategy;

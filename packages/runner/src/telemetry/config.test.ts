@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { experimentTracing } from '../controls/tracing.js';
 import { askedBy, telemetryChoice } from './config.js';
-import { experimentTracing } from './tracing-control.js';
 
 describe('telemetryChoice', () => {
   it('turns nothing on unless asked: @chaoskit/telemetry is not loaded', () => {

@@ -1,11 +1,11 @@
 // What the environment (the standard OTEL_* variables), the command line (`--metrics-port`) and
-// the experiment's tracing control (tracing-control.ts) ask of traces and metrics (D130). Nothing
+// the experiment's tracing control (controls/tracing.ts) ask of traces and metrics (D130). Nothing
 // asked, nothing is loaded: the SDK (the package @chaoskit/telemetry, D164) is imported only when
 // something is on. Each OTLP endpoint is resolved here as the specification says, so that the
 // endpoint a message names is the one the exporter is given.
 
 import { InvalidArgumentError } from 'commander';
-import { Refusal } from '../errors.js';
+import { Refusal } from '../output/errors.js';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
 const PROTOCOLS: readonly string[] = ['http/protobuf', 'http/json', 'grpc'];

@@ -36,12 +36,12 @@ import {
 import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../run/exit-codes.js';
 import type { Journal } from '../run/index.js';
-import { runCli } from '../test-cli.js';
-import { countWebPods, python } from '../test-experiments.js';
-import { operatorsKey, printedRoles } from '../test-identities.js';
-import { startRun } from '../test-runs.js';
+import { runCli } from '../testing/test-cli.js';
+import { countWebPods, python } from '../testing/test-experiments.js';
+import { operatorsKey, printedRoles } from '../testing/test-identities.js';
+import { startRun } from '../testing/test-runs.js';
 
 const cluster = sharedCluster();
 const _rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
@@ -270,7 +270,7 @@ describe.each(['http/protobuf', 'http/json', 'grpc'] as const)(
   },
 );
 
-// The histograms' bucket edges, in seconds (run-metrics.ts, core's telemetry.ts).
+// The histograms' bucket edges, in seconds (run/metrics.ts, core's telemetry.ts).
 const REQUEST_EDGES = [
   0.005,
   0.01,

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { freePort } from '@chaoskit/cluster/testing';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EXIT } from '../exit-codes.js';
-import { runCli, spawnCli } from '../test-cli.js';
+import { EXIT } from '../run/exit-codes.js';
+import { runCli, spawnCli } from '../testing/test-cli.js';
 
 // The command starts once or twice per test: on 2 shared cores, that takes seconds.
 vi.setConfig({ testTimeout: 60_000 });

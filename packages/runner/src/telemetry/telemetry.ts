@@ -5,11 +5,11 @@
 
 import { redact } from '@chaoskit/core/runner';
 import { type Attributes, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
-import { Refusal } from '../errors.js';
-import type { Reporter } from '../log.js';
-import { isMissingPackage } from '../missing-package.js';
-import { terminalValue } from '../terminal.js';
-import { RUNNER_VERSION } from '../version.js';
+import { Refusal } from '../output/errors.js';
+import type { Reporter } from '../output/log.js';
+import { terminalValue } from '../output/terminal.js';
+import { isMissingPackage } from '../package/missing-package.js';
+import { RUNNER_VERSION } from '../package/version.js';
 import { askedBy, type OtlpChoice, shownEndpoint, type TelemetryChoice, telemetryChoice } from './config.js';
 
 export const RUNNER_SCOPE = '@chaoskit/runner';
@@ -57,7 +57,7 @@ export interface TelemetryOptions {
   env?: NodeJS.ProcessEnv;
   /** `--metrics-port`: serve `/metrics` there while the command runs. */
   metricsPort?: number;
-  /** What the experiment's tracing control asks (tracing-control.ts). */
+  /** What the experiment's tracing control asks (controls/tracing.ts). */
   tracing?: OtlpChoice;
   /** Where the exporters' complaints go (a collector that cannot be reached). */
   reporter?: Reporter;

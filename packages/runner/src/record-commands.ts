@@ -164,6 +164,8 @@ const markProblems = (marked: readonly Marked[]): RecordProblem[] =>
 export async function status(kube: Transport, options: StatusOptions, io: Io): Promise<number> {
   const { self, keys } = reader(kube);
   const { runs, problems } = await readRecords(kube, options.namespace, keys);
+  // Whether the namespace holds any record at all: what the marks find is another matter.
+  const recordsRead = runs.length > 0 || problems.length > 0;
   const orphans = uncovered(
     await findMarked(kube, await markableTypes(kube), keys, options.ledgerNamespace),
     runs,
@@ -210,18 +212,15 @@ export async function status(kube: Transport, options: StatusOptions, io: Io): P
         byMarks: true,
       });
   }
-  // Nothing found in a namespace that is not there: a typo, most often (D163).
+  // No record read in a namespace that is not there: a typo, most often (D163). What the marks
+  // found (another run's objects, anywhere) is still shown, after the line.
   const missing =
-    report.length === 0 && problems.length === 0 && options.namespace !== null
-      ? await missingNamespace(kube, options.namespace)
-      : undefined;
-  if (missing) {
-    io.err(`chaoskit: ${missing}\n`);
-    return 1;
-  }
+    !recordsRead && options.namespace !== null ? await missingNamespace(kube, options.namespace) : undefined;
+  if (missing) io.err(`chaoskit: ${missing}\n`);
+  if (missing && report.length === 0 && problems.length === 0) return 1;
   if (options.format) {
     io.out(formatted({ runs: report, not_verified: problems }, options.format));
-    return 0;
+    return missing ? 1 : 0;
   }
   if (report.length === 0 && problems.length === 0) io.out('no run has recorded changes in place\n');
   const line = (text: string) => io.out(`${terminalText(text)}\n`);
@@ -246,7 +245,7 @@ export async function status(kube: Transport, options: StatusOptions, io: Io): P
     );
     for (const p of problems) io.out(problemLine(p));
   }
-  return 0;
+  return missing ? 1 : 0;
 }
 
 export interface RevertCommandOptions {

@@ -198,7 +198,7 @@ describe('the released tarballs, installed in a project outside the repository',
     expect(journal.run[0].output.pods).toHaveLength(2);
   }, 600_000);
 
-  it('runs the conformance kit on that cluster through its kubeconfig: exit 0, what it cannot do skipped with the reason', () => {
+  it('runs the conformance kit on that cluster through its kubeconfig: exit 0, what it cannot do skipped with the reason', async () => {
     expect(kubeconfig, 'the cluster of the previous test').not.toBe('');
     const out = await run('npx', [
       '--no-install',
@@ -237,7 +237,7 @@ describe('the released tarballs, installed in a project outside the repository',
     expect(existsSync(kubeconfig)).toBe(false);
   }, 120_000);
 
-  it('compiles a typed import under strict TypeScript, and refuses a wrong argument at compile time', () => {
+  it('compiles a typed import under strict TypeScript, and refuses a wrong argument at compile time', async () => {
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
@@ -311,7 +311,7 @@ describe('the released tarballs, installed in a project outside the repository',
     );
   });
 
-  it("ships the runner README's images, and leaves ECharts out unless the report's charts are wanted", () => {
+  it("ships the runner README's images, and leaves ECharts out unless the report's charts are wanted", async () => {
     const runner = join(project, 'node_modules', '@chaoskit', 'runner');
     for (const image of ['report-run.png', 'report-comparison.png'])
       expect(
@@ -323,7 +323,14 @@ describe('the released tarballs, installed in a project outside the repository',
     expect(existsSync(join(project, 'node_modules', 'zrender'))).toBe(false);
     const journal = join(project, 'journal.json');
     expect(existsSync(journal), 'the journal of the run above').toBe(true);
-    const without = await run('npx', ['--no-install', 'chaoskit', 'report', journal, '--output', 'plain.html']);
+    const without = await run('npx', [
+      '--no-install',
+      'chaoskit',
+      'report',
+      journal,
+      '--output',
+      'plain.html',
+    ]);
     show('npx chaoskit report journal.json (no echarts)', without);
     expect(without.code, without.stderr).toBe(0);
     expect(without.stderr).toContain(

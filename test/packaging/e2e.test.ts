@@ -3,7 +3,7 @@
 // repository, and used there — the CLIs against a cluster they start, the conformance kit on a
 // local cluster and on a kubeconfig, and a typed import under a strict compiler.
 
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { SourceMap } from 'node:module';
@@ -44,14 +44,12 @@ let kubeconfig = '';
 let context = '';
 const versions = new Map<string, string>();
 
+/**
+ * A command run without blocking the worker: the tests of this file run at once, and one of them
+ * serves an OTLP collector from this event loop, which a synchronous child would stall.
+ */
 function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  const result = spawnSync(command, args, {
-    cwd: options.cwd ?? project,
-    env: { ...process.env, ...options.env },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return { code: result.status ?? 1, stdout: result.stdout, stderr: result.stderr };
+  return runAsync(command, args, { cwd: options.cwd ?? project, env: options.env });
 }
 
 /** Prints a step's command and output, as CI's log of this test. */
@@ -168,7 +166,7 @@ describe('the released tarballs, installed in a project outside the repository',
     context = /--context (\S+)\)/.exec(printed)![1]!;
     const env = { KUBECONFIG: kubeconfig };
 
-    const deployed = run(
+    const deployed = await run(
       'npx',
       [
         '--no-install',
@@ -185,10 +183,10 @@ describe('the released tarballs, installed in a project outside the repository',
     expect(deployed.code, deployed.stderr).toBe(0);
 
     const experiment = 'examples/experiments/kill-web-pods.yaml';
-    const validate = run('npx', ['--no-install', 'chaoskit', 'validate', experiment], { env });
+    const validate = await run('npx', ['--no-install', 'chaoskit', 'validate', experiment], { env });
     show(`npx chaoskit validate ${experiment}`, validate);
     expect(validate.stdout).toContain('experiment syntax and semantic look valid');
-    const runOut = run(
+    const runOut = await run(
       'npx',
       ['--no-install', 'chaoskit', 'run', experiment, '--journal-path', 'journal.json'],
       { env },
@@ -200,9 +198,9 @@ describe('the released tarballs, installed in a project outside the repository',
     expect(journal.run[0].output.pods).toHaveLength(2);
   }, 600_000);
 
-  it('runs the conformance kit on that cluster through its kubeconfig: exit 0, what it cannot do skipped with the reason', () => {
+  it('runs the conformance kit on that cluster through its kubeconfig: exit 0, what it cannot do skipped with the reason', async () => {
     expect(kubeconfig, 'the cluster of the previous test').not.toBe('');
-    const out = run('npx', [
+    const out = await run('npx', [
       '--no-install',
       'chaoskit-conformance',
       '--provider',
@@ -239,7 +237,7 @@ describe('the released tarballs, installed in a project outside the repository',
     expect(existsSync(kubeconfig)).toBe(false);
   }, 120_000);
 
-  it('compiles a typed import under strict TypeScript, and refuses a wrong argument at compile time', () => {
+  it('compiles a typed import under strict TypeScript, and refuses a wrong argument at compile time', async () => {
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
@@ -272,7 +270,7 @@ describe('the released tarballs, installed in a project outside the repository',
       ].join('\n'),
     );
     writeFileSync(join(project, 'source.ts'), SOURCE_TS);
-    const out = run('npx', ['--no-install', 'tsc', '-p', '.']);
+    const out = await run('npx', ['--no-install', 'tsc', '-p', '.']);
     show('npx tsc -p . (strict, skipLibCheck false, a typed import)', out);
     expect(out.code, out.stdout + out.stderr).toBe(0);
     expect(existsSync(join(project, 'node_modules', '@types', 'ws'))).toBe(true);
@@ -313,7 +311,7 @@ describe('the released tarballs, installed in a project outside the repository',
     );
   });
 
-  it("ships the runner README's images, and leaves ECharts out unless the report's charts are wanted", () => {
+  it("ships the runner README's images, and leaves ECharts out unless the report's charts are wanted", async () => {
     const runner = join(project, 'node_modules', '@chaoskit', 'runner');
     for (const image of ['report-run.png', 'report-comparison.png'])
       expect(
@@ -325,7 +323,14 @@ describe('the released tarballs, installed in a project outside the repository',
     expect(existsSync(join(project, 'node_modules', 'zrender'))).toBe(false);
     const journal = join(project, 'journal.json');
     expect(existsSync(journal), 'the journal of the run above').toBe(true);
-    const without = run('npx', ['--no-install', 'chaoskit', 'report', journal, '--output', 'plain.html']);
+    const without = await run('npx', [
+      '--no-install',
+      'chaoskit',
+      'report',
+      journal,
+      '--output',
+      'plain.html',
+    ]);
     show('npx chaoskit report journal.json (no echarts)', without);
     expect(without.code, without.stderr).toBe(0);
     expect(without.stderr).toContain(
@@ -380,7 +385,7 @@ describe('the released tarballs, installed in a project outside the repository',
 
     // Traces asked for, the package that sends them missing: refused before the run, naming it.
     const bin = join(modules, '@chaoskit', 'runner', 'dist', 'bundle', 'chaoskit.mjs');
-    const traced = run(process.execPath, [bin, 'run', 'probe.json', '--no-ledger'], {
+    const traced = await run(process.execPath, [bin, 'run', 'probe.json', '--no-ledger'], {
       cwd: runnerAlone,
       env: { OTEL_TRACES_EXPORTER: 'otlp' },
     });
@@ -393,14 +398,14 @@ describe('the released tarballs, installed in a project outside the repository',
     const echarts = JSON.parse(
       readFileSync(join(repoRoot, 'node_modules/echarts/package.json'), 'utf8'),
     ).version;
-    expect(npm(['install', `echarts@${echarts}`]).code).toBe(0);
+    expect((await npm(['install', `echarts@${echarts}`])).code).toBe(0);
     const withCharts = installSize(runnerAlone);
     process.stdout.write(
       `\ninstall size of @chaoskit/runner + @chaoskit/core: ${without.files} MB of files (${without.disk} MB on disk); with echarts ${echarts} for the report's charts: ${withCharts.files} MB (${withCharts.disk} MB)\n`,
     );
     expect(withCharts.files - without.files).toBeGreaterThan(30);
     const journal = join(project, 'journal.json');
-    const drawn = run(
+    const drawn = await run(
       process.execPath,
       [
         join(runnerAlone, 'node_modules', '@chaoskit', 'runner', 'dist', 'bin.js'),
@@ -468,7 +473,7 @@ describe('the released tarballs, installed in a project outside the repository',
 
     // gRPC's exporters are optional peers of @chaoskit/telemetry: asked for, they are named with
     // the versions its package.json takes.
-    const grpc = run(process.execPath, [bin, 'run', 'probe.json', '--no-ledger'], {
+    const grpc = await run(process.execPath, [bin, 'run', 'probe.json', '--no-ledger'], {
       cwd: withTelemetry,
       env: { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
     });
@@ -515,7 +520,7 @@ describe('the released tarballs, installed in a project outside the repository',
     process.stdout.write(
       `\n$ npx chaoskit-cluster up & … kill $!\n5 components before, ${components()} after; ${dir} removed\n`,
     );
-    const down = run('npx', ['--no-install', 'chaoskit-cluster', 'down'], { env });
+    const down = await run('npx', ['--no-install', 'chaoskit-cluster', 'down'], { env });
     expect(down.stdout).toContain('no cluster started by chaoskit-cluster up is running');
   }, 600_000);
 });

@@ -77,7 +77,10 @@ const promql = {
   name: 'error-rate',
   type: 'probe',
   provider: python('chaoskit.prometheus', 'query', {
-    query: 'max(chaoskit_test_errors{job="guard"})',
+    // The last value scraped: on a loaded machine a scrape of the test's target can time out,
+    // which marks the series stale, and a plain selector then gives an empty vector (null, out
+    // of tolerance) — the guard would stop the run before the breach it is measured on.
+    query: 'max(last_over_time(chaoskit_test_errors{job="guard"}[1m]))',
     url: '',
   }),
   tolerance: [0, 0.05],

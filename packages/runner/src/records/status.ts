@@ -41,6 +41,8 @@ type Listed = Pick<RunRecord, 'runId' | 'title' | 'started' | 'expires' | 'pods'
 export async function status(kube: Transport, options: StatusOptions, io: Io): Promise<number> {
   const { self, keys } = reader(kube);
   const { runs, problems } = await readRecords(kube, options.namespace, keys);
+  // Whether the namespace holds any record at all: what the marks find is another matter.
+  const recordsRead = runs.length > 0 || problems.length > 0;
   const orphans = uncovered(
     await findMarked(kube, await markableTypes(kube), keys, options.ledgerNamespace),
     runs,
@@ -87,18 +89,15 @@ export async function status(kube: Transport, options: StatusOptions, io: Io): P
         byMarks: true,
       });
   }
-  // Nothing found in a namespace that is not there: a typo, most often (D163).
+  // No record read in a namespace that is not there: a typo, most often (D163). What the marks
+  // found (another run's objects, anywhere) is still shown, after the line.
   const missing =
-    report.length === 0 && problems.length === 0 && options.namespace !== null
-      ? await missingNamespace(kube, options.namespace)
-      : undefined;
-  if (missing) {
-    io.err(`chaoskit: ${missing}\n`);
-    return 1;
-  }
+    !recordsRead && options.namespace !== null ? await missingNamespace(kube, options.namespace) : undefined;
+  if (missing) io.err(`chaoskit: ${missing}\n`);
+  if (missing && report.length === 0 && problems.length === 0) return 1;
   if (options.format) {
     io.out(formatted({ runs: report, not_verified: problems }, options.format));
-    return 0;
+    return missing ? 1 : 0;
   }
   if (report.length === 0 && problems.length === 0) io.out('no run has recorded changes in place\n');
   const line = (text: string) => io.out(`${terminalText(text)}\n`);
@@ -123,5 +122,5 @@ export async function status(kube: Transport, options: StatusOptions, io: Io): P
     );
     for (const p of problems) io.out(problemLine(p));
   }
-  return 0;
+  return missing ? 1 : 0;
 }

@@ -30,7 +30,12 @@ function sources(dir: string): string[] {
 /** The file a relative specifier names, as TypeScript's NodeNext resolution finds it. */
 function resolveSpecifier(from: string, specifier: string): string | undefined {
   const base = resolve(dirname(from), specifier);
-  const candidates = [base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), base, join(base, 'index.ts')];
+  const candidates = [
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.mjs$/, '.mts'),
+    base,
+    join(base, 'index.ts'),
+  ];
   return candidates.find((c) => {
     try {
       return statSync(c).isFile();
@@ -87,7 +92,7 @@ function components(nodes: readonly string[], edges: ReadonlyMap<string, Readonl
 }
 
 /** The imports that run back up, at every level of `src`. */
-export function backImports(src: string): string[] {
+function backImports(src: string): string[] {
   const all = sources(src).flatMap(importsOf);
   const problems: string[] = [];
   const levels = new Set([src, ...sources(src).map((f) => dirname(f))]);

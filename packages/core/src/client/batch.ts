@@ -7,7 +7,7 @@ import { checkPodRemoval, type PodRemovalOptions } from '../rails/pod-share.js';
 import { railWrite } from '../rails/writes.js';
 import { type DeleteOp, type RemovalOp, sendWrite } from '../transport/ops.js';
 import { Pods } from '../transport/resources.js';
-import { afterWrite, recordDeletes, recordPodRemoval, type Writer } from './steps.js';
+import { afterWrite, recordDeletes, recordPodRemoval, type Writer } from './record-step.js';
 
 export interface Batch {
   /** Sends one of the batch's writes, its rails and record done (a dry run in plan mode). */

@@ -20,7 +20,7 @@ import { Pods, type ResourceType } from '../transport/resources.js';
 import { Transport, type TransportMiddleware } from '../transport/transport.js';
 import type { WatchEvent, WatchOptions } from '../transport/watch.js';
 import { type Batch, prepareBatch } from './batch.js';
-import { afterWrite, recordWrite, type Writer } from './steps.js';
+import { afterWrite, recordWrite, type Writer } from './record-step.js';
 
 export interface WriteOptions {
   namespace?: string | null;

@@ -12,8 +12,6 @@
 
 export const RANGE = '198.18.0.0/15';
 export const SERVICE_CIDR = '198.19.0.0/16';
-/** The `kubernetes` Service's ClusterIP: the first address of SERVICE_CIDR. */
-export const KUBERNETES_SERVICE_IP = '198.19.0.1';
 /** kwok's pod addresses (`--cidr`, its first address included). */
 export const KWOK_POD_CIDR = '198.18.128.1/17';
 export const SLOTS = 16;

@@ -3,6 +3,7 @@
 
 export { freePort } from './host/ports.js';
 export * from './testing/activities.js';
+export * from './testing/apis.js';
 export * from './testing/custom-objects.js';
 export * from './testing/etcd.js';
 export * from './testing/file-namespace.js';

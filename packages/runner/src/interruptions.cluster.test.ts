@@ -10,6 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  apisOf,
   createVirtualService,
   deploy,
   installCrd,
@@ -17,16 +18,14 @@ import {
   testNamespace,
   until,
 } from '@chaoskit/cluster/testing';
-import { AppsV1Api, CoreV1Api, CustomObjectsApi, NetworkingV1Api } from '@kubernetes/client-node';
+import { NetworkingV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from './testing/test-cli.js';
 import { python } from './testing/test-experiments.js';
 
 const cluster = sharedCluster();
-const core = cluster.kc.makeApiClient(CoreV1Api);
-const apps = cluster.kc.makeApiClient(AppsV1Api);
-const custom = cluster.kc.makeApiClient(CustomObjectsApi);
+const { core, apps, custom } = apisOf(cluster.kc);
 const CRD_GROUP = 'interrupt3.chaoskit.io';
 let dir: string;
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
 import {
+  apisOf,
   deploy,
   fileNamespace,
   serviceAccountEnv,
@@ -16,7 +17,7 @@ import {
   tokenEnv,
   until,
 } from '@chaoskit/cluster/testing';
-import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EXIT } from './run/exit-codes.js';
@@ -24,8 +25,7 @@ import { runCli } from './testing/test-cli.js';
 import { activity, killOneWebPod } from './testing/test-experiments.js';
 
 const cluster = sharedCluster();
-const core = cluster.kc.makeApiClient(CoreV1Api);
-const apps = cluster.kc.makeApiClient(AppsV1Api);
+const { core, apps } = apisOf(cluster.kc);
 const ns = fileNamespace(cluster.kc, 'privilege');
 const target = fileNamespace(cluster.kc, 'privilege-target');
 const binding = `chaoskit-privilege-test-${process.pid}`;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDryRun, isMutation, readAuditLog } from '@chaoskit/cluster';
 import {
+  apisOf,
   deploy,
   fileNamespace,
   kubeconfigEnv,
@@ -16,7 +17,6 @@ import {
   sharedCluster,
   until,
 } from '@chaoskit/cluster/testing';
-import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from './run/exit-codes.js';
@@ -24,9 +24,7 @@ import { runCli } from './testing/test-cli.js';
 import { activity } from './testing/test-experiments.js';
 
 const cluster = sharedCluster();
-const core = cluster.kc.makeApiClient(CoreV1Api);
-const apps = cluster.kc.makeApiClient(AppsV1Api);
-const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
+const { core, apps, rbac } = apisOf(cluster.kc);
 const unique = `workflow-${process.pid}`;
 // Names that select the cluster are masked in every line: they must not be words of the output.
 const CONTEXT = `ctx-${unique}`;

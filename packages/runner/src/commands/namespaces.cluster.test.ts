@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAuditLog } from '@chaoskit/cluster';
 import {
+  apisOf,
   deploy,
   fileNamespace,
   kubeconfigEnv,
@@ -16,7 +17,6 @@ import {
   sharedCluster,
   until,
 } from '@chaoskit/cluster/testing';
-import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { dump, load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../run/exit-codes.js';
@@ -25,8 +25,7 @@ import { activity } from '../testing/test-experiments.js';
 import { operatorsKey, printedRoles } from '../testing/test-identities.js';
 
 const cluster = sharedCluster();
-const apps = cluster.kc.makeApiClient(AppsV1Api);
-const core = cluster.kc.makeApiClient(CoreV1Api);
+const { apps, core } = apisOf(cluster.kc);
 const ns = fileNamespace(cluster.kc, 'habits');
 const missing = `chaoskit-missing-${process.pid}`;
 let dir: string;

@@ -6,10 +6,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileNamespace, serviceAccountEnv, sharedCluster, until } from '@chaoskit/cluster/testing';
+import { apisOf, fileNamespace, serviceAccountEnv, sharedCluster, until } from '@chaoskit/cluster/testing';
 import {
-  BatchV1Api,
-  CoreV1Api,
   type KubernetesObject,
   KubernetesObjectApi,
   RbacAuthorizationV1Api,
@@ -22,8 +20,7 @@ import { countWebPods } from '../testing/test-experiments.js';
 
 const cluster = sharedCluster();
 const ns = fileNamespace(cluster.kc, 'placement');
-const core = cluster.kc.makeApiClient(CoreV1Api);
-const batch = cluster.kc.makeApiClient(BatchV1Api);
+const { core, batch } = apisOf(cluster.kc);
 const binding = `chaoskit-placement-test-${process.pid}`;
 let dir: string;
 let env: NodeJS.ProcessEnv;

@@ -19,6 +19,7 @@ import { promisify } from 'node:util';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
 import {
   accountToken,
+  apisOf,
   deploy,
   serviceAccountEnv,
   sharedCluster,
@@ -34,7 +35,6 @@ import {
   recordBinding,
   Transport,
 } from '@chaoskit/core/runner';
-import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/test-cli.js';
@@ -43,9 +43,7 @@ import { tokenKubeconfig } from '../testing/test-identities.js';
 import { killedAfter } from '../testing/test-runs.js';
 
 const cluster = sharedCluster();
-const core = cluster.kc.makeApiClient(CoreV1Api);
-const apps = cluster.kc.makeApiClient(AppsV1Api);
-const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
+const { core, apps, rbac } = apisOf(cluster.kc);
 const run = promisify(execFile);
 
 let dir: string;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDryRun, isMutation, readAuditLog } from '@chaoskit/cluster';
 import {
+  apisOf,
   deploy,
   fileNamespace,
   kubeconfigEnv,
@@ -17,7 +18,6 @@ import {
   sharedCluster,
   until,
 } from '@chaoskit/cluster/testing';
-import { CoreV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EXIT } from '../run/exit-codes.js';
@@ -25,7 +25,7 @@ import { runCli } from '../testing/test-cli.js';
 import { killOneWebPod } from '../testing/test-experiments.js';
 
 const cluster = sharedCluster();
-const core = cluster.kc.makeApiClient(CoreV1Api);
+const { core } = apisOf(cluster.kc);
 const ns = fileNamespace(cluster.kc, 'preview');
 const CONTEXTS = ['preview-runner-eu', 'preview-viewer-us'];
 let dir: string;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAuditLog } from '@chaoskit/cluster';
 import {
+  apisOf,
   deploy,
   fileNamespace,
   kubeconfigYaml,
@@ -17,7 +18,7 @@ import {
   testNamespace,
   tokenEnv,
 } from '@chaoskit/cluster/testing';
-import { CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
+import type { V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../run/exit-codes.js';
@@ -26,8 +27,7 @@ import { countWebPods, killOneWebPod } from '../testing/test-experiments.js';
 import { operatorsKey, printedRoles } from '../testing/test-identities.js';
 
 const cluster = sharedCluster();
-const core = cluster.kc.makeApiClient(CoreV1Api);
-const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
+const { core, rbac } = apisOf(cluster.kc);
 const OLD_JOURNAL = '{"an":"earlier journal"}';
 let dir: string;
 let file: string;

@@ -9,7 +9,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
-import { kubeconfigYaml, serviceAccountToken, sharedCluster, testNamespace } from '@chaoskit/cluster/testing';
+import {
+  apisOf,
+  kubeconfigYaml,
+  serviceAccountToken,
+  sharedCluster,
+  testNamespace,
+} from '@chaoskit/cluster/testing';
 import {
   connectionFor,
   createClusterClient,
@@ -19,7 +25,7 @@ import {
   recordBinding,
   Transport,
 } from '@chaoskit/core/runner';
-import { CoreV1Api, CustomObjectsApi, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/test-cli.js';
 import { python } from '../testing/test-experiments.js';
@@ -27,9 +33,7 @@ import { tokenKubeconfig } from '../testing/test-identities.js';
 import { killedAfter } from '../testing/test-runs.js';
 
 const cluster = sharedCluster();
-const core = cluster.kc.makeApiClient(CoreV1Api);
-const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
-const custom = cluster.kc.makeApiClient(CustomObjectsApi);
+const { core, rbac, custom } = apisOf(cluster.kc);
 const VS = { group: 'networking.istio.io', version: 'v1', plural: 'virtualservices' };
 
 let dir: string;

@@ -33,7 +33,6 @@ import {
   sharedCluster,
   until,
 } from '@chaoskit/cluster/testing';
-import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../run/exit-codes.js';
@@ -44,7 +43,6 @@ import { operatorsKey, printedRoles } from '../testing/test-identities.js';
 import { startRun } from '../testing/test-runs.js';
 
 const cluster = sharedCluster();
-const _rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
 const ns = fileNamespace(cluster.kc, 'telemetry');
 let dir: string;
 let jaeger: RunningJaeger;

@@ -66,6 +66,15 @@ async function place(files: Record<string, unknown> = {}): Promise<string> {
 const chaoskit = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> =>
   runCli(args, { cwd: dir, env: { ...process.env, KUBECONFIG: '/nonexistent', HOME: root, ...env } });
 
+/** `init` with `flags`, non-interactively: a title, a description and one action. */
+const initOneAction = (dir: string, flags: string[]): Promise<Outcome> =>
+  chaoskit(dir, [
+    'init',
+    ...flags,
+    ...['--title', 'T', '--description', 'D'],
+    ...['--activity', 'chaosk8s.pod.actions.terminate_pods', '--arg', 'label_selector=app=web'],
+  ]);
+
 const sh = (name: string, script: string, extra: Json = {}, type: 'action' | 'probe' = 'action') => ({
   type,
   name,
@@ -558,16 +567,7 @@ const rows: Row[] = [
     does: 'writes the experiment there',
     async test() {
       const dir = await place();
-      const args = ['init', '--experiment-path', 'x.yaml', '--title', 'T', '--description', 'D'];
-      ok(
-        await chaoskit(dir, [
-          ...args,
-          '--activity',
-          'chaosk8s.pod.actions.terminate_pods',
-          '--arg',
-          'label_selector=app=web',
-        ]),
-      );
+      ok(await initOneAction(dir, ['--experiment-path', 'x.yaml']));
       expect((load(await readFile(join(dir, 'x.yaml'), 'utf8')) as Json).title).toBe('T');
     },
   },
@@ -577,16 +577,7 @@ const rows: Row[] = [
     does: 'is accepted: init offers every installed activity, so it reads no discovery',
     async test() {
       const dir = await place();
-      const args = ['init', '--discovery-path', 'none.json', '--title', 'T', '--description', 'D'];
-      ok(
-        await chaoskit(dir, [
-          ...args,
-          '--activity',
-          'chaosk8s.pod.actions.terminate_pods',
-          '--arg',
-          'label_selector=app=web',
-        ]),
-      );
+      ok(await initOneAction(dir, ['--discovery-path', 'none.json']));
       expect(existsSync(join(dir, 'experiment.json'))).toBe(true);
     },
   },

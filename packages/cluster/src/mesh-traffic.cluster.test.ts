@@ -1,9 +1,16 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAlive } from './host/processes.js';
+import { ensureMeshProbe } from './host/binaries.js';
+import { isPortTaken } from './host/ports.js';
+import { isAlive, ProcessGroup } from './host/processes.js';
+import { until } from './host/until.js';
 import { adsRequest, LISTENER_TYPE } from './istio/xds.js';
 import { type MeshTraffic, meshTraffic, type RouteStats } from './mesh-traffic.js';
 import { start } from './start.js';
@@ -100,6 +107,38 @@ const summary = (s: RouteStats) => ({
   p50: s.latencyMs.p50,
   p99: s.latencyMs.p99,
   min: s.latencyMs.min,
+});
+
+describe('meshprobe', () => {
+  it('fails on a taken port in the words that make meshTraffic start again on others', async () => {
+    // A port checked free can go to another process before meshprobe binds it (issue 39).
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    const dir = await mkdtemp(join(tmpdir(), 'chaoskit-meshprobe-port-'));
+    const group = new ProcessGroup(dir);
+    try {
+      group.start('meshprobe-serve', await ensureMeshProbe(), [
+        'serve',
+        '--backend',
+        `a/v1=127.0.0.1:${port}`,
+      ]);
+      const exited = await until('meshprobe to exit', async () => {
+        try {
+          group.assertRunning();
+          return false;
+        } catch (err) {
+          return err as Error;
+        }
+      });
+      expect(exited.message).toMatch(/a\/v1: listen tcp 127\.0\.0\.1:\d+: bind: address already in use/);
+      expect(isPortTaken(exited)).toBe(true);
+    } finally {
+      await group.stop(1000);
+      await new Promise((resolve) => taken.close(resolve));
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('istiod on the local provider', () => {

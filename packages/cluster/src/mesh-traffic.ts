@@ -7,7 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { ensureMeshProbe } from './host/binaries.js';
 import type { ProgressSink } from './host/cache.js';
-import { freePort, freePorts } from './host/ports.js';
+import { freePort, freePorts, startWhilePortsTaken } from './host/ports.js';
 import { loopbackEnv, ProcessGroup } from './host/processes.js';
 import { until } from './host/until.js';
 import { xdsBootstrap } from './istio/istiod.js';
@@ -121,7 +121,13 @@ export const IDENTITY_HEADER = 'x-served-by';
 const DEFAULT_PORT = 7070;
 
 /** Starts backends, mesh objects and a proxyless xDS client; `stop()` removes all of it. */
-export async function meshTraffic(options: MeshTrafficOptions): Promise<MeshTraffic> {
+export function meshTraffic(options: MeshTrafficOptions): Promise<MeshTraffic> {
+  // A start whose port another process took before meshprobe bound it starts again, on other
+  // ports (each attempt cleans up after itself).
+  return startWhilePortsTaken(() => startMeshTraffic(options));
+}
+
+async function startMeshTraffic(options: MeshTrafficOptions): Promise<MeshTraffic> {
   const istiod = options.cluster.istiod;
   if (!istiod) throw new Error("meshTraffic needs istiod: start the local cluster with mesh: 'istiod'");
   for (const [name, route] of Object.entries(options.routes)) {

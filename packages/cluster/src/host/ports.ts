@@ -49,8 +49,10 @@ export async function freePorts(n: number): Promise<number[]> {
   return ports;
 }
 
-/** What a component's log says when its port was taken between the pick and its bind. */
-const PORT_TAKEN = /address already in use/;
+/** Whether a start failed because its port was taken between the pick and the bind (its log says so). */
+export function isPortTaken(err: Error): boolean {
+  return /address already in use/.test(err.message);
+}
 
 /**
  * Runs `start` (which picks its own ports and cleans up after its own failure) again, on other
@@ -67,7 +69,7 @@ export async function startWhilePortsTaken<T>(
     try {
       return await start();
     } catch (err) {
-      if (attempt >= attempts || !PORT_TAKEN.test((err as Error).message)) throw err;
+      if (attempt >= attempts || !isPortTaken(err as Error)) throw err;
       onRetry(err as Error);
     }
   }

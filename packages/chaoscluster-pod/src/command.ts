@@ -1,5 +1,4 @@
-// exec_in_pods' command: the `cmd` argument turned into an argv (D6), and the exit code read
-// from the status the apiserver sends at the end of an exec (D5). Pure: unit-tested alone.
+// exec_in_pods' command: the `cmd` argument turned into an argv (D6). Pure: unit-tested alone.
 
 import { type ParseEntry, parse } from 'shell-quote';
 
@@ -62,25 +61,4 @@ export function parseCommand(cmd: string | readonly string[]): string[] {
   }
   if (argv.length === 0 || argv[0] === '') throw new CommandError('a non-empty command');
   return argv;
-}
-
-/** The status object the apiserver sends on the exec's status channel (a metav1.Status). */
-export interface ExecStatus {
-  status?: string;
-  message?: string;
-  reason?: string;
-  details?: { causes?: Array<{ reason?: string; message?: string }> };
-}
-
-/**
- * The command's exit code: 0 on Success; the ExitCode cause a kubelet sends; else a trailing
- * "exit status N" in the message (kwok sends the code only so); else 1, as kubectl does.
- */
-export function exitCodeOf(status: ExecStatus): number {
-  if (status.status === 'Success') return 0;
-  const cause = status.details?.causes?.find((c) => c.reason === 'ExitCode');
-  if (cause?.message && /^\d+$/.test(cause.message.trim())) return Number(cause.message.trim());
-  const match = /exit status (\d+)\s*$/.exec(status.message ?? '');
-  if (match) return Number(match[1]);
-  return 1;
 }

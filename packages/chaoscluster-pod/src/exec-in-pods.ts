@@ -2,6 +2,7 @@ import {
   bulk,
   checkPodSelection,
   defineActivity,
+  type ExecOutcome,
   objectName,
   podSelectionArgs,
   selectPods,
@@ -12,7 +13,6 @@ import { parseCommand } from './command.js';
 import { containersOf } from './containers.js';
 import { listPods } from './list-pods.js';
 import { ACTIONS } from './modules.js';
-import { type ExecOutcome, podExec } from './pod-exec.js';
 
 /** What exec_in_pods returns for each pod it ran the command in. */
 export interface ExecInPodResult extends ExecOutcome {
@@ -86,7 +86,7 @@ export const execInPodsActivity = defineActivity({
       return targets.map(({ pod, container }) => result(objectName(pod), container, notRun));
     }
     if (targets.length === 0) return [];
-    const exec = await podExec(ctx);
+    const exec = await ctx.podExec();
     const results = new Map<string, ExecInPodResult>();
     await bulk(
       targets,

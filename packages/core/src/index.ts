@@ -35,6 +35,7 @@ export {
   removedAfterAbort,
 } from './client/bulk.js';
 export { KubeClient, type KubeClientOptions, kubeClient, type WriteOptions } from './client/kube-client.js';
+export type { ExecOutcome, ExecTarget, PodExec } from './client/pod-exec.js';
 // Input files
 export {
   DocumentFileError,

@@ -5,11 +5,12 @@ import {
   BatchV1Api,
   CoreV1Api,
   CustomObjectsApi,
-  type KubeConfig,
+  KubeConfig,
   NetworkingV1Api,
   PolicyV1Api,
   RbacAuthorizationV1Api,
 } from '@kubernetes/client-node';
+import { kubeconfigYaml } from './identities.js';
 
 export interface Apis {
   core: CoreV1Api;
@@ -32,4 +33,14 @@ export function apisOf(kc: KubeConfig): Apis {
     networking: kc.makeApiClient(NetworkingV1Api),
     policy: kc.makeApiClient(PolicyV1Api),
   };
+}
+
+/**
+ * The APIs as whoever holds `token` sees them, through client-node, not chaoskit: what a hostile
+ * pod with a stolen token would send, rails and record aside.
+ */
+export function tokenApis(cluster: { server: string; caFile: string }, token: string): Apis {
+  const kc = new KubeConfig();
+  kc.loadFromString(kubeconfigYaml(cluster, { a: { token } }, { a: 'a' }, 'a'));
+  return apisOf(kc);
 }

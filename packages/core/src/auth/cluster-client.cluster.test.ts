@@ -10,8 +10,10 @@ import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../client/kube-client.js';
 import { isChaosError, unmaskedMessage } from '../errors/errors.js';
+import { whoAmI } from '../transport/access.js';
 import { connectionFor } from '../transport/connection.js';
 import { Namespaces, Pods } from '../transport/resources.js';
+import { Transport } from '../transport/transport.js';
 import { type ClusterClient, createClusterClient } from './cluster-client.js';
 
 const execFileAsync = promisify(execFile);
@@ -29,14 +31,9 @@ afterAll(async () => {
   await ns.remove();
 });
 
-/** Who the server says the client is: a request through core's connection layer. */
+/** Who the server says the client is: a review through core's connection layer. */
 async function whoami(client: ClusterClient): Promise<string> {
-  const review = await connectionFor(client).json<{ status?: { userInfo?: { username?: string } } }>({
-    method: 'POST',
-    path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
-    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
-  });
-  return review.status?.userInfo?.username ?? '';
+  return (await whoAmI(new Transport(connectionFor(client)))) ?? '';
 }
 
 function kubeconfigFile(

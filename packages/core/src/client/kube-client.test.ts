@@ -16,6 +16,8 @@ describe("a client's transport is core's own", () => {
     expectTypeOf<KubeClient>().not.toHaveProperty('transport');
     expectTypeOf<KubeClient>().not.toHaveProperty('connection');
     expectTypeOf<KubeClient>().not.toHaveProperty('ledger');
+    // Nor a KubeConfig, from which any client could be built (exec is ctx.podExec, D171).
+    expectTypeOf<ActivityContext>().not.toHaveProperty('kubeConfig');
     expect(raw).toBeTypeOf('function');
     expect('transport' in Client.prototype || 'connection' in Client.prototype).toBe(false);
   });

@@ -1,11 +1,11 @@
-// Running one command in one container over the exec WebSocket: the one place this package
-// loads @kubernetes/client-node at run time (core's HTTP layer does not speak WebSockets), and
-// only when exec_in_pods runs.
+// Running one command in one container over the exec WebSocket (core's HTTP layer does not speak
+// WebSockets): client-node's Exec, loaded only when an activity execs, with the call's own
+// credentials. Here in core so that no activity holds a KubeConfig, from which anything could be
+// written past the rails and the record (D171).
 
 import { Writable } from 'node:stream';
-import { Aborted, type ActivityContext, toApiError } from '@chaoskit/core';
-import type { Exec } from '@kubernetes/client-node';
-import { type ExecStatus, exitCodeOf } from './command.js';
+import type { Exec, KubeConfig } from '@kubernetes/client-node';
+import { Aborted, toApiError } from '../errors/errors.js';
 
 /** How one command ended (or did not, within its time). */
 export interface ExecOutcome {
@@ -31,11 +31,35 @@ export interface ExecTarget {
  */
 export type PodExec = (target: ExecTarget, argv: string[], timeoutSeconds: number) => Promise<ExecOutcome>;
 
-/** The exec of the cluster `ctx` points at, built once per call of the activity. */
-export async function podExec(ctx: Pick<ActivityContext, 'kubeConfig' | 'signal'>): Promise<PodExec> {
+/** The exec of the cluster `kubeConfig` points at, for one call of an activity (its signal). */
+export async function podExec(
+  kubeConfig: Promise<KubeConfig>,
+  signal: AbortSignal | undefined,
+): Promise<PodExec> {
   const { Exec } = await import('@kubernetes/client-node');
-  const exec = new Exec(await ctx.kubeConfig());
-  return (target, argv, timeoutSeconds) => execIn(exec, target, argv, timeoutSeconds, ctx.signal);
+  const exec = new Exec(await kubeConfig);
+  return (target, argv, timeoutSeconds) => execIn(exec, target, argv, timeoutSeconds, signal);
+}
+
+/** The status object the apiserver sends on the exec's status channel (a metav1.Status). */
+export interface ExecStatus {
+  status?: string;
+  message?: string;
+  reason?: string;
+  details?: { causes?: Array<{ reason?: string; message?: string }> };
+}
+
+/**
+ * The command's exit code: 0 on Success; the ExitCode cause a kubelet sends; else a trailing
+ * "exit status N" in the message (kwok sends the code only so); else 1, as kubectl does.
+ */
+export function exitCodeOf(status: ExecStatus): number {
+  if (status.status === 'Success') return 0;
+  const cause = status.details?.causes?.find((c) => c.reason === 'ExitCode');
+  if (cause?.message && /^\d+$/.test(cause.message.trim())) return Number(cause.message.trim());
+  const match = /exit status (\d+)\s*$/.exec(status.message ?? '');
+  if (match) return Number(match[1]);
+  return 1;
 }
 
 /** What `Exec.exec` resolves to (a `ws` WebSocket), as far as it is used here. */

@@ -1,10 +1,10 @@
 // What an activity's `run` receives besides its arguments: who it is, where it reports, and the
 // cluster — reached through core's one connection layer, built on first use.
 
-import type { KubeConfig } from '@kubernetes/client-node';
 import { clientNodeKubeConfig } from '../auth/client-node.js';
 import { type ClusterClient, createClusterClient } from '../auth/cluster-client.js';
 import { KubeClient } from '../client/kube-client.js';
+import { type PodExec, podExec } from '../client/pod-exec.js';
 import { redact, registerSecret } from '../errors/redact.js';
 import type { RunNotes } from '../events/notes.js';
 import { DEFAULT_SAFETY, Safety, type SafetyOptions } from '../rails/safety.js';
@@ -86,8 +86,8 @@ export interface ActivityContext {
    * by `chaoskit revert`.
    */
   readonly kube: KubeClient;
-  /** A client-node KubeConfig for the same cluster and identity (exec over websockets). */
-  kubeConfig(): Promise<KubeConfig>;
+  /** Runs commands in containers of the same cluster, as the same identity (exec over a WebSocket). */
+  podExec(): Promise<PodExec>;
   /**
    * What a call this activity makes of another activity is given: the same secrets,
    * configuration, signal, log, plan mode, run record and rails.
@@ -143,7 +143,7 @@ export function buildContext(activity: ActivityIdentity, given: RunCallOptions =
       return kube;
     },
     callOptions: { ...given, safety },
-    kubeConfig: () => clientNodeKubeConfig(resolved().config),
+    podExec: () => podExec(clientNodeKubeConfig(resolved().config), given.signal),
   };
 }
 

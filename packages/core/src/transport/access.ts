@@ -4,6 +4,7 @@
 // allowed to every authenticated identity.
 
 import { isApiError } from '../errors/errors.js';
+import { CORE_WRITE } from './request.js';
 import type { Transport } from './transport.js';
 
 /** One RBAC rule (the shape of a Kubernetes `PolicyRule`): what an activity needs. */
@@ -80,6 +81,7 @@ export async function identityOf(kube: Transport): Promise<Identity | undefined>
     }>(
       {
         method: 'POST',
+        [CORE_WRITE]: true,
         path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
         body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
       },
@@ -111,6 +113,7 @@ export async function missingRights(kube: Transport, rights: readonly Right[]): 
       const review = await kube.request<{ status?: { allowed?: boolean } }>(
         {
           method: 'POST',
+          [CORE_WRITE]: true,
           path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
           body: {
             apiVersion: 'authorization.k8s.io/v1',
@@ -145,6 +148,7 @@ async function namedRules(kube: Transport, namespace: string): Promise<RbacRule[
   const review = await kube.request<{ status?: { resourceRules?: RbacRule[] } }>(
     {
       method: 'POST',
+      [CORE_WRITE]: true,
       path: '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews',
       body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace } },
     },

@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isChaosError } from '../errors/errors.js';
 import { Connection, FIRST_CONTACT_MS } from './connection.js';
 import { onConnectionNotice } from './notices.js';
+import { CORE_WRITE } from './request.js';
 import { isRetryable } from './retry.js';
+import { Transport } from './transport.js';
 
 // A loopback HTTP server that answers each request with the next planned response, so the
 // retries of core's one connection layer can be counted on the server's side.
@@ -67,12 +69,36 @@ describe('the connection layer', () => {
       method: 'POST',
       path: '/api/v1/namespaces/x/pods',
       body: {},
+      [CORE_WRITE]: true,
     });
     expect(ambiguous).toMatchObject({ status: 409, attempts: 2, ambiguous: true });
     await new Promise<void>((r) => server!.close(() => r()));
     const b = await serve([{ status: 429 }, { status: 201 }]);
-    const clear = await b.connection.send({ method: 'POST', path: '/api/v1/namespaces/x/pods', body: {} });
+    const clear = await b.connection.send({
+      method: 'POST',
+      path: '/api/v1/namespaces/x/pods',
+      body: {},
+      [CORE_WRITE]: true,
+    });
     expect(clear).toMatchObject({ status: 201, attempts: 2, ambiguous: false });
+  });
+
+  it("refuses, unsent, a change that does not come through core's write path (D171)", async () => {
+    const { connection, seen } = await serve([]);
+    const path = '/api/v1/namespaces/x/pods/p';
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      const refused =
+        /refused before it was sent: a change to a cluster goes through @chaoskit\/core's client/;
+      await expect(connection.send({ method, path })).rejects.toThrow(refused);
+      await expect(connection.open({ method, path })).rejects.toThrow(refused);
+      await expect(new Transport(connection).request({ method, path })).rejects.toThrow(refused);
+    }
+    expect(seen).toEqual([]);
+    await connection.send({ method: 'GET', path });
+    expect(seen).toEqual([`GET ${path}`]);
+    // The mark is in no export of the package: outside core, nothing can set it.
+    for (const surface of [await import('../index.js'), await import('../runner.js')])
+      expect(Object.values(surface)).not.toContain(CORE_WRITE);
   });
 
   it('after the server was down, waits until it says it is ready before sending again', async () => {

@@ -15,7 +15,7 @@ import { Aborted, ConfigurationError, errorCode, NetworkError, toApiError } from
 import { abortable, pollUntil, sleep } from '../waiting/waiting.js';
 import { type Answer, Http2Session, negotiate } from './http2.js';
 import { notice } from './notices.js';
-import { type RawResponse, type RequestOptions, withQuery } from './request.js';
+import { type RawResponse, type RequestOptions, refuseUnmarkedWrite, withQuery } from './request.js';
 import { backoffMs, budgetRefusal, isRetryable, NEVER_SENT, RETRY_BUDGET_MS, retryAfterMs } from './retry.js';
 import { type Outcome, Throttle } from './throttle.js';
 
@@ -82,6 +82,7 @@ export class Connection {
    * Network failures that outlast the budget are NetworkError.
    */
   async send(options: RequestOptions): Promise<RawResponse> {
+    refuseUnmarkedWrite(options);
     const { signal } = options;
     const started = Date.now();
     let deadline = started + (options.retryBudgetMs ?? RETRY_BUDGET_MS);
@@ -231,6 +232,7 @@ export class Connection {
 
   /** Opens a request and returns the response as a stream (watches, followed logs). */
   async open(options: RequestOptions): Promise<Answer> {
+    refuseUnmarkedWrite(options);
     // Named in the apiserver's audit log (and in `kubectl get --raw /metrics` by client).
     const headers: Record<string, string | string[]> = {
       accept: options.accept ?? 'application/json',

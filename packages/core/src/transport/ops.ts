@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { type ApiRequestContext, toApiError } from '../errors/errors.js';
 import { changeEvent } from '../telemetry/telemetry.js';
-import type { Query, RequestOptions } from './request.js';
+import { CORE_WRITE, type Query, type RequestOptions } from './request.js';
 import { collectionPath, objectPath, type ResourceType, requestContext } from './resources.js';
 import type { Transport } from './transport.js';
 
@@ -173,7 +173,7 @@ export async function sendWrite<T>(transport: Transport, op: WriteOp, options: S
   const dryRun = options.dryRun === true;
   let body = options.body ?? defaultBody(op);
   if (op.verb === 'create' && options.body === undefined && !op.unmarked && !dryRun) body = callMarked(body);
-  const res = await transport.send(requestOf(op, body, dryRun));
+  const res = await transport.send({ ...requestOf(op, body, dryRun), [CORE_WRITE]: true });
   const name = nameOf(op);
   const mark = (body as { metadata?: { annotations?: Record<string, string> } })?.metadata?.annotations?.[
     RUN_ANNOTATION

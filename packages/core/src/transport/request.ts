@@ -1,14 +1,25 @@
 // A request to a cluster and its raw answer, as every layer of the transport passes them on;
 // the connection (connection.ts) sends them.
 
+import { ConfigurationError } from '../errors/errors.js';
 import type { Answer } from './http2.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
 
+/**
+ * The mark of a request that changes a cluster, set only by core's write path (ops.ts: the write
+ * chain, the record, a revert) and its reviews (access.ts). The symbol leaves core in no export,
+ * so whoever else holds a connection or a transport (the runner, an activity, a test helper)
+ * reads with it and cannot write past the rails and the record: the connection refuses (D171).
+ */
+export const CORE_WRITE: unique symbol = Symbol('chaoskit core write');
+
 export interface RequestOptions {
   method: HttpMethod;
+  /** Set by core's write path only: without it, a method other than GET is refused. */
+  [CORE_WRITE]?: true;
   /** Absolute API path: `/api/v1/namespaces/default/pods`. */
   path: string;
   query?: Query;
@@ -65,4 +76,12 @@ export function withQuery(path: string, query: Query | undefined): string {
   }
   const text = params.toString();
   return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
+}
+
+/** Only core's write path changes a cluster (request.ts, CORE_WRITE): anything else is refused unsent. */
+export function refuseUnmarkedWrite(options: RequestOptions): void {
+  if (options.method === 'GET' || options[CORE_WRITE] === true) return;
+  throw new ConfigurationError(
+    `${options.method} ${options.path} was refused before it was sent: a change to a cluster goes through @chaoskit/core's client (ctx.kube), which rails and records it`,
+  );
 }

@@ -24,6 +24,7 @@ import {
   serviceAccountEnv,
   sharedCluster,
   testNamespace,
+  tokenApis,
   tokenEnv,
   until,
 } from '@chaoskit/cluster/testing';
@@ -35,6 +36,7 @@ import {
   recordBinding,
   Transport,
 } from '@chaoskit/core/runner';
+import type { CoreV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/test-cli.js';
@@ -153,17 +155,16 @@ function beyond() {
 
 /** Writes a record as `kube` would: created, then every value sealed with `key` for its uid. */
 async function forge(
-  kube: Transport,
+  kube: CoreV1Api,
   key: LedgerKey,
   name: string,
   runId: string,
   writer: string,
   keyName: string,
 ): Promise<void> {
-  const path = `/api/v1/namespaces/${chaos.name}/configmaps`;
-  const created = await kube.request<{ metadata: { uid: string } }>({
-    method: 'POST',
-    path,
+  const namespace = chaos.name;
+  const created = await kube.createNamespacedConfigMap({
+    namespace,
     body: { metadata: { name, labels: { 'chaoskit.io/ledger': 'true', 'chaoskit.io/run': runId } } },
   });
   const values: Record<string, unknown> = {
@@ -182,14 +183,10 @@ async function forge(
   const data: Record<string, string> = {};
   for (const [k, value] of Object.entries(values)) {
     data[k] = JSON.stringify(value);
-    data[`${k}.mac`] = key.seal(recordBinding(chaos.name, name, created.metadata.uid, k), data[k]!);
+    data[`${k}.mac`] = key.seal(recordBinding(chaos.name, name, created.metadata!.uid!, k), data[k]!);
   }
-  await kube.request({
-    method: 'PATCH',
-    path: `${path}/${name}`,
-    body: { data },
-    contentType: 'application/merge-patch+json',
-  });
+  // Its rights on its record are get and patch (a JSON patch: client-node's default for patch).
+  await kube.patchNamespacedConfigMap({ name, namespace, body: [{ op: 'add', path: '/data', value: data }] });
 }
 
 /** Every write `user` made (or had made as someone else) since `since`, as `verb uri (code)`. */
@@ -287,16 +284,14 @@ describe("a runner's token, used as an attacker would", () => {
   ];
 
   it('forges records; the reaper and an administrator act on none of them, and write nothing', async () => {
-    const kube = transportOf(runner.token);
-    const own = (await readLedgerKey(kube, chaos.name, `chaoskit-ledger-key-${A}`))!;
+    const own = (await readLedgerKey(transportOf(runner.token), chaos.name, `chaoskit-ledger-key-${A}`))!;
+    const { core: asRunner } = tokenApis(cluster.credentials, runner.token);
     const before = await targets();
     expect(before).toMatchObject({ payments: 2, unschedulable: false, debugger: 0 });
     const slot = 'chaoskit-record-kill-web';
     for (const claim of claims()) {
-      await kube
-        .request({ method: 'DELETE', path: `/api/v1/namespaces/${chaos.name}/configmaps/${slot}` })
-        .catch(() => undefined);
-      await forge(kube, own, slot, claim.runId, claim.writer, claim.key);
+      await asRunner.deleteNamespacedConfigMap({ name: slot, namespace: chaos.name }).catch(() => undefined);
+      await forge(asRunner, own, slot, claim.runId, claim.writer, claim.key);
 
       const swept = await chaoskit(
         ['revert', '--expired', '--yes', '--ledger-namespace', chaos.name],
@@ -343,27 +338,27 @@ describe("a runner's token, used as an attacker would", () => {
   });
 
   it('may not touch another deployment’s experiment, record, journal or key, nor the halt lever', async () => {
-    const kube = transportOf(runner.token);
-    const cm = (name: string) => `/api/v1/namespaces/${chaos.name}/configmaps/${name}`;
+    const { core: asRunner } = tokenApis(cluster.credentials, runner.token);
+    const forbidden = { code: 403 };
+    const namespace = chaos.name;
     for (const name of [
       B,
       'chaoskit-record-scale-payments',
       `chaoskit-journal-scale-payments-0`,
       'chaoskit-halt',
-    ])
-      for (const method of ['PATCH', 'DELETE'] as const)
-        await expect(
-          kube.request({
-            method,
-            path: cm(name),
-            ...(method === 'PATCH'
-              ? { body: { data: { x: '1' } }, contentType: 'application/merge-patch+json' }
-              : {}),
-          }),
-        ).rejects.toMatchObject({ code: 'Forbidden' });
+    ]) {
+      await expect(
+        asRunner.patchNamespacedConfigMap({
+          name,
+          namespace,
+          body: [{ op: 'add', path: '/data/x', value: '1' }],
+        }),
+      ).rejects.toMatchObject(forbidden);
+      await expect(asRunner.deleteNamespacedConfigMap({ name, namespace })).rejects.toMatchObject(forbidden);
+    }
     await expect(
-      kube.request({ method: 'DELETE', path: '/api/v1/namespaces/kube-system/configmaps/chaoskit-halt' }),
-    ).rejects.toMatchObject({ code: 'Forbidden' });
+      asRunner.deleteNamespacedConfigMap({ name: 'chaoskit-halt', namespace: 'kube-system' }),
+    ).rejects.toMatchObject(forbidden);
   });
 });
 

@@ -7,13 +7,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  apisOf,
   deploy,
   fileNamespace,
   kubeconfigYaml,
   serviceAccountToken,
   sharedCluster,
 } from '@chaoskit/cluster/testing';
-import { RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
+import type { V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EXIT } from './run/exit-codes.js';
@@ -22,7 +23,7 @@ import { activity } from './testing/test-experiments.js';
 import { operatorsKey, printedRoles } from './testing/test-identities.js';
 
 const cluster = sharedCluster();
-const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
+const { rbac } = apisOf(cluster.kc);
 let dir: string;
 const ns = fileNamespace(cluster.kc, 'redaction');
 

@@ -38,7 +38,7 @@ import {
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/test-cli.js';
-import { python } from '../testing/test-experiments.js';
+import { activity, python } from '../testing/test-experiments.js';
 import { tokenKubeconfig } from '../testing/test-identities.js';
 import { killedAfter } from '../testing/test-runs.js';
 
@@ -218,33 +218,24 @@ beforeAll(async () => {
   const kubeconfig = await tokenKubeconfig(join(dir, 'admin.kubeconfig'), cluster.credentials, sa.token);
   admin = { identity: sa.identity, env: sa.env, kubeconfig };
   // Two teams' experiments and the reaper, on a schedule that never comes in a test.
-  const experiment = (title: string, method: unknown[]) => dump({ title, description: title, method });
-  await writeFile(
-    join(dir, 'kill-web.yaml'),
-    experiment('web pods go', [
-      {
-        type: 'action',
-        name: 'kill',
-        provider: python('chaoscluster.pod.actions', 'terminate_pods', {
-          ns: shop.name,
-          label_selector: 'app=web',
-        }),
-      },
-    ]),
+  const experiment = (file: string, title: string, action: ReturnType<typeof activity>) =>
+    writeFile(join(dir, file), dump({ title, description: title, method: [action] }));
+  await experiment(
+    'kill-web.yaml',
+    'web pods go',
+    activity('action', 'kill', 'chaoscluster.pod.actions', 'terminate_pods', {
+      ns: shop.name,
+      label_selector: 'app=web',
+    }),
   );
-  await writeFile(
-    join(dir, 'scale-payments.yaml'),
-    experiment('payments shrinks', [
-      {
-        type: 'action',
-        name: 'shrink',
-        provider: python('chaoscluster.deployment.actions', 'scale_deployment', {
-          name: 'payments',
-          replicas: 1,
-          ns: other.name,
-        }),
-      },
-    ]),
+  await experiment(
+    'scale-payments.yaml',
+    'payments shrinks',
+    activity('action', 'shrink', 'chaoscluster.deployment.actions', 'scale_deployment', {
+      name: 'payments',
+      replicas: 1,
+      ns: other.name,
+    }),
   );
   for (const args of [
     ['deploy', 'kill-web.yaml', '-n', chaos.name, '--schedule', NEVER],

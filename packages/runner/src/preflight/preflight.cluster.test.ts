@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../run/exit-codes.js';
 import { chaoskitCommand, exec, runCli } from '../testing/test-cli.js';
 import { countWebPods, killOneWebPod } from '../testing/test-experiments.js';
-import { operatorsKey, printedRoles } from '../testing/test-identities.js';
+import { printedIdentity } from '../testing/test-identities.js';
 
 const cluster = sharedCluster();
 const { core, rbac } = apisOf(cluster.kc);
@@ -69,13 +69,7 @@ beforeAll(async () => {
   const printed = await runCli(['rbac', file, '--name', 'runner'], { cwd: dir });
   expect(printed.code, printed.stderr).toBe(0);
   const [role] = loadAll(printed.stdout) as V1Role[];
-  await operatorsKey(cluster.kc, ns.name);
-  runner = await serviceAccountToken(
-    cluster.kc,
-    ns.name,
-    'runner',
-    await printedRoles(cluster.kc, printed.stdout, ns.name),
-  );
+  runner = await printedIdentity(cluster, ns.name, 'runner', printed.stdout);
   // The same rights, and not those of the record.
   await rbac.createNamespacedRole({
     namespace: ns.name,

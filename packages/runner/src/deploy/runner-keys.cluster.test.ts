@@ -27,19 +27,12 @@ import {
   tokenEnv,
   until,
 } from '@chaoskit/cluster/testing';
-import {
-  connectionFor,
-  createClusterClient,
-  type LedgerKey,
-  readLedgerKey,
-  recordBinding,
-  Transport,
-} from '@chaoskit/core/runner';
+import { type LedgerKey, readLedgerKey, recordBinding, type Transport } from '@chaoskit/core/runner';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/test-cli.js';
 import { activity, python } from '../testing/test-experiments.js';
-import { tokenKubeconfig } from '../testing/test-identities.js';
+import { tokenKubeconfig, transportIn } from '../testing/test-identities.js';
 import { killedAfter } from '../testing/test-runs.js';
 
 const cluster = sharedCluster();
@@ -60,10 +53,7 @@ const A = 'chaoskit-kill-web';
 const B = 'chaoskit-scale-payments';
 const NEVER = '0 0 1 1 *';
 const chaoskit = (args: string[], env = admin.env) => runCli(args, { env, cwd: dir });
-const transportOf = (token: string) =>
-  new Transport(
-    connectionFor(createClusterClient({}, { env: tokenEnv(cluster.credentials, token), warn: () => {} })),
-  );
+const transportOf = (token: string) => transportIn(tokenEnv(cluster.credentials, token), () => {});
 
 /** What the forged records aim at: what must not change. */
 async function targets() {

@@ -5,7 +5,13 @@
 // of one identity.
 import { writeFile } from 'node:fs/promises';
 import { type Grant, kubeconfigYaml, serviceAccountEnv } from '@chaoskit/cluster/testing';
-import { keySecret, LEDGER_KEY_SECRET } from '@chaoskit/core/runner';
+import {
+  connectionFor,
+  createClusterClient,
+  keySecret,
+  LEDGER_KEY_SECRET,
+  Transport,
+} from '@chaoskit/core/runner';
 import { CoreV1Api, type KubeConfig, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
 import { loadAll } from 'js-yaml';
 import { CLUSTER_HALT_NAMESPACE, HALT_RULES } from '../guards/halt.js';
@@ -78,6 +84,14 @@ export async function printedIdentity(
     ...grants,
     ...(await printedRoles(cluster.kc, printed, namespace)),
   ]);
+}
+
+/**
+ * A Transport (the client chaoskit's writes go through) to the cluster that `env` chooses, as the
+ * identity it names there; `warn` takes the client's warnings (default: stderr).
+ */
+export function transportIn(env: NodeJS.ProcessEnv, warn?: (message: string) => void): Transport {
+  return new Transport(connectionFor(createClusterClient({}, warn ? { env, warn } : { env })));
 }
 
 /** A kubeconfig file at `path` with one context, current: the cluster of `credentials`, as `token`. */

@@ -6,6 +6,7 @@
 // cluster's nodes serve other files at the same time.
 import {
   adminSecrets,
+  apisOf,
   deploy,
   fileNamespace,
   ownKwokNode,
@@ -13,12 +14,12 @@ import {
   until,
 } from '@chaoskit/cluster/testing';
 import { type Aborted, isChaosError } from '@chaoskit/core';
-import { CoreV1Api, PolicyV1Api, type V1Pod } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { drainNodes } from './drain-nodes.js';
 
 const cluster = sharedCluster();
-const core = cluster.kc.makeApiClient(CoreV1Api);
+const { core, policy } = apisOf(cluster.kc);
 const NODE = `abort-drain-${process.pid}`;
 const secrets = adminSecrets();
 const own = ownKwokNode(cluster.kc, NODE, 'chaoskit.io/abort-drain');
@@ -34,7 +35,7 @@ describe('drain_nodes, aborted while a disruption budget holds pods of the node'
     await deploy(cluster.kc, ns.name, 'free', 3, { podSpec: onNode });
     await deploy(cluster.kc, ns.name, 'held', 2, { podSpec: onNode });
     // No disruption at all: these two are never evicted while the budget stands.
-    await cluster.kc.makeApiClient(PolicyV1Api).createNamespacedPodDisruptionBudget({
+    await policy.createNamespacedPodDisruptionBudget({
       namespace: ns.name,
       body: {
         metadata: { name: 'held' },

@@ -2,6 +2,7 @@
 // cause the signal's reason) and says exactly what became of each pod, as the cluster shows it.
 import {
   adminSecrets,
+  apisOf,
   deploy,
   fileNamespace,
   processesWith,
@@ -9,13 +10,13 @@ import {
   until,
 } from '@chaoskit/cluster/testing';
 import { type Aborted, isChaosError } from '@chaoskit/core';
-import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { execInPods } from './exec-in-pods.js';
 import { terminatePods } from './terminate-pods.js';
 
 const cluster = sharedCluster();
-const core = cluster.kc.makeApiClient(CoreV1Api);
+const { core } = apisOf(cluster.kc);
 const secrets = adminSecrets();
 const ns = fileNamespace(cluster.kc, 'abort-pod');
 

@@ -17,7 +17,6 @@ import {
   tokenEnv,
   until,
 } from '@chaoskit/cluster/testing';
-import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EXIT } from './run/exit-codes.js';
@@ -25,7 +24,7 @@ import { runCli } from './testing/test-cli.js';
 import { activity, killOneWebPod } from './testing/test-experiments.js';
 
 const cluster = sharedCluster();
-const { core, apps } = apisOf(cluster.kc);
+const { core, apps, rbac } = apisOf(cluster.kc);
 const ns = fileNamespace(cluster.kc, 'privilege');
 const target = fileNamespace(cluster.kc, 'privilege-target');
 const binding = `chaoskit-privilege-test-${process.pid}`;
@@ -45,6 +44,20 @@ const asDeployed = (args: string[]) =>
     env: tokenEnv(cluster.credentials, deployed.token),
     cwd: dir,
   });
+
+/** `run <name>.yaml` as the deployed identity, as its pod runs it: its journal <name>.json. */
+async function runAsItsPod(name: string) {
+  const journal = join(dir, `${name}.json`);
+  const out = await asDeployed([
+    'run',
+    `${name}.yaml`,
+    '--journal-path',
+    journal,
+    '--revert-leftovers-of',
+    'kill',
+  ]);
+  return { journal, out };
+}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-privilege-'));
@@ -89,10 +102,7 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
-  await cluster.kc
-    .makeApiClient(RbacAuthorizationV1Api)
-    .deleteClusterRoleBinding({ name: binding })
-    .catch(() => undefined);
+  await rbac.deleteClusterRoleBinding({ name: binding }).catch(() => undefined);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -107,15 +117,7 @@ it('the experiment runs with exactly the rights deploy gave its ServiceAccount',
   );
   expect(await podNames()).toEqual(before);
   // As its pod runs it.
-  const journal = join(dir, 'kill.json');
-  const out = await asDeployed([
-    'run',
-    'kill.yaml',
-    '--journal-path',
-    journal,
-    '--revert-leftovers-of',
-    'kill',
-  ]);
+  const { journal, out } = await runAsItsPod('kill');
   expect(out.code, out.stderr).toBe(EXIT.ok);
   const result = JSON.parse(await readFile(journal, 'utf8'));
   const [gone] = result.run[0].output.pods as string[];
@@ -126,15 +128,7 @@ it('the experiment runs with exactly the rights deploy gave its ServiceAccount',
 it('one right more: refused before any change, naming the verb, the resource and the activity', async () => {
   const before = await podNames();
   const since = new Date();
-  const journal = join(dir, 'kill-and-scale.json');
-  const out = await asDeployed([
-    'run',
-    'kill-and-scale.yaml',
-    '--journal-path',
-    journal,
-    '--revert-leftovers-of',
-    'kill',
-  ]);
+  const { journal, out } = await runAsItsPod('kill-and-scale');
   expect(out.code, out.stderr).toBe(EXIT.refused);
   expect(out.stderr).toContain(
     `chaoskit: User "${deployed.identity}" may not patch deployments.apps, get deployments.apps in namespace '${target.name}' (activity 'grow'): `,
@@ -164,7 +158,6 @@ it('one right more: refused before any change, naming the verb, the resource and
 
 it('a right held only for the objects it names (resourceNames) is not refused: the server judges each request', async () => {
   const [pod] = await podNames();
-  const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
   await rbac.createNamespacedRole({
     namespace: target.name,
     body: {

@@ -6,23 +6,17 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  deploy,
-  fileNamespace,
-  kubeconfigYaml,
-  serviceAccountToken,
-  sharedCluster,
-} from '@chaoskit/cluster/testing';
-import { RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
+import { apisOf, deploy, fileNamespace, kubeconfigYaml, sharedCluster } from '@chaoskit/cluster/testing';
+import type { V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EXIT } from './run/exit-codes.js';
 import { runCli } from './testing/test-cli.js';
 import { activity } from './testing/test-experiments.js';
-import { operatorsKey, printedRoles } from './testing/test-identities.js';
+import { printedIdentity } from './testing/test-identities.js';
 
 const cluster = sharedCluster();
-const rbac = cluster.kc.makeApiClient(RbacAuthorizationV1Api);
+const { rbac } = apisOf(cluster.kc);
 let dir: string;
 const ns = fileNamespace(cluster.kc, 'redaction');
 
@@ -49,11 +43,9 @@ it('a Forbidden keeps the identity whole; the context `sa` is masked where named
     ],
   };
   for (const role of [ledger!, lister]) await rbac.createNamespacedRole({ namespace: ns.name, body: role });
-  await operatorsKey(cluster.kc, ns.name);
-  const { token, identity } = await serviceAccountToken(cluster.kc, ns.name, 'runner', [
+  const { token, identity } = await printedIdentity(cluster, ns.name, 'runner', dump(halt), [
     { role: 'runner-ledger', kind: 'Role' },
     { role: 'lister', kind: 'Role' },
-    ...(await printedRoles(cluster.kc, dump(halt), ns.name)),
   ]);
   // As kubeconfigs are often written: the user named after the service account; a short context.
   const kubeconfig = join(dir, 'kubeconfig');

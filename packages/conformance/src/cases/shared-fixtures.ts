@@ -3,8 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDryRun, isMutation } from '@chaoskit/cluster';
-import { type AnyActivity, isChaosError, type ResultOf } from '@chaoskit/core';
+import { type AnyActivity, isChaosError, type ResultOf, sleep } from '@chaoskit/core';
 import { invokeActivity } from '@chaoskit/runner';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import type { Scenario } from '../case.js';
 import type { CaseContext } from '../case-context.js';
@@ -36,6 +37,40 @@ export async function untilPending(
     const observed = ((await read()).status?.observedGeneration ?? 0) >= 1;
     return observed && (await t.podNames(`app=${name}`)).length === replicas;
   });
+}
+
+/**
+ * A rolling update of a deployment or stateful set to pods of `nodeSelector` (null: none, any
+ * node), as a merge patch: its controller replaces the pods with ones of the new template.
+ */
+export async function placeWorkload(
+  t: CaseContext,
+  workload: { kind: 'Deployment' | 'StatefulSet'; name: string },
+  nodeSelector: Record<string, string> | null,
+): Promise<void> {
+  const patch = {
+    name: workload.name,
+    namespace: t.ns,
+    body: { spec: { template: { spec: { nodeSelector } } } },
+  };
+  const options = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+  if (workload.kind === 'Deployment') await t.apps.patchNamespacedDeployment(patch, options);
+  else await t.apps.patchNamespacedStatefulSet(patch, options);
+}
+
+/**
+ * Calls the case's probe on the workload (timeout 60 s) and, once it watches (a second later),
+ * moves the workload's pods to `nodeSelector` (placeWorkload); gives the call, still pending.
+ */
+export async function probeWhilePlaced(
+  t: CaseContext,
+  workload: { kind: 'Deployment' | 'StatefulSet'; name: string },
+  nodeSelector: Record<string, string> | null,
+): Promise<{ waiting: Promise<unknown> }> {
+  const waiting = t.call({ name: workload.name, ns: t.ns, timeout: 60 });
+  await sleep(1000);
+  await placeWorkload(t, workload, nodeSelector);
+  return { waiting };
 }
 
 /** The refusals every scale activity shares, on an object `name` that must stay as it is. */

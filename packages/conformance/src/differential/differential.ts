@@ -152,6 +152,36 @@ const require = createRequire(import.meta.url);
 export const runnerCli = () =>
   join(dirname(require.resolve('@chaoskit/runner/package.json')), 'dist', 'bin.js');
 
+/**
+ * `chaoskit run --no-ledger` of the installed runner in `cwd`, on the context `context` of the
+ * kubeconfig `kubeconfigPath` (a test cluster's), its journal written to `journal`; `args` after
+ * those (the experiment file last).
+ */
+export function chaoskitRun(
+  cluster: { kubeconfigPath: string; context: string },
+  journal: string,
+  args: string[],
+  cwd: string,
+): Promise<{ code: number; output: string }> {
+  return exec(
+    process.execPath,
+    [
+      runnerCli(),
+      'run',
+      '--no-ledger',
+      '--kubeconfig',
+      cluster.kubeconfigPath,
+      '--context',
+      cluster.context,
+      '--journal-path',
+      journal,
+      ...args,
+    ],
+    {},
+    cwd,
+  );
+}
+
 export interface DifferentialOptions {
   kc: KubeConfig;
   /** An admin kubeconfig file both tools read (KUBECONFIG for Chaos Toolkit, CLUSTERCONFIG for chaoskit). */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { sharedCluster } from '@chaoskit/cluster/testing';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { exec, runnerCli } from './differential.js';
+import { chaoskitRun, exec } from './differential.js';
 import { ensurePythonOriginals } from './python-env.js';
 
 const cluster = sharedCluster();
@@ -59,23 +59,7 @@ async function both(name: string, path: string) {
     { KUBECONFIG: cluster.kubeconfigPath },
     dir,
   );
-  const ours = await exec(
-    process.execPath,
-    [
-      runnerCli(),
-      'run',
-      '--no-ledger',
-      '--kubeconfig',
-      cluster.kubeconfigPath,
-      '--context',
-      cluster.context,
-      '--journal-path',
-      journals.chaoskit,
-      file,
-    ],
-    {},
-    dir,
-  );
+  const ours = await chaoskitRun(cluster, journals.chaoskit, [file], dir);
   const read = async (journal: string, output: string) => {
     const text = await readFile(journal, 'utf8').catch(() => undefined);
     expect(text, output.slice(-3000)).toBeDefined();

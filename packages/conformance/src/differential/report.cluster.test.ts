@@ -10,7 +10,7 @@ import { deploy, sharedCluster, testNamespace } from '@chaoskit/cluster/testing'
 import { CoreV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { exec, runnerCli } from './differential.js';
+import { chaoskitRun, exec, runnerCli } from './differential.js';
 import { ensurePythonReporting } from './python-env.js';
 
 const cluster = sharedCluster();
@@ -69,21 +69,12 @@ it('`chaos report` renders the journal of a chaoskit run, fetched from the clust
   const file = join(dir, 'experiment.yaml');
   const journal = join(dir, 'journal.json');
   await writeFile(file, dump(experiment));
-  const run = await inDir(process.execPath, [
-    runnerCli(),
-    'run',
-    '--no-ledger',
-    '--kubeconfig',
-    cluster.kubeconfigPath,
-    '--context',
-    cluster.context,
-    '--journal-path',
+  const run = await chaoskitRun(
+    cluster,
     journal,
-    '--journal-to-cluster',
-    '--ledger-namespace',
-    ns.name,
-    file,
-  ]);
+    ['--journal-to-cluster', '--ledger-namespace', ns.name, file],
+    dir,
+  );
   expect(run.code, run.output).toBe(0);
   // The run really happened: the pod it terminated is gone from the cluster.
   const written = JSON.parse(await readFile(journal, 'utf8'));

@@ -35,6 +35,15 @@ const terminatePods = defineActivity({
   run: async (args, ctx) => ({ args, secrets: ctx.secrets }),
 });
 
+/** What a definition needs beyond its name and arguments, for the activities of one test. */
+const base = {
+  kind: 'action' as const,
+  module: 'chaoscluster.pod.actions',
+  doc: 'd',
+  rbac: [],
+  run: () => 1,
+};
+
 const scaleDeployment = defineActivity({
   name: 'scale_deployment',
   kind: 'action',
@@ -314,12 +323,9 @@ describe('call', () => {
   it('does not run when the arguments are invalid', async () => {
     const run = vi.fn();
     const activity = defineActivity({
+      ...base,
       name: 'delete_pods',
-      kind: 'action',
-      module: 'chaoscluster.pod.actions',
-      doc: 'Deletes pods.',
       args: { name: z.string().describe('Pod name label.') },
-      rbac: [],
       run,
     });
     await expect(activity.call({ name: 3 })).rejects.toBeInstanceOf(InvalidArgument);
@@ -404,20 +410,27 @@ describe('fn: the camelCase export', () => {
   });
 
   it('is typed from the schema', () => {
-    type Options = Parameters<typeof scaleDeployment.fn>[0];
-    expectTypeOf<Options>().toEqualTypeOf<{
-      name: string;
-      replicas: number;
-      ns?: string | undefined;
+    /** What every activity's options hold beside its arguments. */
+    type Injected = {
       secrets?: Record<string, unknown>;
       configuration?: Record<string, unknown>;
       signal?: AbortSignal;
       log?: (message: string) => void;
       dryRun?: boolean;
       safety?: Safety | SafetyOptions;
-    }>();
+    };
+    /** An activity's options: its arguments (camelCase) and the injected ones, as one object type. */
+    type WithInjected<Args> = { [K in keyof (Args & Injected)]: (Args & Injected)[K] };
+    type Options = Parameters<typeof scaleDeployment.fn>[0];
+    expectTypeOf<Options>().toEqualTypeOf<
+      WithInjected<{
+        name: string;
+        replicas: number;
+        ns?: string | undefined;
+      }>
+    >();
     expectTypeOf(terminatePods.fn).parameter(0).toEqualTypeOf<
-      | {
+      | WithInjected<{
           labelSelector?: string | null | undefined;
           namePattern?: string | null | undefined;
           all?: boolean | undefined;
@@ -427,13 +440,7 @@ describe('fn: the camelCase export', () => {
           gracePeriod?: number | undefined;
           ns?: string | undefined;
           order?: 'alphabetic' | 'oldest' | undefined;
-          secrets?: Record<string, unknown>;
-          configuration?: Record<string, unknown>;
-          signal?: AbortSignal;
-          log?: (message: string) => void;
-          dryRun?: boolean;
-          safety?: Safety | SafetyOptions;
-        }
+        }>
       | undefined
     >();
     expectTypeOf(scaleDeployment.fn).returns.toEqualTypeOf<Promise<number>>();
@@ -471,14 +478,11 @@ describe('jsonSchema', () => {
 
   it('marks deprecated activities', () => {
     const old = defineActivity({
+      ...base,
       name: 'kill_microservice',
-      kind: 'action',
       module: 'chaoscluster.actions',
-      doc: 'Kills a microservice.',
       args: { name: z.string().describe('Name.') },
-      rbac: [],
       deprecated: 'use chaoscluster.deployment.actions.delete_deployment',
-      run: () => undefined,
     });
     expect(old.deprecated).toBe(true);
     expect(old.deprecationNote).toMatch(/delete_deployment/);
@@ -528,13 +532,6 @@ describe('renderValue', () => {
 });
 
 describe('definition mistakes are caught at definition time', () => {
-  const base = {
-    kind: 'action' as const,
-    module: 'chaoscluster.pod.actions',
-    doc: 'd',
-    rbac: [],
-    run: () => 1,
-  };
   it.each<[string, () => unknown, RegExp]>([
     ['camelCase name', () => defineActivity({ ...base, name: 'terminatePods', args: {} }), /snake_case/],
     [

@@ -102,6 +102,22 @@ const failsBefore = experiment({
 const waitUntil = (condition: string) =>
   `i=0; until ${condition}; do i=$((i+1)); [ $i -gt 300 ] && exit 1; sleep 0.1; done`;
 
+/**
+ * The experiment above, run in a directory of its own as
+ * `chaoskit <global> run --no-ledger <flags> e.yaml`: the directory and the outcome.
+ */
+async function runIn(global: string[], flags: string[] = []): Promise<{ dir: string; out: Outcome }> {
+  const dir = await place({ 'e.yaml': experiment() });
+  return { dir, out: await chaoskit(dir, [...global, 'run', '--no-ledger', ...flags, 'e.yaml']) };
+}
+
+/** A directory of its own where the experiment above ran to its end: journal.json is there. */
+async function journalled(): Promise<string> {
+  const { dir, out } = await runIn([]);
+  ok(out);
+  return dir;
+}
+
 const journalOf = async (dir: string, name = 'journal.json') =>
   JSON.parse(await readFile(join(dir, name), 'utf8'));
 const ok = (out: Outcome) => expect(out.code, out.stderr).toBe(EXIT.ok);
@@ -136,8 +152,7 @@ const rows: Row[] = [
     flag: '--verbose',
     does: 'adds the debug lines, before the command',
     async test() {
-      const dir = await place({ 'e.yaml': experiment() });
-      const quiet = await chaoskit(dir, ['run', '--no-ledger', 'e.yaml']);
+      const { dir, out: quiet } = await runIn([]);
       const verbose = await chaoskit(dir, ['--verbose', 'run', '--no-ledger', 'e.yaml']);
       ok(verbose);
       expect(quiet.stderr).not.toContain(' DEBUG] ');
@@ -149,8 +164,8 @@ const rows: Row[] = [
     flag: '--no-version-check',
     does: 'is accepted: chaoskit never looks for a newer version',
     async test() {
-      const dir = await place({ 'e.yaml': experiment() });
-      ok(await chaoskit(dir, ['--no-version-check', 'run', '--no-ledger', 'e.yaml']));
+      const { dir, out } = await runIn(['--no-version-check']);
+      ok(out);
       expect(existsSync(join(dir, 'touched'))).toBe(true);
     },
   },
@@ -185,8 +200,8 @@ const rows: Row[] = [
     flag: '--no-log-file',
     does: 'writes no log file, as chaoskit does without --log-file (Chaos Toolkit writes chaostoolkit.log)',
     async test() {
-      const dir = await place({ 'e.yaml': experiment() });
-      ok(await chaoskit(dir, ['--no-log-file', 'run', '--no-ledger', 'e.yaml']));
+      const { dir, out } = await runIn(['--no-log-file']);
+      ok(out);
       expect((await readdir(dir)).sort()).toEqual(['e.yaml', 'journal.json', 'touched']);
     },
   },
@@ -195,8 +210,8 @@ const rows: Row[] = [
     flag: '--log-file',
     does: 'appends every line, debug included, before or after the command',
     async test() {
-      const dir = await place({ 'e.yaml': experiment() });
-      ok(await chaoskit(dir, ['--log-file', 'run.log', 'run', '--no-ledger', 'e.yaml']));
+      const { dir, out } = await runIn(['--log-file', 'run.log']);
+      ok(out);
       const log = await readFile(join(dir, 'run.log'), 'utf8');
       expect(log).toMatch(/\[INFO\] Action: touch/);
       expect(log).toMatch(/\[DEBUG\] /);
@@ -230,8 +245,7 @@ const rows: Row[] = [
     flag: '--log-format',
     does: 'json: every line on stderr is a JSON object (time, level, message)',
     async test() {
-      const dir = await place({ 'e.yaml': experiment() });
-      const out = await chaoskit(dir, ['--log-format', 'json', 'run', '--no-ledger', 'e.yaml']);
+      const { out } = await runIn(['--log-format', 'json']);
       ok(out);
       const lines = out.stderr
         .trim()
@@ -274,8 +288,8 @@ const rows: Row[] = [
     flag: '--journal-path',
     does: 'writes the journal there',
     async test() {
-      const dir = await place({ 'e.yaml': experiment() });
-      ok(await chaoskit(dir, ['run', '--no-ledger', '--journal-path', 'j.json', 'e.yaml']));
+      const { dir, out } = await runIn([], ['--journal-path', 'j.json']);
+      ok(out);
       expect((await journalOf(dir, 'j.json')).status).toBe('completed');
     },
   },
@@ -284,8 +298,8 @@ const rows: Row[] = [
     flag: '--dry',
     does: 'actions: the actions are not run, and the journal says so',
     async test() {
-      const dir = await place({ 'e.yaml': experiment() });
-      ok(await chaoskit(dir, ['run', '--no-ledger', '--dry', 'actions', 'e.yaml']));
+      const { dir, out } = await runIn([], ['--dry', 'actions']);
+      ok(out);
       expect(existsSync(join(dir, 'touched'))).toBe(false);
       expect((await journalOf(dir)).experiment.dry).toBe('actions');
     },
@@ -313,13 +327,13 @@ const rows: Row[] = [
     flag: '--no-verify-tls',
     does: 'is accepted where it turns nothing off (a file); refused for an https URL, before any request (D162)',
     async test() {
-      const dir = await place({ 'e.yaml': experiment() });
-      ok(await chaoskit(dir, ['run', '--no-ledger', '--no-verify-tls', 'e.yaml']));
+      const { dir, out } = await runIn([], ['--no-verify-tls']);
+      ok(out);
       expect(existsSync(join(dir, 'touched'))).toBe(true);
       // Nothing listens there: a request would fail with another message.
-      const out = await chaoskit(dir, ['run', '--no-verify-tls', 'https://127.0.0.1:9/e.yaml']);
-      expect(out.code).toBe(EXIT.refused);
-      expect(out.stderr).toMatch(
+      const https = await chaoskit(dir, ['run', '--no-verify-tls', 'https://127.0.0.1:9/e.yaml']);
+      expect(https.code).toBe(EXIT.refused);
+      expect(https.stderr).toMatch(
         /--no-verify-tls: chaoskit does not run an experiment read over TLS it has not verified.*\(D162\).*NODE_EXTRA_CA_CERTS/,
       );
     },
@@ -630,8 +644,7 @@ const rows: Row[] = [
     flag: '--export-format',
     does: 'writes the last argument in that format (markdown, html; pdf through Chromium)',
     async test() {
-      const dir = await place({ 'e.yaml': experiment() });
-      ok(await chaoskit(dir, ['run', '--no-ledger', 'e.yaml']));
+      const dir = await journalled();
       ok(await chaoskit(dir, ['report', '--export-format=markdown', 'journal.json', 'r.md']));
       expect(await readFile(join(dir, 'r.md'), 'utf8')).toMatch(/^# Chaos report: chaos as chaoskit\n/);
       expect(existsSync(join(dir, 'report.html'))).toBe(false);
@@ -652,8 +665,7 @@ const rows: Row[] = [
     flag: '--title',
     does: "is the report's heading",
     async test() {
-      const dir = await place({ 'e.yaml': experiment() });
-      ok(await chaoskit(dir, ['run', '--no-ledger', 'e.yaml']));
+      const dir = await journalled();
       ok(await chaoskit(dir, ['report', '--title', 'Game day 12', 'journal.json', 'r.md']));
       expect(await readFile(join(dir, 'r.md'), 'utf8')).toMatch(/^# Game day 12\n/);
     },
@@ -663,8 +675,7 @@ const rows: Row[] = [
     flag: '--var',
     does: 'is accepted, checked as run checks it: the report shows no argument for it to fill',
     async test() {
-      const dir = await place({ 'e.yaml': experiment() });
-      ok(await chaoskit(dir, ['run', '--no-ledger', 'e.yaml']));
+      const dir = await journalled();
       ok(await chaoskit(dir, ['report', '--var', 'n:int=3', 'journal.json', 'r.md']));
       expect((await chaoskit(dir, ['report', '--var', 'n:int=x', 'journal.json', 'r.md'])).code).toBe(
         EXIT.usage,
@@ -806,8 +817,7 @@ describe.skipIf(!findBrowser())(
   `report --export-format pdf${findBrowser() ? '' : ' (skipped: no Chromium found: apt-get install chromium, or set CHROMIUM_PATH)'}`,
   () => {
     it("prints the report to a PDF whose title is the report's", async () => {
-      const dir = await place({ 'e.yaml': experiment() });
-      ok(await chaoskit(dir, ['run', '--no-ledger', 'e.yaml']));
+      const dir = await journalled();
       ok(
         await chaoskit(dir, [
           'report',

@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../run/exit-codes.js';
 import { runCli } from '../testing/test-cli.js';
 import { activity } from '../testing/test-experiments.js';
-import { operatorsKey, printedRoles } from '../testing/test-identities.js';
+import { printedIdentity } from '../testing/test-identities.js';
 
 const cluster = sharedCluster();
 const { apps, core } = apisOf(cluster.kc);
@@ -93,13 +93,7 @@ describe("the kubeconfig context's namespace", () => {
       admin(),
     );
     expect(printed.code, printed.stderr).toBe(0);
-    await operatorsKey(cluster.kc, ns.name);
-    const { token } = await serviceAccountToken(
-      cluster.kc,
-      ns.name,
-      'scoped',
-      await printedRoles(cluster.kc, printed.stdout, ns.name),
-    );
+    const { token } = await printedIdentity(cluster, ns.name, 'scoped', printed.stdout);
     const file = await kubeconfig('scoped.yaml', token, { own: ns.name, bare: undefined });
     const own = kubeconfigEnv(file);
 

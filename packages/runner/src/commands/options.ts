@@ -116,6 +116,14 @@ export function withCluster(command: Command): Command {
     });
 }
 
+/**
+ * What every command that reads an experiment for a cluster takes (run, plan, validate): --var
+ * and --var-file, the rails, the log, -n, and --context and --kubeconfig.
+ */
+export function withExperimentOptions(command: Command): Command {
+  return withCluster(withNamespace(withLogging(withRails(withVars(command)))));
+}
+
 interface ClusterFlags {
   context?: string;
   kubeconfig?: string;

@@ -4,17 +4,14 @@ import type { Command } from 'commander';
 import { choosingActivities, useCluster } from '../cluster/choice.js';
 import { formatPlan, type PlannedActivity, planExperiment } from '../plan/plan.js';
 import { contextsOf, isFleet, withContexts } from './fleet.js';
-import { withCluster, withLogging, withNamespace, withRails, withVars } from './options.js';
+import { withExperimentOptions } from './options.js';
 import { formatted, outputFormat, withOutput } from './output.js';
 import { prepareFrom } from './prepared-experiment.js';
 import { fail, session } from './session.js';
 
 export function register(program: Command): void {
   withContexts(
-    withOutput(
-      withCluster(withNamespace(withLogging(withRails(withVars(program.command('plan')))))),
-      'the plan',
-    ),
+    withOutput(withExperimentOptions(program.command('plan')), 'the plan'),
     'plan',
     'one plan per context, each called by its place (context 2)',
   )

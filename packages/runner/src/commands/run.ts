@@ -38,11 +38,7 @@ import {
   ledgerNamespace,
   ledgerTtlSeconds,
   RECORDS_DEFAULT,
-  withCluster,
-  withLogging,
-  withNamespace,
-  withRails,
-  withVars,
+  withExperimentOptions,
   withVerifyTls,
 } from './options.js';
 import { prepareRun } from './prepared-experiment.js';
@@ -184,9 +180,7 @@ function withRunOptions(command: Command): Command {
 }
 
 export function register(program: Command): void {
-  withRunOptions(
-    withFleet(withCluster(withNamespace(withLogging(withRails(withVars(program.command('run'))))))),
-  )
+  withRunOptions(withFleet(withExperimentOptions(program.command('run'))))
     .addHelpText('after', `\nExit codes (chaoskit explain D89): ${EXIT_SUMMARY}`)
     .action(runAction);
 }

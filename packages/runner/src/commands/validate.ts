@@ -13,11 +13,7 @@ import {
   givenRecordsNamespace,
   ledgerNamespace,
   RECORDS_DEFAULT,
-  withCluster,
-  withLogging,
-  withNamespace,
-  withRails,
-  withVars,
+  withExperimentOptions,
   withVerifyTls,
 } from './options.js';
 import { prepareFrom } from './prepared-experiment.js';
@@ -26,7 +22,7 @@ import { fail, session } from './session.js';
 export function register(program: Command): void {
   withVerifyTls(
     withContexts(
-      withCluster(withNamespace(withLogging(withRails(withVars(program.command('validate')))))),
+      withExperimentOptions(program.command('validate')),
       "check a run's preflight",
       'the credentials, the rights of the activities and of the record, context by context',
     )

@@ -7,12 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apisOf, fileNamespace, serviceAccountEnv, sharedCluster, until } from '@chaoskit/cluster/testing';
-import {
-  type KubernetesObject,
-  KubernetesObjectApi,
-  RbacAuthorizationV1Api,
-  type V1Job,
-} from '@kubernetes/client-node';
+import { type KubernetesObject, KubernetesObjectApi, type V1Job } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../testing/test-cli.js';
@@ -20,7 +15,7 @@ import { countWebPods } from '../testing/test-experiments.js';
 
 const cluster = sharedCluster();
 const ns = fileNamespace(cluster.kc, 'placement');
-const { core, batch } = apisOf(cluster.kc);
+const { core, batch, rbac } = apisOf(cluster.kc);
 const binding = `chaoskit-placement-test-${process.pid}`;
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -44,10 +39,7 @@ beforeAll(async () => {
     );
 });
 afterAll(async () => {
-  await cluster.kc
-    .makeApiClient(RbacAuthorizationV1Api)
-    .deleteClusterRoleBinding({ name: binding })
-    .catch(() => undefined);
+  await rbac.deleteClusterRoleBinding({ name: binding }).catch(() => undefined);
   await rm(dir, { recursive: true, force: true });
 });
 

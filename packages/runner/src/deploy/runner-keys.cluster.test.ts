@@ -28,20 +28,13 @@ import {
   tokenEnv,
   until,
 } from '@chaoskit/cluster/testing';
-import {
-  connectionFor,
-  createClusterClient,
-  type LedgerKey,
-  readLedgerKey,
-  recordBinding,
-  Transport,
-} from '@chaoskit/core/runner';
+import { type LedgerKey, readLedgerKey, recordBinding } from '@chaoskit/core/runner';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/test-cli.js';
-import { python } from '../testing/test-experiments.js';
-import { tokenKubeconfig } from '../testing/test-identities.js';
+import { activity, python } from '../testing/test-experiments.js';
+import { tokenKubeconfig, transportIn } from '../testing/test-identities.js';
 import { killedAfter } from '../testing/test-runs.js';
 
 const cluster = sharedCluster();
@@ -62,10 +55,7 @@ const A = 'chaoskit-kill-web';
 const B = 'chaoskit-scale-payments';
 const NEVER = '0 0 1 1 *';
 const chaoskit = (args: string[], env = admin.env) => runCli(args, { env, cwd: dir });
-const transportOf = (token: string) =>
-  new Transport(
-    connectionFor(createClusterClient({}, { env: tokenEnv(cluster.credentials, token), warn: () => {} })),
-  );
+const transportOf = (token: string) => transportIn(tokenEnv(cluster.credentials, token), () => {});
 
 /** What the forged records aim at: what must not change. */
 async function targets() {
@@ -215,33 +205,24 @@ beforeAll(async () => {
   const kubeconfig = await tokenKubeconfig(join(dir, 'admin.kubeconfig'), cluster.credentials, sa.token);
   admin = { identity: sa.identity, env: sa.env, kubeconfig };
   // Two teams' experiments and the reaper, on a schedule that never comes in a test.
-  const experiment = (title: string, method: unknown[]) => dump({ title, description: title, method });
-  await writeFile(
-    join(dir, 'kill-web.yaml'),
-    experiment('web pods go', [
-      {
-        type: 'action',
-        name: 'kill',
-        provider: python('chaoscluster.pod.actions', 'terminate_pods', {
-          ns: shop.name,
-          label_selector: 'app=web',
-        }),
-      },
-    ]),
+  const experiment = (file: string, title: string, action: ReturnType<typeof activity>) =>
+    writeFile(join(dir, file), dump({ title, description: title, method: [action] }));
+  await experiment(
+    'kill-web.yaml',
+    'web pods go',
+    activity('action', 'kill', 'chaoscluster.pod.actions', 'terminate_pods', {
+      ns: shop.name,
+      label_selector: 'app=web',
+    }),
   );
-  await writeFile(
-    join(dir, 'scale-payments.yaml'),
-    experiment('payments shrinks', [
-      {
-        type: 'action',
-        name: 'shrink',
-        provider: python('chaoscluster.deployment.actions', 'scale_deployment', {
-          name: 'payments',
-          replicas: 1,
-          ns: other.name,
-        }),
-      },
-    ]),
+  await experiment(
+    'scale-payments.yaml',
+    'payments shrinks',
+    activity('action', 'shrink', 'chaoscluster.deployment.actions', 'scale_deployment', {
+      name: 'payments',
+      replicas: 1,
+      ns: other.name,
+    }),
   );
   for (const args of [
     ['deploy', 'kill-web.yaml', '-n', chaos.name, '--schedule', NEVER],

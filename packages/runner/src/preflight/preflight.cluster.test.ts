@@ -19,12 +19,12 @@ import {
   tokenEnv,
 } from '@chaoskit/cluster/testing';
 import type { V1Role } from '@kubernetes/client-node';
-import { dump, loadAll } from 'js-yaml';
+import { loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../run/exit-codes.js';
 import { chaoskitCommand, exec, runCli } from '../testing/test-cli.js';
-import { countWebPods, killOneWebPod } from '../testing/test-experiments.js';
-import { operatorsKey, printedRoles } from '../testing/test-identities.js';
+import { countWebPods, killOneWebPod, writeExperiment } from '../testing/test-experiments.js';
+import { printedIdentity } from '../testing/test-identities.js';
 
 const cluster = sharedCluster();
 const { core, rbac } = apisOf(cluster.kc);
@@ -53,29 +53,19 @@ const requestsOf = async (identity: string, since: Date) =>
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-preflight-'));
   await deploy(cluster.kc, ns.name, 'web', 3);
-  file = join(dir, 'experiment.yaml');
-  await writeFile(
-    file,
-    dump({
-      title: 'one web pod goes',
-      description: 'what the run needs is checked first',
-      'steady-state-hypothesis': {
-        title: 'web runs',
-        probes: [countWebPods([1, 10], ns.name)],
-      },
-      method: [killOneWebPod(ns.name)],
-    }),
-  );
+  file = await writeExperiment(join(dir, 'experiment.yaml'), {
+    title: 'one web pod goes',
+    description: 'what the run needs is checked first',
+    'steady-state-hypothesis': {
+      title: 'web runs',
+      probes: [countWebPods([1, 10], ns.name)],
+    },
+    method: [killOneWebPod(ns.name)],
+  });
   const printed = await runCli(['rbac', file, '--name', 'runner'], { cwd: dir });
   expect(printed.code, printed.stderr).toBe(0);
   const [role] = loadAll(printed.stdout) as V1Role[];
-  await operatorsKey(cluster.kc, ns.name);
-  runner = await serviceAccountToken(
-    cluster.kc,
-    ns.name,
-    'runner',
-    await printedRoles(cluster.kc, printed.stdout, ns.name),
-  );
+  runner = await printedIdentity(cluster, ns.name, 'runner', printed.stdout);
   // The same rights, and not those of the record.
   await rbac.createNamespacedRole({
     namespace: ns.name,

@@ -5,14 +5,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMutation, readAuditLog } from '@chaoskit/cluster';
-import { deploy, fileNamespace, serviceAccountEnv, sharedCluster } from '@chaoskit/cluster/testing';
+import { deploy, fileNamespace, sharedCluster } from '@chaoskit/cluster/testing';
 import { LEDGER_LABEL } from '@chaoskit/core/runner';
 import { CoreV1Api, RbacAuthorizationV1Api, type V1Role } from '@kubernetes/client-node';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../testing/test-cli.js';
 import { activity } from '../testing/test-experiments.js';
-import { operatorsKey, printedRoles } from '../testing/test-identities.js';
+import { printedIdentity } from '../testing/test-identities.js';
 
 const cluster = sharedCluster();
 const core = cluster.kc.makeApiClient(CoreV1Api);
@@ -59,13 +59,7 @@ it('an identity bound to exactly what chaoskit rbac prints runs the experiment a
   expect(role?.kind).toBe('Role');
   expect(ledger?.metadata?.name).toBe('experimenter-ledger');
   expect(halt?.metadata).toEqual({ name: 'experimenter-halt', namespace: 'kube-system' });
-  await operatorsKey(cluster.kc, ns.name);
-  const { env, identity } = await serviceAccountEnv(
-    cluster,
-    ns.name,
-    'experimenter',
-    await printedRoles(cluster.kc, printed.stdout, ns.name),
-  );
+  const { env, identity } = await printedIdentity(cluster, ns.name, 'experimenter', printed.stdout);
   const journal = join(dir, 'journal.json');
   const run = await chaoskit(['run', file, '--ledger-namespace', ns.name, '--journal-path', journal], env);
   expect(run.code, run.stderr).toBe(0);

@@ -16,20 +16,12 @@ import {
   sharedCluster,
   testNamespace,
 } from '@chaoskit/cluster/testing';
-import {
-  connectionFor,
-  createClusterClient,
-  identityOf,
-  LEDGER_KEY_SECRET,
-  readLedgerKey,
-  recordBinding,
-  Transport,
-} from '@chaoskit/core/runner';
+import { identityOf, LEDGER_KEY_SECRET, readLedgerKey, recordBinding } from '@chaoskit/core/runner';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/test-cli.js';
 import { python } from '../testing/test-experiments.js';
-import { tokenKubeconfig } from '../testing/test-identities.js';
+import { tokenKubeconfig, transportIn } from '../testing/test-identities.js';
 import { killedAfter } from '../testing/test-runs.js';
 
 const cluster = sharedCluster();
@@ -343,9 +335,7 @@ describe('forged records', () => {
 describe('a record sealed with the real key', () => {
   it('is still refused when it claims what its activity cannot do', async () => {
     // The operators can read the key: as if it leaked, or a bug wrote a wrong record.
-    const operator = new Transport(
-      connectionFor(createClusterClient({}, { env: { CLUSTERCONFIG: cluster.kubeconfigPath } })),
-    );
+    const operator = transportIn({ CLUSTERCONFIG: cluster.kubeconfigPath });
     const key = (await readLedgerKey(operator, ledger.name, LEDGER_KEY_SECRET))!;
     const writer = (await identityOf(operator))!;
     const runId = 'sealed-but-wrong';

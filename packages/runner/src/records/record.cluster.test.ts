@@ -7,12 +7,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deploy, serviceAccountEnv, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
+import { deploy, sharedCluster, testNamespace, until } from '@chaoskit/cluster/testing';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runOnTerminal } from '../testing/test-cli.js';
 import { python } from '../testing/test-experiments.js';
-import { operatorsKey, printedRoles } from '../testing/test-identities.js';
+import { printedIdentity } from '../testing/test-identities.js';
 import { killedAfter, startRun } from '../testing/test-runs.js';
 
 const cluster = sharedCluster();
@@ -311,13 +311,7 @@ describe('runs recording in two ledger namespaces, on one object', () => {
         '--name',
         'local',
       ]);
-      await operatorsKey(cluster.kc, ns.name);
-      const person = await serviceAccountEnv(
-        cluster,
-        ns.name,
-        'local',
-        await printedRoles(cluster.kc, printed.stdout, ns.name),
-      );
+      const person = await printedIdentity(cluster, ns.name, 'local', printed.stdout);
       const local = await startRun(dir, `${ns.name}-local`, hold('to 1', 1), {
         env: person.env,
         args: ['--ledger-namespace', ledgers[0]!.name],

@@ -3,16 +3,16 @@
 // listens on, an HTTP server that refuses or is unavailable. Each failure is one line naming the
 // signal, the endpoint and its protocol, and the cause; the run itself is not failed by it.
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@chaoskit/cluster/testing';
-import { dump } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EXIT } from '../run/exit-codes.js';
 import { runCli, spawnCli } from '../testing/test-cli.js';
+import { writeExperiment } from '../testing/test-experiments.js';
 
 // The command starts once or twice per test: on 2 shared cores, that takes seconds.
 vi.setConfig({ testTimeout: 60_000 });
@@ -24,15 +24,11 @@ const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => 
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chaoskit-telemetry-'));
-  file = join(dir, 'experiment.yaml');
-  await writeFile(
-    file,
-    dump({
-      title: 'nothing but a process',
-      description: 'needs no cluster',
-      method: [{ type: 'probe', name: 'true', provider: { type: 'process', path: 'true' } }],
-    }),
-  );
+  file = await writeExperiment(join(dir, 'experiment.yaml'), {
+    title: 'nothing but a process',
+    description: 'needs no cluster',
+    method: [{ type: 'probe', name: 'true', provider: { type: 'process', path: 'true' } }],
+  });
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -128,24 +124,20 @@ describe('an OTLP endpoint that takes nothing', () => {
 describe('/metrics', () => {
   it('is announced at the address bound (localhost by default), which serves them in seconds', async () => {
     const port = await freePort();
-    const held = join(dir, 'held.yaml');
     // One probe done (a duration to serve), then one that lasts until the test ends the run.
-    await writeFile(
-      held,
-      dump({
-        title: 'held',
-        description: 'serves its metrics while it runs',
-        method: [
-          { type: 'probe', name: 'quick', provider: { type: 'process', path: 'true' } },
-          // Its timeout bounds a hang; the test's SIGTERM ends it, the process group with it.
-          {
-            type: 'probe',
-            name: 'hold',
-            provider: { type: 'process', path: 'sleep', arguments: '600', timeout: 120 },
-          },
-        ],
-      }),
-    );
+    const held = await writeExperiment(join(dir, 'held.yaml'), {
+      title: 'held',
+      description: 'serves its metrics while it runs',
+      method: [
+        { type: 'probe', name: 'quick', provider: { type: 'process', path: 'true' } },
+        // Its timeout bounds a hang; the test's SIGTERM ends it, the process group with it.
+        {
+          type: 'probe',
+          name: 'hold',
+          provider: { type: 'process', path: 'sleep', arguments: '600', timeout: 120 },
+        },
+      ],
+    });
     const child = spawnCli(
       ['run', held, '--no-ledger', '--journal-path', join(dir, 'held.json'), '--metrics-port', String(port)],
       { cwd: dir, env: clean },

@@ -1,4 +1,12 @@
-// Test-only (left out of the build): the parts of the experiments tests write.
+// Test-only (left out of the build): the parts of the experiments tests write, and the file of one.
+import { writeFile } from 'node:fs/promises';
+import { dump } from 'js-yaml';
+
+/** Writes `experiment` to `path` as YAML, as a user saves an experiment file; gives `path`. */
+export async function writeExperiment(path: string, experiment: Record<string, unknown>): Promise<string> {
+  await writeFile(path, dump(experiment));
+  return path;
+}
 
 /** A python provider of a chaoskit activity. */
 export const python = (module: string, func: string, args: Record<string, unknown>) => ({

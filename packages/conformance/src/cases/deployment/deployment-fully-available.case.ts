@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { deploymentFullyAvailableActivity } from '@chaoskit/chaoscluster-deployment';
 import { sleep } from '@chaoskit/core';
-import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
-import { neverAvailableScenario } from '../shared-fixtures.js';
+import { neverAvailableScenario, placeWorkload } from '../shared-fixtures.js';
 import { activityFailure, replicasOf, stuckDeployment } from './fixtures.js';
 
 export default defineCase({
@@ -27,10 +26,7 @@ export default defineCase({
         // Let the probe start watching, then make the pods schedulable.
         await sleep(1000);
         const fixedAt = Date.now();
-        await t.apps.patchNamespacedDeployment(
-          { name: 'late', namespace: t.ns, body: { spec: { template: { spec: { nodeSelector: null } } } } },
-          setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-        );
+        await placeWorkload(t, { kind: 'Deployment', name: 'late' }, null);
         // An admin poll, every 50 ms, for when the condition became true as the test sees it.
         let seenAt: number | undefined;
         const poll = (async () => {

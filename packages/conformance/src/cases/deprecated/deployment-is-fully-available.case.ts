@@ -1,21 +1,18 @@
 import assert from 'node:assert/strict';
 import { deploymentIsFullyAvailableActivity } from '@chaoskit/chaoscluster-deprecated';
 import { defineCase } from '../../case.js';
-import { activityFailure, holdWarnedOnce, stuckDeployment } from './fixtures.js';
+import { activityFailure, holdsOnHealthyWeb, stuckDeployment } from './fixtures.js';
 
 export default defineCase({
   activity: deploymentIsFullyAvailableActivity,
   scenarios: [
-    {
-      name: 'returns true once every replica is ready, as deployment_fully_available does; warns once',
-      async run(t) {
-        await t.deploy('web', 2);
-        await holdWarnedOnce(t, [
-          { name: 'web', ns: t.ns, timeout: 10 },
-          { name: 'web', ns: t.ns },
-        ]);
-      },
-    },
+    holdsOnHealthyWeb(
+      'returns true once every replica is ready, as deployment_fully_available does; warns once',
+      (t) => [
+        { name: 'web', ns: t.ns, timeout: 10 },
+        { name: 'web', ns: t.ns },
+      ],
+    ),
     {
       name: 'fails when the deployment does not recover within timeout',
       async run(t) {

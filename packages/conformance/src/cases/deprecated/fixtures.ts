@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { deprecationMessage, resetDeprecationWarnings } from '@chaoskit/chaoscluster-deprecated';
 import { type AnyActivity, isChaosError, type ResultOf } from '@chaoskit/core';
 import { invokeActivity } from '@chaoskit/runner';
+import type { Scenario } from '../../case.js';
 import type { CaseContext } from '../../case-context.js';
 
 import { deploymentDoc, deploymentNames, stuckDeployment } from '../deployment/fixtures.js';
@@ -97,6 +98,23 @@ export function resultOf<R>(outcome: Outcome<R> | undefined): R {
  */
 export async function holdWarnedOnce(t: CaseContext, calls: Array<Record<string, unknown>>): Promise<void> {
   for (const outcome of await callsWarnedOnce(t, calls)) assert.equal(resultOf(outcome), true);
+}
+
+/**
+ * A deprecated probe on a healthy deployment web (2 replicas): each of the calls `calls` gives
+ * holds, with its deprecation warning said once (holdWarnedOnce).
+ */
+export function holdsOnHealthyWeb(
+  name: string,
+  calls: (t: CaseContext) => Array<Record<string, unknown>>,
+): Scenario {
+  return {
+    name,
+    async run(t) {
+      await t.deploy('web', 2);
+      await holdWarnedOnce(t, calls(t));
+    },
+  };
 }
 
 /** The message of a call that failed with ActivityFailed. */

@@ -1,21 +1,18 @@
 import assert from 'node:assert/strict';
 import { microserviceAvailableAndHealthyActivity } from '@chaoskit/chaoscluster-deprecated';
 import { defineCase } from '../../case.js';
-import { activityFailure, holdWarnedOnce, stuckDeployment } from './fixtures.js';
+import { activityFailure, holdsOnHealthyWeb, stuckDeployment } from './fixtures.js';
 
 export default defineCase({
   activity: microserviceAvailableAndHealthyActivity,
   scenarios: [
-    {
-      name: 'returns true for a healthy deployment (D12: not null), so `tolerance: true` holds; warns once',
-      async run(t) {
-        await t.deploy('web', 2);
-        await holdWarnedOnce(t, [
-          { name: 'web', ns: t.ns },
-          { name: 'web', ns: t.ns, label_selector: 'app={name}' },
-        ]);
-      },
-    },
+    holdsOnHealthyWeb(
+      'returns true for a healthy deployment (D12: not null), so `tolerance: true` holds; warns once',
+      (t) => [
+        { name: 'web', ns: t.ns },
+        { name: 'web', ns: t.ns, label_selector: 'app={name}' },
+      ],
+    ),
     {
       name: 'fails for a deployment not healthy and for one that is not there',
       async run(t) {

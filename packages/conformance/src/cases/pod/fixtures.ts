@@ -93,6 +93,21 @@ export async function podInPhase(
 }
 
 /**
+ * all_pods_healthy and all_microservices_healthy (its deprecated name) where every pod is Running
+ * or Succeeded (a deployment and a finished pod): `holds` checks that the probe holds there.
+ */
+export function everyPodHealthyScenario(also: string, holds: (t: CaseContext) => Promise<void>): Scenario {
+  return {
+    name: `holds when every pod is Running or Succeeded (a deployment and a finished pod)${also}`,
+    async run(t) {
+      await t.deploy('web', 2);
+      await podInPhase(t, 'job-done', 'Succeeded');
+      await holds(t);
+    },
+  };
+}
+
+/**
  * What all_pods_healthy and all_microservices_healthy (its deprecated name) share: an empty
  * namespace is healthy; Failed pods, then the others neither Running nor Succeeded, are named;
  * bad arguments are refused.

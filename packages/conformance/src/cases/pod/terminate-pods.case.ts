@@ -63,26 +63,21 @@ export default defineCase({
       name: 'the same rand seed picks the same pods; the seed is in the result',
       async run(t) {
         await t.createPods(six, { app: 'rnd' });
-        const first = await t.call({
-          ns: t.ns,
-          label_selector: 'app=rnd',
-          rand: true,
-          qty: 2,
-          seed: 4242,
-          grace_period: 0,
-        });
+        const seeded = () =>
+          t.call({
+            ns: t.ns,
+            label_selector: 'app=rnd',
+            rand: true,
+            qty: 2,
+            seed: 4242,
+            grace_period: 0,
+          });
+        const first = await seeded();
         assert.equal(first.seed, 4242);
         assert.equal(first.pods.length, 2);
         await t.until('2 pods gone', async () => (await t.podNames('app=rnd', true)).length === 4);
         await t.createPods(first.pods, { app: 'rnd' }); // the same six pods again
-        const again = await t.call({
-          ns: t.ns,
-          label_selector: 'app=rnd',
-          rand: true,
-          qty: 2,
-          seed: 4242,
-          grace_period: 0,
-        });
+        const again = await seeded();
         assert.deepEqual(again.pods, first.pods);
         const unseeded = await t.call({
           ns: t.ns,

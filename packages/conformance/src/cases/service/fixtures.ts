@@ -46,6 +46,26 @@ export function serviceDoc(
   };
 }
 
+/**
+ * delete_service and remove_service_endpoint: of the services web and api (each labelled
+ * `label`=<its name>), `removeWeb` deletes web, and api stays.
+ */
+export function removesOnlyWeb(
+  name: string,
+  label: string,
+  removeWeb: (t: CaseContext) => Promise<void>,
+): Scenario {
+  return {
+    name,
+    async run(t) {
+      await createService(t, 'web', { [label]: 'web' });
+      await createService(t, 'api', { [label]: 'api' });
+      await removeWeb(t);
+      assert.deepEqual(await serviceNames(t), ['api']);
+    },
+  };
+}
+
 /** delete_service and remove_service_endpoint in plan mode: a server-side dry run, the service stays. */
 export const planLeavesTheService: Scenario = {
   name: 'plan mode sends a server-side dry run: the service stays',

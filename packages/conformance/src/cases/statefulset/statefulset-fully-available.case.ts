@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { statefulsetFullyAvailableActivity } from '@chaoskit/chaoscluster-statefulset';
-import { sleep } from '@chaoskit/core';
-import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
-import { neverAvailableScenario } from '../shared-fixtures.js';
+import { neverAvailableScenario, probeWhilePlaced } from '../shared-fixtures.js';
 import { activityFailure, readyStatefulSet, replicasOf, stuckStatefulSet } from './fixtures.js';
 
 export default defineCase({
@@ -21,14 +19,9 @@ export default defineCase({
       name: 'returns once the stateful set becomes available, before its timeout (D76)',
       async run(t) {
         await stuckStatefulSet(t, 'late', 2);
-        const waiting = t.call({ name: 'late', ns: t.ns, timeout: 60 });
-        // Let the probe start watching, then make the pods schedulable: the controller replaces
-        // the pending pods with ones that can run.
-        await sleep(1000);
-        await t.apps.patchNamespacedStatefulSet(
-          { name: 'late', namespace: t.ns, body: { spec: { template: { spec: { nodeSelector: null } } } } },
-          setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-        );
+        // Once the probe watches, the pods made schedulable: the controller replaces the pending
+        // pods with ones that can run.
+        const { waiting } = await probeWhilePlaced(t, { kind: 'StatefulSet', name: 'late' }, null);
         // The controller may replace a pod itself (the new template): one already gone is fine.
         for (const pod of await t.podNames('app=late'))
           await t.core.deleteNamespacedPod({ name: pod, namespace: t.ns }).catch((err: { code?: number }) => {

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { statefulsetNotFullyAvailableActivity } from '@chaoskit/chaoscluster-statefulset';
-import { sleep } from '@chaoskit/core';
-import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { defineCase } from '../../case.js';
 import { NO_SUCH_NODE } from '../../workload-doc.js';
+import { probeWhilePlaced } from '../shared-fixtures.js';
 import { activityFailure, readyStatefulSet, replicasOf, stuckStatefulSet } from './fixtures.js';
 
 export default defineCase({
@@ -20,17 +19,8 @@ export default defineCase({
       name: 'holds once an update leaves a replica that cannot run, before its timeout (D76)',
       async run(t) {
         await readyStatefulSet(t, 'db', 2);
-        const waiting = t.call({ name: 'db', ns: t.ns, timeout: 60 });
-        await sleep(1000);
         // A rolling update to a template no node can run: the replaced pod stays Pending.
-        await t.apps.patchNamespacedStatefulSet(
-          {
-            name: 'db',
-            namespace: t.ns,
-            body: { spec: { template: { spec: { nodeSelector: NO_SUCH_NODE } } } },
-          },
-          setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-        );
+        const { waiting } = await probeWhilePlaced(t, { kind: 'StatefulSet', name: 'db' }, NO_SUCH_NODE);
         assert.equal(await waiting, true);
         const { desired, ready } = await replicasOf(t, 'db');
         assert.notEqual(ready, desired);

@@ -131,3 +131,20 @@ describe('the folders are the layers', () => {
     });
   }
 });
+
+describe("core's write mark (D171)", () => {
+  it('is named nowhere outside core: only core can write to a cluster', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        if (name === 'node_modules' || name === 'dist') return [];
+        if (statSync(path).isDirectory()) return files(path);
+        return /\.(ts|mts|mjs|js)$/.test(name) ? [path] : [];
+      });
+    const outside = ['packages', 'scripts', 'test', 'examples']
+      .flatMap((dir) => files(join(ROOT, dir)))
+      .filter((path) => !path.startsWith(join(ROOT, 'packages', 'core', 'src')))
+      .filter((path) => readFileSync(path, 'utf8').includes(['chaoskit', 'core', 'write'].join('.')));
+    expect(outside.map((path) => relative(ROOT, path))).toEqual([]);
+  });
+});

@@ -13,8 +13,11 @@ export type Query = Record<string, string | number | boolean | null | undefined>
  * chain, the record, a revert) and its reviews (access.ts). The symbol leaves core in no export,
  * so whoever else holds a connection or a transport (the runner, an activity, a test helper)
  * reads with it and cannot write past the rails and the record: the connection refuses (D171).
+ * It is the registry's symbol, not a fresh one, because two copies of core may be loaded side by
+ * side (an extension installed with its own): each must accept the other's writes. Naming its
+ * key outside core is the deliberate act a repository check forbids (test/layers.test.ts).
  */
-export const CORE_WRITE: unique symbol = Symbol('chaoskit core write');
+export const CORE_WRITE: unique symbol = Symbol.for('chaoskit.core.write');
 
 export interface RequestOptions {
   method: HttpMethod;
